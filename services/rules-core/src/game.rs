@@ -1,0 +1,134 @@
+//! The [`Game`] trait: the one shape every game's rules take.
+//!
+//! Differences from the sketch in DESIGN.md, and why:
+//! - `new_game(options)` returns a state that waits on chance; the initial deal is the first
+//!   chance entry of the log like any other, so a game's log alone (plus its options) rebuilds
+//!   it and imported real-table games bring their own deal.
+//! - `play` takes the seat that claims the move, so a move by the wrong seat is a typed error
+//!   rather than something the caller must remember to check.
+//! - `sample_chance` lets the game say how to sample its own chance node from an injected
+//!   generator; the game never owns randomness, the [`crate::Dealer`] does.
+//! - Move lists are a per-game buffer type (a stack `ArrayVec` for the real games), filled by
+//!   `legal_moves` without allocating.
+
+use crate::dealer::ChanceRng;
+use crate::error::RuleViolation;
+use crate::ids::{GameKind, Seat, Viewer};
+use crate::outcome::{Outcome, SeatScore};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// Who must act next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ToAct {
+    /// This seat must choose a move.
+    Seat(Seat),
+    /// The table must supply a chance outcome (a deal, a draw, a die).
+    Chance,
+    /// The game is over; nobody acts.
+    Over,
+}
+
+/// One log entry's effect: a seat's move or a chance outcome.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Action<M, C> {
+    Move(Seat, M),
+    Chance(C),
+}
+
+/// A reusable buffer for legal moves.
+pub trait MoveBuf<M> {
+    fn clear(&mut self);
+    fn push(&mut self, m: M);
+    fn as_slice(&self) -> &[M];
+}
+
+impl<M> MoveBuf<M> for Vec<M> {
+    fn clear(&mut self) {
+        Vec::clear(self)
+    }
+    fn push(&mut self, m: M) {
+        Vec::push(self, m)
+    }
+    fn as_slice(&self) -> &[M] {
+        self
+    }
+}
+
+/// A stack buffer. A game that uses one must prove, in a comment beside its capacity, that
+/// no position has more legal moves than that: `push` past capacity is a bug, not an input.
+impl<M, const N: usize> MoveBuf<M> for arrayvec::ArrayVec<M, N> {
+    fn clear(&mut self) {
+        arrayvec::ArrayVec::clear(self)
+    }
+    fn push(&mut self, m: M) {
+        arrayvec::ArrayVec::push(self, m)
+    }
+    fn as_slice(&self) -> &[M] {
+        self
+    }
+}
+
+/// A game's rules as a pure, deterministic reducer.
+///
+/// Contract (checked by each game's property tests):
+/// - `m` is in `legal_moves(s)` exactly when `play(s, seat_to_act, m)` succeeds;
+/// - `play` and `resolve` leave the state untouched when they return an error;
+/// - no method panics, reads a clock, or draws randomness of its own.
+pub trait Game: 'static {
+    const KIND: GameKind;
+    /// Bumped whenever a rules change could alter how an old log replays.
+    const RULES_VERSION: &'static str;
+
+    type Options: Clone + Debug + PartialEq + Serialize + DeserializeOwned;
+    type State: Clone + Eq + Hash + Debug;
+    type Move: Clone + Eq + Hash + Debug;
+    type Chance: Clone + Eq + Hash + Debug;
+    type Error: RuleViolation;
+    type View: Serialize + Debug;
+    type MoveList: MoveBuf<Self::Move> + Default;
+
+    /// Player counts the game supports, lowest to highest.
+    fn player_counts() -> &'static [u8];
+
+    /// A new game with these options, waiting on its initial deal (a chance entry).
+    fn new_game(options: &Self::Options) -> Result<Self::State, Self::Error>;
+
+    fn player_count(s: &Self::State) -> u8;
+
+    fn to_act(s: &Self::State) -> ToAct;
+
+    /// Fills `out` with every legal move of the seat to act (nothing at chance or game end).
+    fn legal_moves(s: &Self::State, out: &mut Self::MoveList);
+
+    /// Applies `seat`'s move. On error the state is unchanged.
+    fn play(s: &mut Self::State, seat: Seat, m: &Self::Move) -> Result<(), Self::Error>;
+
+    /// Samples the outcome the current chance node needs, or `None` when none is needed.
+    fn sample_chance(s: &Self::State, rng: &mut dyn ChanceRng) -> Option<Self::Chance>;
+
+    /// Applies a chance outcome. On error the state is unchanged.
+    fn resolve(s: &mut Self::State, c: &Self::Chance) -> Result<(), Self::Error>;
+
+    /// Final scores and winners, once the game is over.
+    fn outcome(s: &Self::State) -> Option<Outcome>;
+
+    /// Scores as they would stand if the game ended now, with their breakdown.
+    fn scores(s: &Self::State) -> Vec<SeatScore>;
+
+    /// What `viewer` may see of the position.
+    fn view(s: &Self::State, viewer: Viewer) -> Self::View;
+
+    /// Applies one log entry's action, checking that the right actor supplies it.
+    fn apply(
+        s: &mut Self::State,
+        action: &Action<Self::Move, Self::Chance>,
+    ) -> Result<(), Self::Error> {
+        match action {
+            Action::Move(seat, m) => Self::play(s, *seat, m),
+            Action::Chance(c) => Self::resolve(s, c),
+        }
+    }
+}

@@ -1,0 +1,35 @@
+//! The reducer contract shared by every Ludolog game.
+//!
+//! A game is a pure, deterministic reducer: a state, the moves a seat may make, the chance
+//! outcomes the table supplies, and the final outcome. This crate fixes that contract
+//! ([`Game`]) and the small vocabulary around it, so that the store, the API and the analysis
+//! code can treat Five Tribes, Clans of Caledonia and Mombasa alike.
+//!
+//! Nothing here does I/O, reads a clock or owns randomness: chance enters a game only as an
+//! explicit outcome ([`Game::resolve`]), sampled by the [`Dealer`] from a seed or typed in
+//! from a real table.
+//!
+//! # Layout
+//! - [`ids`]: `Seat`, `Ply`, `GameKind`, `Actor`, `Viewer` — small newtypes with text forms.
+//! - [`game`]: the [`Game`] trait, [`ToAct`], move buffers.
+//! - [`outcome`]: per-seat scores with a breakdown by category, and winners (ties share).
+//! - [`error`]: errors every game shares (wrong actor, game over, bad notation).
+//! - [`notation`]: short text forms of moves and chance outcomes.
+//! - [`dealer`]: the seeded, version-pinned generator that samples chance outcomes.
+//! - [`playout`]: a generic random-playout driver for tests, simulation and benchmarks.
+
+pub mod dealer;
+pub mod error;
+pub mod game;
+pub mod ids;
+pub mod notation;
+pub mod outcome;
+pub mod playout;
+
+pub use dealer::{ChanceRng, Dealer};
+pub use error::{NotationError, RuleViolation, TurnError};
+pub use game::{Action, Game, MoveBuf, ToAct};
+pub use ids::{Actor, GameKind, ParseIdError, Ply, Seat, Viewer};
+pub use notation::Notation;
+pub use outcome::{Outcome, SeatScore};
+pub use playout::{playout, Playout, PlayoutError};
