@@ -1,0 +1,147 @@
+//! Five Tribes (Days of Wonder, 2014), base game, for 2 to 4 players, as a pure reducer.
+//!
+//! The rules implemented are those of `shared/rules/five-tribes.pt.md`, with the product's
+//! rulings (shared `RULINGS.md` and this game's `data/five-tribes/RULINGS.md`) where the text
+//! is silent. Component data (tiles, djinns, cards, counts, costs) is read from
+//! `data/five-tribes/`; behaviour is code.
+//!
+//! A turn is a chain of small decisions, each a [`Move`]: `pick`, one `drop` per step, the
+//! builders' or assassins' choice, the tile's choice, djinn powers, sales, `end`. Steps with
+//! nothing to decide happen on their own. Chance (the deal, clean-up draws, djinn draws) is a
+//! [`Chance`] outcome supplied by the dealer or the table.
+//!
+//! # Layout
+//! - [`data`]: the embedded component data and its checks.
+//! - [`ids`], [`board`]: positions, colours, cards, djinns; bit boards and the move search.
+//! - [`state`], [`moves`], [`error`]: the position, the decisions, the broken rules.
+//! - `flow`: who acts, check-then-apply, automatic steps, turns, rounds, the end.
+//! - `bidding`, `movement`, `tribes`, `tiles`, `djinns`, `market`: the rules, by concept.
+//! - `chance`: dealing, drawing and checking outcomes.
+//! - [`scoring`], [`legal`], [`notation`], [`view`].
+
+pub mod board;
+mod bidding;
+mod chance;
+pub mod data;
+mod djinns;
+pub mod error;
+mod flow;
+pub mod ids;
+pub mod legal;
+pub mod market;
+pub mod moves;
+mod movement;
+pub mod notation;
+pub mod scoring;
+pub mod state;
+mod tiles;
+mod tribes;
+pub mod view;
+
+pub use chance::Need;
+pub use error::{FtError, Rule};
+pub use moves::{Chance, Deal, DjinnUse, Goods, Move, Pay, Redirect, Target};
+pub use state::State;
+pub use view::View;
+
+use rules_core::{ChanceRng, Game, GameKind, Notation, NotationError, Outcome, Seat, SeatScore, ToAct, TurnError, Viewer};
+use serde::{Deserialize, Serialize};
+
+/// The game's options.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Options {
+    pub players: u8,
+}
+
+/// Five Tribes as a [`Game`].
+pub struct FiveTribes;
+
+impl Game for FiveTribes {
+    const KIND: GameKind = GameKind::FiveTribes;
+    const RULES_VERSION: &'static str = "five-tribes/1";
+    type Options = Options;
+    type State = State;
+    type Move = Move;
+    type Chance = Chance;
+    type Error = FtError;
+    type View = View;
+    type MoveList = legal::MoveList;
+
+    fn player_counts() -> &'static [u8] {
+        &[2, 3, 4]
+    }
+
+    fn new_game(o: &Options) -> Result<State, FtError> {
+        if !(2..=4).contains(&o.players) {
+            return Err(TurnError::BadOptions(format!("Five Tribes is for 2 to 4 players, not {}", o.players)).into());
+        }
+        Ok(State::new(o.players))
+    }
+
+    fn player_count(s: &State) -> u8 {
+        s.players
+    }
+
+    fn to_act(s: &State) -> ToAct {
+        s.to_act()
+    }
+
+    fn legal_moves(s: &State, out: &mut Self::MoveList) {
+        s.legal_moves(out)
+    }
+
+    fn play(s: &mut State, seat: Seat, m: &Move) -> Result<(), FtError> {
+        match s.to_act() {
+            ToAct::Seat(x) if x == seat => {}
+            ToAct::Over => return Err(TurnError::GameOver.into()),
+            other => return Err(TurnError::wrong_seat(seat, other).into()),
+        }
+        s.check(seat.0, m).map_err(|rule| FtError::Illegal { rule, mv: *m })?;
+        s.apply(seat.0, m);
+        Ok(())
+    }
+
+    fn sample_chance(s: &State, rng: &mut dyn ChanceRng) -> Option<Chance> {
+        s.sample(rng)
+    }
+
+    fn resolve(s: &mut State, c: &Chance) -> Result<(), FtError> {
+        match s.to_act() {
+            ToAct::Chance => {}
+            ToAct::Over => return Err(TurnError::GameOver.into()),
+            other => return Err(TurnError::no_chance(other).into()),
+        }
+        s.check_chance(c).map_err(|rule| FtError::BadChance { rule })?;
+        s.apply_chance(c);
+        s.advance();
+        Ok(())
+    }
+
+    fn outcome(s: &State) -> Option<Outcome> {
+        s.outcome()
+    }
+
+    fn scores(s: &State) -> Vec<SeatScore> {
+        s.scores()
+    }
+
+    fn view(s: &State, viewer: Viewer) -> View {
+        s.view(viewer)
+    }
+}
+
+impl Notation for FiveTribes {
+    fn format_move(m: &Move) -> String {
+        notation::format_move(m)
+    }
+    fn parse_move(text: &str) -> Result<Move, NotationError> {
+        notation::parse_move(text)
+    }
+    fn format_chance(c: &Chance) -> String {
+        notation::format_chance(c)
+    }
+    fn parse_chance(text: &str) -> Result<Chance, NotationError> {
+        notation::parse_chance(text)
+    }
+}

@@ -1,0 +1,245 @@
+//! The position: board, supplies, players, rows, decks, tracks, and where the turn stands.
+//!
+//! Hidden things are absent rather than hidden: deck *order* is never stored (a draw is a
+//! chance entry that names the card), so the state is the same for every seat and only
+//! `view` decides what each may see. A state is a few fixed-size arrays — see `size_of` in
+//! the benchmarks note — so cloning it for search or snapshots is a memcpy.
+
+use crate::board::TILES;
+use crate::ids::{Colour, Djinn, DjinnSet, Res, Tile};
+use arrayvec::ArrayVec;
+
+pub const BID_SPOTS: usize = 9;
+pub const MAX_PLAYERS: usize = 4;
+/// No seat (an unowned tile, an empty track spot).
+pub const NOBODY: u8 = 0xFF;
+/// Capacity of the resource row (the data says 9).
+pub const ROW_CAP: usize = 16;
+/// Capacity of the djinn row (the data says 3).
+pub const DJINN_ROW_CAP: usize = 8;
+
+/// Meeple counts by colour.
+pub type Hand = [u8; 5];
+
+/// What is on the Sultanate.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Board {
+    /// Tile kind (index into the data's kinds) at each position.
+    pub kind: [u8; TILES],
+    pub meeples: [Hand; TILES],
+    /// Seat whose camel stands on the tile, or `NOBODY`.
+    pub owner: [u8; TILES],
+    pub palms: [u8; TILES],
+    pub palaces: [u8; TILES],
+}
+
+impl Board {
+    pub fn total(&self, t: Tile) -> u8 {
+        self.meeples[usize::from(t.0)].iter().sum()
+    }
+    pub fn is_empty(&self, t: Tile) -> bool {
+        self.total(t) == 0
+    }
+    /// Bit board of tiles holding at least one meeple of each colour.
+    pub fn has_colour(&self) -> [u32; 5] {
+        let mut has = [0u32; 5];
+        for (i, m) in self.meeples.iter().enumerate() {
+            for c in 0..5 {
+                if m[c] > 0 {
+                    has[c] |= 1 << i;
+                }
+            }
+        }
+        has
+    }
+    /// Bit board of tiles holding at least one meeple.
+    pub fn occupied(&self) -> u32 {
+        let mut b = 0;
+        for (i, m) in self.meeples.iter().enumerate() {
+            if m.iter().any(|&n| n > 0) {
+                b |= 1 << i;
+            }
+        }
+        b
+    }
+    /// A tile with nothing at all on it: no meeple, camel, palm tree or palace.
+    pub fn is_bare(&self, t: Tile) -> bool {
+        let i = usize::from(t.0);
+        self.is_empty(t) && self.owner[i] == NOBODY && self.palms[i] == 0 && self.palaces[i] == 0
+    }
+    pub fn kind_of(&self, t: Tile) -> &'static crate::data::TileKind {
+        &crate::data::components().kinds[usize::from(self.kind[usize::from(t.0)])]
+    }
+    /// Blue-valued tiles among `mask`.
+    pub fn blue_count(&self, mask: u32) -> u32 {
+        Tile::all().filter(|t| mask & t.bit() != 0 && self.kind_of(*t).blue).count() as u32
+    }
+}
+
+/// One player's holdings.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct Player {
+    pub gold: u32,
+    pub viziers: u8,
+    pub elders: u8,
+    /// Camels not yet placed.
+    pub camels: u8,
+    /// Resource cards by type (`Res` index); index 9 is Fakirs.
+    pub cards: [u8; Res::COUNT],
+    pub djinns: DjinnSet,
+}
+
+impl Player {
+    pub fn fakirs(&self) -> u8 {
+        self.cards[Res::FAKIR.0 as usize]
+    }
+}
+
+/// Why the game will end when the round does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Ending {
+    /// A player placed their last camel.
+    LastCamel,
+    /// A player to act had no legal meeple move.
+    NoMeepleMove,
+}
+
+/// Where the current turn stands.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Stage {
+    /// Before the meeple move: pick up, use djinns, sell; `end` only when no pick is legal.
+    Start,
+    /// Dropping meeples: standing on `at`, arrived from `from`.
+    Moving { at: Tile, from: Option<Tile>, hand: Hand },
+    /// The builders' payout: choose fakirs (and Echidna).
+    Builders { tile: Tile, count: u8 },
+    /// The assassins' kill (optional): choose a target, or none.
+    Assassins { tile: Tile, count: u8 },
+    /// The action of the tile where the move ended.
+    TileAction { tile: Tile },
+    /// After the actions: use djinns, sell, end the turn.
+    Free,
+    /// Sibittis drew these djinns; keep one, then go back to `resume`.
+    Sibittis { drawn: ArrayVec<Djinn, 3>, resume: Resume },
+}
+
+/// Where a turn goes back to after an interruption (a djinn's draw).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Resume {
+    Start,
+    Free,
+}
+
+impl Resume {
+    pub fn stage(self) -> Stage {
+        match self {
+            Resume::Start => Stage::Start,
+            Resume::Free => Stage::Free,
+        }
+    }
+}
+
+/// The phase of the round.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Waiting on the initial deal.
+    Deal,
+    /// The marker at the front of the bid queue bids.
+    Bid,
+    /// `seat` plays the turn of its marker.
+    Turn { seat: u8, stage: Stage },
+    /// Waiting on the clean-up draws that refill the rows.
+    Refill,
+    Over,
+}
+
+/// A chance outcome the turn waits on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Draw {
+    /// Top cards of the resource pile (Sloar, Kandicha).
+    Cards(u8),
+    /// Top djinns of the pile (Sibittis).
+    Djinns(u8),
+    /// Meeples from the bag onto a tile (Anun-Nak).
+    Meeples(u8, Tile),
+}
+
+/// The whole position.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct State {
+    pub players: u8,
+    /// Round number, from 1.
+    pub round: u16,
+    pub phase: Phase,
+    pub board: Board,
+    pub bag: Hand,
+    pub palms_left: u8,
+    pub palaces_left: u8,
+    pub seats: ArrayVec<Player, MAX_PLAYERS>,
+    /// Face-up resource cards, front first. Gaps close at once, so "the first N" are the
+    /// first N cards present.
+    pub row: ArrayVec<Res, ROW_CAP>,
+    pub deck: [u8; Res::COUNT],
+    pub discard: [u8; Res::COUNT],
+    pub djinn_row: ArrayVec<Djinn, DJINN_ROW_CAP>,
+    pub djinn_deck: DjinnSet,
+    pub djinn_discard: DjinnSet,
+    /// The bid order track: markers (by seat) in order. During bidding the front bids next;
+    /// during turns each marker joins the back as its turn starts.
+    pub bid_order: ArrayVec<u8, MAX_PLAYERS>,
+    /// The turn order track: the seat of the marker on each spot, or `NOBODY`.
+    pub turn_track: [u8; BID_SPOTS],
+    pub ending: Option<Ending>,
+    /// Djinns whose paid power was used this turn (this bid, for Kumarbi).
+    pub djinns_used: DjinnSet,
+    /// A chance outcome the turn waits on.
+    pub pending: Option<Draw>,
+}
+
+impl State {
+    pub fn player(&self, seat: u8) -> &Player {
+        &self.seats[usize::from(seat)]
+    }
+    pub fn player_mut(&mut self, seat: u8) -> &mut Player {
+        &mut self.seats[usize::from(seat)]
+    }
+    /// The seat owning a djinn, if anyone does.
+    pub fn owner_of(&self, d: Djinn) -> Option<u8> {
+        self.seats.iter().position(|p| p.djinns.has(d)).map(|i| i as u8)
+    }
+    /// The seat to act in a turn, with its stage.
+    pub fn turn(&self) -> Option<(u8, &Stage)> {
+        match &self.phase {
+            Phase::Turn { seat, stage } if self.pending.is_none() => Some((*seat, stage)),
+            _ => None,
+        }
+    }
+    pub fn deck_size(&self) -> u32 {
+        self.deck.iter().map(|&n| u32::from(n)).sum()
+    }
+    pub fn discard_size(&self) -> u32 {
+        self.discard.iter().map(|&n| u32::from(n)).sum()
+    }
+    pub fn bag_size(&self) -> u8 {
+        self.bag.iter().sum()
+    }
+    /// Is there a tile from which a meeple move can be completed?
+    pub fn any_legal_pick(&self) -> bool {
+        let occupied = self.board.occupied();
+        Tile::all().any(|t| occupied & t.bit() != 0 && self.pick_is_finishable(t))
+    }
+    pub fn pick_is_finishable(&self, t: Tile) -> bool {
+        let hand = self.board.meeples[usize::from(t.0)];
+        let mut has = self.board.has_colour();
+        for h in has.iter_mut() {
+            *h &= !t.bit();
+        }
+        crate::board::can_finish(t, None, hand, has)
+    }
+    /// The colours of a hand as a sequence, for iteration.
+    pub fn colours_in(hand: Hand) -> impl Iterator<Item = Colour> {
+        Colour::ALL.into_iter().filter(move |c| hand[*c as usize] > 0)
+    }
+}
+
