@@ -1,1 +1,0 @@
-//! End-to-end tests live in `tests/`; this crate has no code of its own.
