@@ -12,13 +12,24 @@ pub fn ludolog() -> PathBuf {
         let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
         let status = Command::new(cargo)
-            .args(["build", "--quiet", "--package", "ludolog", "--bin", "ludolog"])
+            .args([
+                "build",
+                "--quiet",
+                "--package",
+                "ludolog",
+                "--bin",
+                "ludolog",
+            ])
             .current_dir(&root)
             .status()
             .expect("run cargo build");
         assert!(status.success(), "building ludolog failed");
-        let target = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"));
-        target.join("debug").join(format!("ludolog{}", std::env::consts::EXE_SUFFIX))
+        let target = std::env::var_os("CARGO_TARGET_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| root.join("target"));
+        target
+            .join("debug")
+            .join(format!("ludolog{}", std::env::consts::EXE_SUFFIX))
     })
     .clone()
 }

@@ -7,17 +7,21 @@ use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughpu
 use five_tribes::{FiveTribes, Options};
 use rules_core::{playout, Action, Game, Notation, Seat};
 
+/// A log as (seat or dealer, notation) lines.
+type TextLog = Vec<(Option<Seat>, String)>;
+
 fn logs(n: u64) -> Vec<(u8, Vec<Action<five_tribes::Move, five_tribes::Chance>>)> {
     (0..n)
         .map(|seed| {
             let players = 2 + (seed % 3) as u8;
-            let p = playout::<FiveTribes>(&Options { players }, seed, 100_000, true).expect("playout");
+            let p =
+                playout::<FiveTribes>(&Options { players }, seed, 100_000, true).expect("playout");
             (players, p.log)
         })
         .collect()
 }
 
-fn text(log: &[Action<five_tribes::Move, five_tribes::Chance>]) -> Vec<(Option<Seat>, String)> {
+fn text(log: &[Action<five_tribes::Move, five_tribes::Chance>]) -> TextLog {
     log.iter()
         .map(|a| match a {
             Action::Move(s, m) => (Some(*s), FiveTribes::format_move(m)),
@@ -29,7 +33,7 @@ fn text(log: &[Action<five_tribes::Move, five_tribes::Chance>]) -> Vec<(Option<S
 fn replay(c: &mut Criterion) {
     let games = logs(30);
     let entries: usize = games.iter().map(|(_, l)| l.len()).sum();
-    let texts: Vec<(u8, Vec<(Option<Seat>, String)>)> = games.iter().map(|(p, l)| (*p, text(l))).collect();
+    let texts: Vec<(u8, TextLog)> = games.iter().map(|(p, l)| (*p, text(l))).collect();
     let mut g = c.benchmark_group("replay");
     g.throughput(Throughput::Elements(entries as u64));
     g.bench_function("parsed", |b| {
@@ -49,8 +53,12 @@ fn replay(c: &mut Criterion) {
                 let mut s = FiveTribes::new_game(&Options { players: *players }).unwrap();
                 for (seat, t) in log {
                     match seat {
-                        Some(seat) => FiveTribes::play(&mut s, *seat, &FiveTribes::parse_move(t).unwrap()).unwrap(),
-                        None => FiveTribes::resolve(&mut s, &FiveTribes::parse_chance(t).unwrap()).unwrap(),
+                        Some(seat) => {
+                            FiveTribes::play(&mut s, *seat, &FiveTribes::parse_move(t).unwrap())
+                                .unwrap()
+                        }
+                        None => FiveTribes::resolve(&mut s, &FiveTribes::parse_chance(t).unwrap())
+                            .unwrap(),
                     }
                 }
                 std::hint::black_box(&s);

@@ -18,7 +18,10 @@ impl State {
     }
 
     pub(crate) fn zeros_taken(&self) -> usize {
-        self.turn_track[..self.zero_spots()].iter().filter(|&&s| s != NOBODY).count()
+        self.turn_track[..self.zero_spots()]
+            .iter()
+            .filter(|&&s| s != NOBODY)
+            .count()
     }
 
     /// The cheapest free paid spot, if the bidder can afford no spot at all (Ruling 8).
@@ -29,12 +32,15 @@ impl State {
         let p = self.player(seat);
         let kumarbi = self.kumarbi_max(seat);
         let affordable = (self.zero_spots()..BID_SPOTS).any(|spot| {
-            self.turn_track[spot] == NOBODY && bid_price(spot as u8, kumarbi.min(spot as u8 - 2)) <= p.gold
+            self.turn_track[spot] == NOBODY
+                && bid_price(spot as u8, kumarbi.min(spot as u8 - 2)) <= p.gold
         });
         if affordable {
             return None;
         }
-        (self.zero_spots()..BID_SPOTS).find(|&s| self.turn_track[s] == NOBODY).map(|s| s as u8)
+        (self.zero_spots()..BID_SPOTS)
+            .find(|&s| self.turn_track[s] == NOBODY)
+            .map(|s| s as u8)
     }
 
     /// The most Fakirs Kumarbi could take from this bidder now.
@@ -53,7 +59,11 @@ impl State {
             return Err(Rule::NoSuchSpot);
         }
         if let Some(forced) = self.forced_spot(seat) {
-            return if spot == forced && kumarbi == 0 { Ok(()) } else { Err(Rule::MustTakeCheapest) };
+            return if spot == forced && kumarbi == 0 {
+                Ok(())
+            } else {
+                Err(Rule::MustTakeCheapest)
+            };
         }
         if spot_i < self.zero_spots() {
             if kumarbi != 0 {
@@ -63,7 +73,11 @@ impl State {
                 // The free spots are one choice ("bid 0"); the push rule places the marker.
                 return Err(Rule::NoSuchSpot);
             }
-            return if self.zeros_taken() < self.zero_spots() { Ok(()) } else { Err(Rule::ZeroSpotsFull) };
+            return if self.zeros_taken() < self.zero_spots() {
+                Ok(())
+            } else {
+                Err(Rule::ZeroSpotsFull)
+            };
         }
         if self.turn_track[spot_i] != NOBODY {
             return Err(Rule::SpotTaken);
@@ -91,7 +105,11 @@ impl State {
         let forced = self.forced_spot(seat).is_some();
         let price = bid_price(spot, kumarbi);
         let p = self.player_mut(seat);
-        p.gold = if forced { p.gold.saturating_sub(price) } else { p.gold - price.min(p.gold) };
+        p.gold = if forced {
+            p.gold.saturating_sub(price)
+        } else {
+            p.gold - price.min(p.gold)
+        };
         p.cards[9] -= kumarbi.min(p.cards[9]);
         self.discard[9] += kumarbi;
         let spot = usize::from(spot);

@@ -154,8 +154,8 @@ pub fn can_finish(at: Tile, arrived: Option<Dir>, hand: [u8; 5], has: [u32; 5]) 
         let t = targets.trailing_zeros();
         targets &= targets - 1;
         let bit = 1u32 << t;
-        for i in 1..k {
-            let mut w = steps[i].restrict(bit);
+        for (i, walkers) in steps.iter().enumerate().take(k).skip(1) {
+            let mut w = walkers.restrict(bit);
             if w.is_empty() {
                 continue;
             }

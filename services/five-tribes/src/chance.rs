@@ -28,7 +28,11 @@ fn full_deck() -> [u8; Res::COUNT] {
 }
 
 /// One card, uniformly from the pile (reshuffling the discards in when it is empty).
-fn sample_card(deck: &mut [u8; Res::COUNT], discard: &mut [u8; Res::COUNT], rng: &mut dyn ChanceRng) -> Option<Res> {
+fn sample_card(
+    deck: &mut [u8; Res::COUNT],
+    discard: &mut [u8; Res::COUNT],
+    rng: &mut dyn ChanceRng,
+) -> Option<Res> {
     if deck.iter().all(|&n| n == 0) {
         *deck = *discard;
         *discard = [0; Res::COUNT];
@@ -48,7 +52,11 @@ fn sample_card(deck: &mut [u8; Res::COUNT], discard: &mut [u8; Res::COUNT], rng:
     None
 }
 
-fn sample_djinn(deck: &mut DjinnSet, discard: &mut DjinnSet, rng: &mut dyn ChanceRng) -> Option<Djinn> {
+fn sample_djinn(
+    deck: &mut DjinnSet,
+    discard: &mut DjinnSet,
+    rng: &mut dyn ChanceRng,
+) -> Option<Djinn> {
     if deck.is_empty() {
         *deck = *discard;
         *discard = DjinnSet::default();
@@ -89,7 +97,8 @@ impl State {
     /// Cards and djinns the clean-up draws: up to the row sizes, as far as piles allow (Ruling 7).
     pub(crate) fn refill_counts(&self) -> (u8, u8) {
         let c = components();
-        let cards = (c.row_size.saturating_sub(self.row.len()) as u32).min(self.deck_size() + self.discard_size());
+        let cards = (c.row_size.saturating_sub(self.row.len()) as u32)
+            .min(self.deck_size() + self.discard_size());
         let djinns = (c.djinn_row.saturating_sub(self.djinn_row.len()) as u32)
             .min(self.djinn_deck.len() + self.djinn_discard.len());
         (cards as u8, djinns as u8)
@@ -125,21 +134,39 @@ impl State {
                 shuffle(&mut bid_order, rng);
                 let mut deck = full_deck();
                 let mut none = [0; Res::COUNT];
-                let cards = (0..c.row_size).filter_map(|_| sample_card(&mut deck, &mut none, rng)).collect();
+                let cards = (0..c.row_size)
+                    .filter_map(|_| sample_card(&mut deck, &mut none, rng))
+                    .collect();
                 let mut all = DjinnSet::ALL;
                 let mut none = DjinnSet::default();
-                let djinns = (0..c.djinn_row).filter_map(|_| sample_djinn(&mut all, &mut none, rng)).collect();
-                Some(Chance::Deal(Box::new(Deal { layout, meeples, bid_order, cards, djinns })))
+                let djinns = (0..c.djinn_row)
+                    .filter_map(|_| sample_djinn(&mut all, &mut none, rng))
+                    .collect();
+                Some(Chance::Deal(Box::new(Deal {
+                    layout,
+                    meeples,
+                    bid_order,
+                    cards,
+                    djinns,
+                })))
             }
             Need::Refill { cards, djinns } => Some(Chance::Refill {
-                cards: (0..cards).filter_map(|_| sample_card(&mut deck, &mut discard, rng)).collect(),
-                djinns: (0..djinns).filter_map(|_| sample_djinn(&mut djinn_deck, &mut djinn_discard, rng)).collect(),
+                cards: (0..cards)
+                    .filter_map(|_| sample_card(&mut deck, &mut discard, rng))
+                    .collect(),
+                djinns: (0..djinns)
+                    .filter_map(|_| sample_djinn(&mut djinn_deck, &mut djinn_discard, rng))
+                    .collect(),
             }),
-            Need::Draw(Draw::Cards(n)) => {
-                Some(Chance::Cards((0..n).filter_map(|_| sample_card(&mut deck, &mut discard, rng)).collect()))
-            }
+            Need::Draw(Draw::Cards(n)) => Some(Chance::Cards(
+                (0..n)
+                    .filter_map(|_| sample_card(&mut deck, &mut discard, rng))
+                    .collect(),
+            )),
             Need::Draw(Draw::Djinns(n)) => Some(Chance::Djinns(
-                (0..n).filter_map(|_| sample_djinn(&mut djinn_deck, &mut djinn_discard, rng)).collect(),
+                (0..n)
+                    .filter_map(|_| sample_djinn(&mut djinn_deck, &mut djinn_discard, rng))
+                    .collect(),
             )),
             Need::Draw(Draw::Meeples(n, _)) => {
                 let mut bag = self.bag;
@@ -165,7 +192,13 @@ impl State {
         let need = self.need().ok_or(Rule::WrongChance)?;
         match (need, ch) {
             (Need::Deal, Chance::Deal(d)) => check_deal(self.players, d),
-            (Need::Refill { cards, djinns }, Chance::Refill { cards: cs, djinns: ds }) => {
+            (
+                Need::Refill { cards, djinns },
+                Chance::Refill {
+                    cards: cs,
+                    djinns: ds,
+                },
+            ) => {
                 if cs.len() != usize::from(cards) || ds.len() != usize::from(djinns) {
                     return Err(Rule::BadDraw);
                 }
@@ -225,7 +258,11 @@ impl State {
             }
             Chance::Djinns(ds) => {
                 let _ = draw_djinns(&mut self.djinn_deck, &mut self.djinn_discard, ds);
-                if let Phase::Turn { stage: Stage::Sibittis { drawn, .. }, .. } = &mut self.phase {
+                if let Phase::Turn {
+                    stage: Stage::Sibittis { drawn, .. },
+                    ..
+                } = &mut self.phase
+                {
                     drawn.clear();
                     drawn.extend(ds.iter().copied());
                 }
@@ -261,7 +298,11 @@ impl State {
         self.bag = [0; 5];
         let n = usize::from(self.players);
         self.seats = (0..n)
-            .map(|_| Player { gold: c.start_gold, camels: c.camels[n], ..Player::default() })
+            .map(|_| Player {
+                gold: c.start_gold,
+                camels: c.camels[n],
+                ..Player::default()
+            })
             .collect();
         self.bid_order = d.bid_order.clone();
         self.deck = full_deck();
@@ -295,7 +336,8 @@ fn check_deal(players: u8, d: &Deal) -> Result<(), Rule> {
     }
     let markers = c.markers[usize::from(players)];
     if d.bid_order.len() != usize::from(players * markers)
-        || (0..players).any(|s| d.bid_order.iter().filter(|&&x| x == s).count() != usize::from(markers))
+        || (0..players)
+            .any(|s| d.bid_order.iter().filter(|&&x| x == s).count() != usize::from(markers))
     {
         return Err(Rule::BadDeal);
     }

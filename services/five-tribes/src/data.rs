@@ -210,7 +210,10 @@ pub struct Components {
 #[derive(Debug, thiserror::Error)]
 pub enum DataError {
     #[error("{file}: {source}")]
-    Json { file: &'static str, source: serde_json::Error },
+    Json {
+        file: &'static str,
+        source: serde_json::Error,
+    },
     #[error("{0}")]
     Invalid(String),
 }
@@ -243,8 +246,8 @@ fn djinn_cost(s: &str) -> Result<DjinnCost, DataError> {
 
 fn per_count(map: &std::collections::BTreeMap<String, u8>) -> Result<[u8; 5], DataError> {
     let mut out = [0u8; 5];
-    for n in 2..=4usize {
-        out[n] = *map
+    for (n, slot) in out.iter_mut().enumerate().skip(2) {
+        *slot = *map
             .get(&n.to_string())
             .ok_or_else(|| DataError::Invalid(format!("no entry for {n} players")))?;
     }
@@ -258,8 +261,12 @@ pub fn load() -> Result<Components, DataError> {
     let rf: ResourcesFile = json("resources.json", RESOURCES_JSON)?;
     let mf: MeeplesFile = json("meeples.json", MEEPLES_JSON)?;
 
-    if tf.board.rows * tf.board.columns != crate::board::TILES || tf.tiles.len() != crate::board::TILES {
-        return Err(DataError::Invalid("the board must be 5 x 6 = 30 tiles".into()));
+    if tf.board.rows * tf.board.columns != crate::board::TILES
+        || tf.tiles.len() != crate::board::TILES
+    {
+        return Err(DataError::Invalid(
+            "the board must be 5 x 6 = 30 tiles".into(),
+        ));
     }
     let mut kinds: Vec<TileKind> = Vec::new();
     let mut tiles = Vec::new();
@@ -267,14 +274,24 @@ pub fn load() -> Result<Components, DataError> {
         let tile_type = tile_type(&t.kind)?;
         let k = match kinds.iter().position(|k| k.code == t.code) {
             Some(k) => {
-                if kinds[k].tile_type != tile_type || kinds[k].vp != t.vp || kinds[k].blue != t.blue {
-                    return Err(DataError::Invalid(format!("tile code {} used for two kinds", t.code)));
+                if kinds[k].tile_type != tile_type || kinds[k].vp != t.vp || kinds[k].blue != t.blue
+                {
+                    return Err(DataError::Invalid(format!(
+                        "tile code {} used for two kinds",
+                        t.code
+                    )));
                 }
                 kinds[k].count += 1;
                 k
             }
             None => {
-                kinds.push(TileKind { tile_type, vp: t.vp, blue: t.blue, code: t.code.clone(), count: 1 });
+                kinds.push(TileKind {
+                    tile_type,
+                    vp: t.vp,
+                    blue: t.blue,
+                    code: t.code.clone(),
+                    count: 1,
+                });
                 kinds.len() - 1
             }
         };
@@ -283,8 +300,9 @@ pub fn load() -> Result<Components, DataError> {
 
     let mut djinns: Vec<Option<DjinnDef>> = vec![None; Djinn::ALL.len()];
     for d in &df.djinns {
-        let which = Djinn::from_slug(&d.id)
-            .ok_or_else(|| DataError::Invalid(format!("djinn {} has no power in the code", d.id)))?;
+        let which = Djinn::from_slug(&d.id).ok_or_else(|| {
+            DataError::Invalid(format!("djinn {} has no power in the code", d.id))
+        })?;
         djinns[which as usize] = Some(DjinnDef {
             name: d.name.clone(),
             slug: d.id.clone(),
@@ -295,11 +313,20 @@ pub fn load() -> Result<Components, DataError> {
     let djinns = djinns
         .into_iter()
         .enumerate()
-        .map(|(i, d)| d.ok_or_else(|| DataError::Invalid(format!("djinn {:?} missing from data", Djinn::ALL[i]))))
+        .map(|(i, d)| {
+            d.ok_or_else(|| {
+                DataError::Invalid(format!("djinn {:?} missing from data", Djinn::ALL[i]))
+            })
+        })
         .collect::<Result<Vec<_>, _>>()?;
 
-    if rf.cards.len() != 10 || rf.cards[9].kind != "fakir" || rf.cards[..9].iter().any(|c| c.kind != "merchandise") {
-        return Err(DataError::Invalid("resources: 9 merchandise types then the fakir".into()));
+    if rf.cards.len() != 10
+        || rf.cards[9].kind != "fakir"
+        || rf.cards[..9].iter().any(|c| c.kind != "merchandise")
+    {
+        return Err(DataError::Invalid(
+            "resources: 9 merchandise types then the fakir".into(),
+        ));
     }
     if rf.suit_values.values.len() != 10 {
         return Err(DataError::Invalid("suit values for 0..=9 goods".into()));
@@ -308,7 +335,9 @@ pub fn load() -> Result<Components, DataError> {
         return Err(DataError::Invalid("five tribes of meeples".into()));
     }
     if mf.bid_track.costs.len() != crate::state::BID_SPOTS || mf.bid_track.zero_spots != 3 {
-        return Err(DataError::Invalid("the bid track has 9 spots, 3 of them free".into()));
+        return Err(DataError::Invalid(
+            "the bid track has 9 spots, 3 of them free".into(),
+        ));
     }
     let meeple_counts = [
         mf.meeples.counts[0],
@@ -317,8 +346,12 @@ pub fn load() -> Result<Components, DataError> {
         mf.meeples.counts[3],
         mf.meeples.counts[4],
     ];
-    if meeple_counts.iter().map(|&c| usize::from(c)).sum::<usize>() != mf.meeples.per_tile * crate::board::TILES {
-        return Err(DataError::Invalid("the bag must fill every tile exactly".into()));
+    if meeple_counts.iter().map(|&c| usize::from(c)).sum::<usize>()
+        != mf.meeples.per_tile * crate::board::TILES
+    {
+        return Err(DataError::Invalid(
+            "the bag must fill every tile exactly".into(),
+        ));
     }
     Ok(Components {
         rows: tf.board.rows,
@@ -363,11 +396,24 @@ mod tests {
     fn embedded_data_holds_the_published_counts() {
         let c = load().unwrap();
         assert_eq!(c.tiles.len(), 30);
-        let blue: usize = c.tiles.iter().filter(|&&k| c.kinds[k as usize].blue).count();
+        let blue: usize = c
+            .tiles
+            .iter()
+            .filter(|&&k| c.kinds[k as usize].blue)
+            .count();
         assert_eq!(blue, 12);
-        let vp: u32 = c.tiles.iter().map(|&k| u32::from(c.kinds[k as usize].vp)).sum();
+        let vp: u32 = c
+            .tiles
+            .iter()
+            .map(|&k| u32::from(c.kinds[k as usize].vp))
+            .sum();
         assert_eq!(vp, 198);
-        let count = |t: TileType| c.tiles.iter().filter(|&&k| c.kinds[k as usize].tile_type == t).count();
+        let count = |t: TileType| {
+            c.tiles
+                .iter()
+                .filter(|&&k| c.kinds[k as usize].tile_type == t)
+                .count()
+        };
         assert_eq!(count(TileType::LargeMarket), 4);
         assert_eq!(count(TileType::SmallMarket), 8);
         assert_eq!(count(TileType::Oasis), 6);
@@ -392,7 +438,10 @@ mod tests {
             let v: serde_json::Value = serde_json::from_str(text).unwrap();
             let items = v[name].as_array().unwrap();
             for item in items {
-                assert!(item["sources"].as_array().is_some_and(|s| !s.is_empty()), "{name}: {item}");
+                assert!(
+                    item["sources"].as_array().is_some_and(|s| !s.is_empty()),
+                    "{name}: {item}"
+                );
                 assert!(item["reconstructed"].is_boolean(), "{name}: {item}");
             }
         }

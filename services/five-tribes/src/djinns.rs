@@ -22,7 +22,11 @@ pub struct Cost {
 impl Cost {
     pub fn plus(self, pay: Pay) -> Cost {
         let (e, f) = pay.cost();
-        Cost { elders: self.elders + e, fakirs: self.fakirs + f, gold: self.gold }
+        Cost {
+            elders: self.elders + e,
+            fakirs: self.fakirs + f,
+            gold: self.gold,
+        }
     }
 }
 
@@ -57,7 +61,10 @@ impl State {
         matches!(
             (d.cost(), pay),
             (DjinnCost::ElderOrFakir, Pay::Elder | Pay::Fakir)
-                | (DjinnCost::TwoElderOrElderFakir, Pay::TwoElders | Pay::ElderFakir)
+                | (
+                    DjinnCost::TwoElderOrElderFakir,
+                    Pay::TwoElders | Pay::ElderFakir
+                )
                 | (DjinnCost::Fakir, Pay::Fakir)
         )
     }
@@ -78,16 +85,27 @@ impl State {
 
     /// Could `seat` use `d` now with some payment?
     pub(crate) fn djinn_ready(&self, seat: u8, d: Djinn) -> bool {
-        [Pay::Elder, Pay::Fakir, Pay::TwoElders, Pay::ElderFakir].into_iter().any(|pay| {
-            self.check_djinn_ready(seat, d, pay).is_ok()
-                && self.check_cost(seat, Cost::default().plus(pay)).is_ok()
-        })
+        [Pay::Elder, Pay::Fakir, Pay::TwoElders, Pay::ElderFakir]
+            .into_iter()
+            .any(|pay| {
+                self.check_djinn_ready(seat, d, pay).is_ok()
+                    && self.check_cost(seat, Cost::default().plus(pay)).is_ok()
+            })
     }
 
     /// A redirect by Hagis (palaces) or Lamia (palm trees) from `origin`.
-    pub(crate) fn check_redirect(&self, seat: u8, d: Djinn, origin: Tile, r: Redirect) -> Result<Cost, Rule> {
+    pub(crate) fn check_redirect(
+        &self,
+        seat: u8,
+        d: Djinn,
+        origin: Tile,
+        r: Redirect,
+    ) -> Result<Cost, Rule> {
         self.check_djinn_ready(seat, d, r.pay)?;
-        if r.at.0 >= crate::board::TILES as u8 || r.at == origin || block3x3(origin) & r.at.bit() == 0 {
+        if r.at.0 >= crate::board::TILES as u8
+            || r.at == origin
+            || block3x3(origin) & r.at.bit() == 0
+        {
             return Err(Rule::NotNeighbouring);
         }
         Ok(Cost::default().plus(r.pay))
@@ -139,7 +157,8 @@ impl State {
                 }
             }
             DjinnUse::Bouraq { village, hagis, .. } => {
-                if !in_board(village) || self.board.kind_of(village).tile_type != TileType::Village {
+                if !in_board(village) || self.board.kind_of(village).tile_type != TileType::Village
+                {
                     return Err(Rule::WrongTileType);
                 }
                 if self.palaces_left == 0 {
@@ -147,7 +166,11 @@ impl State {
                 }
                 if let Some(r) = hagis {
                     let c = self.check_redirect(seat, Djinn::Hagis, village, r)?;
-                    cost = Cost { elders: cost.elders + c.elders, fakirs: cost.fakirs + c.fakirs, gold: 0 };
+                    cost = Cost {
+                        elders: cost.elders + c.elders,
+                        fakirs: cost.fakirs + c.fakirs,
+                        gold: 0,
+                    };
                 }
             }
             DjinnUse::Enki { oasis, lamia, .. } => {
@@ -159,7 +182,11 @@ impl State {
                 }
                 if let Some(r) = lamia {
                     let c = self.check_redirect(seat, Djinn::Lamia, oasis, r)?;
-                    cost = Cost { elders: cost.elders + c.elders, fakirs: cost.fakirs + c.fakirs, gold: 0 };
+                    cost = Cost {
+                        elders: cost.elders + c.elders,
+                        fakirs: cost.fakirs + c.fakirs,
+                        gold: 0,
+                    };
                 }
             }
             DjinnUse::Leta { tile, .. } => {
@@ -228,11 +255,19 @@ impl State {
                 };
                 self.place_palm(at);
             }
-            DjinnUse::Leta { tile, .. } | DjinnUse::Utug { tile, .. } => self.place_camel(seat, tile),
+            DjinnUse::Leta { tile, .. } | DjinnUse::Utug { tile, .. } => {
+                self.place_camel(seat, tile)
+            }
             DjinnUse::Sibittis { .. } => {
                 let n = (self.djinn_deck.len() + self.djinn_discard.len()).min(3) as u8;
                 self.pending = Some(Draw::Djinns(n));
-                self.phase = Phase::Turn { seat, stage: Stage::Sibittis { drawn: Default::default(), resume } };
+                self.phase = Phase::Turn {
+                    seat,
+                    stage: Stage::Sibittis {
+                        drawn: Default::default(),
+                        resume,
+                    },
+                };
             }
             DjinnUse::Sloar => self.pending = Some(Draw::Cards(1)),
         }
@@ -253,6 +288,9 @@ impl State {
             }
         }
         self.gain_djinn(seat, d);
-        self.phase = Phase::Turn { seat, stage: resume.stage() };
+        self.phase = Phase::Turn {
+            seat,
+            stage: resume.stage(),
+        };
     }
 }

@@ -89,14 +89,20 @@ impl State {
             (Stage::Moving { at, from, hand }, Move::Drop { to, colour }) => {
                 self.check_drop(*at, *from, *hand, *to, *colour)
             }
-            (Stage::Builders { .. }, Move::Build { fakirs, echidna }) => self.check_build(seat, *fakirs, *echidna),
+            (Stage::Builders { .. }, Move::Build { fakirs, echidna }) => {
+                self.check_build(seat, *fakirs, *echidna)
+            }
             (Stage::Assassins { tile, count }, Move::Kill { target, iblis }) => {
                 self.check_kill(seat, *tile, *count, *target, *iblis)
             }
             (Stage::Assassins { .. }, Move::NoKill) => Ok(()),
             (
                 Stage::TileAction { tile },
-                Move::Palm(_) | Move::Palace(_) | Move::Buy { .. } | Move::TakeDjinn { .. } | Move::Skip,
+                Move::Palm(_)
+                | Move::Palace(_)
+                | Move::Buy { .. }
+                | Move::TakeDjinn { .. }
+                | Move::Skip,
             ) => self.check_tile_move(seat, *tile, m),
             (Stage::Sibittis { drawn, .. }, Move::Keep(d)) => Self::check_keep(drawn, *d),
             _ => Err(Rule::WrongStep),
@@ -126,10 +132,15 @@ impl State {
                 self.apply_kill(seat, tile, count, *target, *iblis)
             }
             (Some(Stage::Assassins { tile, .. }), Move::NoKill) => {
-                self.phase = Phase::Turn { seat, stage: Stage::TileAction { tile } };
+                self.phase = Phase::Turn {
+                    seat,
+                    stage: Stage::TileAction { tile },
+                };
             }
             (Some(Stage::TileAction { tile }), _) => self.apply_tile_move(seat, tile, m),
-            (Some(Stage::Sibittis { drawn, resume }), Move::Keep(d)) => self.apply_keep(seat, &drawn, *d, resume),
+            (Some(Stage::Sibittis { drawn, resume }), Move::Keep(d)) => {
+                self.apply_keep(seat, &drawn, *d, resume)
+            }
             _ => {}
         }
         self.advance();
@@ -139,14 +150,19 @@ impl State {
     /// one to kill, tile actions with nothing to choose.
     pub(crate) fn advance(&mut self) {
         while self.pending.is_none() {
-            let Phase::Turn { seat, stage } = &self.phase else { return };
+            let Phase::Turn { seat, stage } = &self.phase else {
+                return;
+            };
             let seat = *seat;
             match *stage {
                 Stage::Builders { tile, count } if !self.build_has_choice(seat) => {
                     self.apply_build(seat, tile, count, 0, None);
                 }
                 Stage::Assassins { tile, count } if !self.any_kill_target(seat, tile, count) => {
-                    self.phase = Phase::Turn { seat, stage: Stage::TileAction { tile } };
+                    self.phase = Phase::Turn {
+                        seat,
+                        stage: Stage::TileAction { tile },
+                    };
                 }
                 Stage::TileAction { tile } if !self.tile_action_has_choice(seat, tile) => {
                     self.auto_tile_action(seat, tile);
@@ -168,7 +184,10 @@ impl State {
         // 2.1: the marker goes to the first free spot of the bid order track.
         self.bid_order.push(seat);
         self.djinns_used = Default::default();
-        self.phase = Phase::Turn { seat, stage: Stage::Start };
+        self.phase = Phase::Turn {
+            seat,
+            stage: Stage::Start,
+        };
         if self.ending.is_none() && !self.any_legal_pick() {
             self.ending = Some(crate::state::Ending::NoMeepleMove);
         }
@@ -196,9 +215,13 @@ impl State {
     /// The tile where the current move ended, if the turn is past its move.
     pub fn final_tile(&self) -> Option<Tile> {
         match &self.phase {
-            Phase::Turn { stage: Stage::Builders { tile, .. } | Stage::Assassins { tile, .. } | Stage::TileAction { tile }, .. } => {
-                Some(*tile)
-            }
+            Phase::Turn {
+                stage:
+                    Stage::Builders { tile, .. }
+                    | Stage::Assassins { tile, .. }
+                    | Stage::TileAction { tile },
+                ..
+            } => Some(*tile),
             _ => None,
         }
     }

@@ -64,7 +64,13 @@ pub enum Colour {
 }
 
 impl Colour {
-    pub const ALL: [Colour; 5] = [Colour::Yellow, Colour::White, Colour::Green, Colour::Blue, Colour::Red];
+    pub const ALL: [Colour; 5] = [
+        Colour::Yellow,
+        Colour::White,
+        Colour::Green,
+        Colour::Blue,
+        Colour::Red,
+    ];
     pub const fn letter(self) -> char {
         match self {
             Colour::Yellow => 'Y',
@@ -106,7 +112,11 @@ impl Res {
         crate::data::components().card_codes[usize::from(self.0)].as_str()
     }
     pub fn from_code(s: &str) -> Option<Res> {
-        crate::data::components().card_codes.iter().position(|c| c == s).map(|i| Res(i as u8))
+        crate::data::components()
+            .card_codes
+            .iter()
+            .position(|c| c == s)
+            .map(|i| Res(i as u8))
     }
     pub const fn is_fakir(self) -> bool {
         self.0 == 9

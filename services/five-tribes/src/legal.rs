@@ -59,9 +59,21 @@ impl State {
                 }
                 Stage::Builders { .. } => {
                     for fakirs in 0..=self.player(seat).fakirs() {
-                        push(self, Move::Build { fakirs, echidna: None });
+                        push(
+                            self,
+                            Move::Build {
+                                fakirs,
+                                echidna: None,
+                            },
+                        );
                         for pay in DOUBLE {
-                            push(self, Move::Build { fakirs, echidna: Some(pay) });
+                            push(
+                                self,
+                                Move::Build {
+                                    fakirs,
+                                    echidna: Some(pay),
+                                },
+                            );
                         }
                     }
                 }
@@ -69,13 +81,27 @@ impl State {
                     push(self, Move::NoKill);
                     for tile in Tile::all() {
                         for (i, &first) in Colour::ALL.iter().enumerate() {
-                            push(self, Move::Kill { target: Target::Tile { tile, first, second: None }, iblis: None });
+                            push(
+                                self,
+                                Move::Kill {
+                                    target: Target::Tile {
+                                        tile,
+                                        first,
+                                        second: None,
+                                    },
+                                    iblis: None,
+                                },
+                            );
                             for &second in &Colour::ALL[i..] {
                                 for pay in SINGLE {
                                     push(
                                         self,
                                         Move::Kill {
-                                            target: Target::Tile { tile, first, second: Some(second) },
+                                            target: Target::Tile {
+                                                tile,
+                                                first,
+                                                second: Some(second),
+                                            },
                                             iblis: Some(pay),
                                         },
                                     );
@@ -84,15 +110,36 @@ impl State {
                         }
                     }
                     for victim in 0..self.players {
-                        for (first, seconds) in
-                            [(Colour::Yellow, &[Colour::Yellow, Colour::White][..]), (Colour::White, &[Colour::White][..])]
-                        {
-                            let target = Target::Seat { seat: victim, first, second: None };
-                            push(self, Move::Kill { target, iblis: None });
+                        for (first, seconds) in [
+                            (Colour::Yellow, &[Colour::Yellow, Colour::White][..]),
+                            (Colour::White, &[Colour::White][..]),
+                        ] {
+                            let target = Target::Seat {
+                                seat: victim,
+                                first,
+                                second: None,
+                            };
+                            push(
+                                self,
+                                Move::Kill {
+                                    target,
+                                    iblis: None,
+                                },
+                            );
                             for &second in seconds {
                                 for pay in SINGLE {
-                                    let target = Target::Seat { seat: victim, first, second: Some(second) };
-                                    push(self, Move::Kill { target, iblis: Some(pay) });
+                                    let target = Target::Seat {
+                                        seat: victim,
+                                        first,
+                                        second: Some(second),
+                                    };
+                                    push(
+                                        self,
+                                        Move::Kill {
+                                            target,
+                                            iblis: Some(pay),
+                                        },
+                                    );
                                 }
                             }
                         }
@@ -115,9 +162,21 @@ impl State {
                         }
                         TileType::SmallMarket | TileType::LargeMarket => {
                             for first in 0..self.row.len().min(6) as u8 {
-                                push(self, Move::Buy { first, second: None });
+                                push(
+                                    self,
+                                    Move::Buy {
+                                        first,
+                                        second: None,
+                                    },
+                                );
                                 for second in first + 1..self.row.len().min(6) as u8 {
-                                    push(self, Move::Buy { first, second: Some(second) });
+                                    push(
+                                        self,
+                                        Move::Buy {
+                                            first,
+                                            second: Some(second),
+                                        },
+                                    );
                                 }
                             }
                         }
@@ -174,18 +233,46 @@ impl State {
                 let t = self.board.kind_of(tile).tile_type;
                 for pay in SINGLE {
                     if t == TileType::Village && owns(Djinn::Bouraq) {
-                        push(self, Move::Use(DjinnUse::Bouraq { village: tile, pay, hagis: None }));
+                        push(
+                            self,
+                            Move::Use(DjinnUse::Bouraq {
+                                village: tile,
+                                pay,
+                                hagis: None,
+                            }),
+                        );
                         if owns(Djinn::Hagis) {
                             for r in Self::redirects(tile) {
-                                push(self, Move::Use(DjinnUse::Bouraq { village: tile, pay, hagis: Some(r) }));
+                                push(
+                                    self,
+                                    Move::Use(DjinnUse::Bouraq {
+                                        village: tile,
+                                        pay,
+                                        hagis: Some(r),
+                                    }),
+                                );
                             }
                         }
                     }
                     if t == TileType::Oasis && owns(Djinn::Enki) {
-                        push(self, Move::Use(DjinnUse::Enki { oasis: tile, pay, lamia: None }));
+                        push(
+                            self,
+                            Move::Use(DjinnUse::Enki {
+                                oasis: tile,
+                                pay,
+                                lamia: None,
+                            }),
+                        );
                         if owns(Djinn::Lamia) {
                             for r in Self::redirects(tile) {
-                                push(self, Move::Use(DjinnUse::Enki { oasis: tile, pay, lamia: Some(r) }));
+                                push(
+                                    self,
+                                    Move::Use(DjinnUse::Enki {
+                                        oasis: tile,
+                                        pay,
+                                        lamia: Some(r),
+                                    }),
+                                );
                             }
                         }
                     }
@@ -196,7 +283,9 @@ impl State {
             push(self, Move::Use(DjinnUse::Sibittis { pay }));
         }
         push(self, Move::Use(DjinnUse::Sloar));
-        let held: u16 = (0..9).filter(|&i| p.cards[i] > 0).fold(0, |m, i| m | (1 << i));
+        let held: u16 = (0..9)
+            .filter(|&i| p.cards[i] > 0)
+            .fold(0, |m, i| m | (1 << i));
         // Every non-empty subset of the goods held.
         let mut sub = held;
         while sub != 0 {

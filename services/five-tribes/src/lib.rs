@@ -19,8 +19,8 @@
 //! - `chance`: dealing, drawing and checking outcomes.
 //! - [`scoring`], [`legal`], [`notation`], [`view`].
 
-pub mod board;
 mod bidding;
+pub mod board;
 mod chance;
 pub mod data;
 mod djinns;
@@ -29,8 +29,8 @@ mod flow;
 pub mod ids;
 pub mod legal;
 pub mod market;
-pub mod moves;
 mod movement;
+pub mod moves;
 pub mod notation;
 pub mod scoring;
 pub mod state;
@@ -44,7 +44,10 @@ pub use moves::{Chance, Deal, DjinnUse, Goods, Move, Pay, Redirect, Target};
 pub use state::State;
 pub use view::View;
 
-use rules_core::{ChanceRng, Game, GameKind, Notation, NotationError, Outcome, Seat, SeatScore, ToAct, TurnError, Viewer};
+use rules_core::{
+    ChanceRng, Game, GameKind, Notation, NotationError, Outcome, Seat, SeatScore, ToAct, TurnError,
+    Viewer,
+};
 use serde::{Deserialize, Serialize};
 
 /// The game's options.
@@ -74,7 +77,11 @@ impl Game for FiveTribes {
 
     fn new_game(o: &Options) -> Result<State, FtError> {
         if !(2..=4).contains(&o.players) {
-            return Err(TurnError::BadOptions(format!("Five Tribes is for 2 to 4 players, not {}", o.players)).into());
+            return Err(TurnError::BadOptions(format!(
+                "Five Tribes is for 2 to 4 players, not {}",
+                o.players
+            ))
+            .into());
         }
         Ok(State::new(o.players))
     }
@@ -97,7 +104,8 @@ impl Game for FiveTribes {
             ToAct::Over => return Err(TurnError::GameOver.into()),
             other => return Err(TurnError::wrong_seat(seat, other).into()),
         }
-        s.check(seat.0, m).map_err(|rule| FtError::Illegal { rule, mv: *m })?;
+        s.check(seat.0, m)
+            .map_err(|rule| FtError::Illegal { rule, mv: *m })?;
         s.apply(seat.0, m);
         Ok(())
     }
@@ -112,7 +120,8 @@ impl Game for FiveTribes {
             ToAct::Over => return Err(TurnError::GameOver.into()),
             other => return Err(TurnError::no_chance(other).into()),
         }
-        s.check_chance(c).map_err(|rule| FtError::BadChance { rule })?;
+        s.check_chance(c)
+            .map_err(|rule| FtError::BadChance { rule })?;
         s.apply_chance(c);
         s.advance();
         Ok(())

@@ -19,7 +19,9 @@ pub fn set_value(n: usize) -> u32 {
 /// in a set is worth at least as much as the one before).
 pub fn goods_value(goods: &[u8; 9]) -> u32 {
     let max = goods.iter().copied().max().unwrap_or(0);
-    (1..=max).map(|k| set_value(goods.iter().filter(|&&n| n >= k).count())).sum()
+    (1..=max)
+        .map(|k| set_value(goods.iter().filter(|&&n| n >= k).count()))
+        .sum()
 }
 
 /// Best value with `wilds` goods of free choice added (Al-Amin: a pair of Fakirs is one).

@@ -22,10 +22,24 @@ impl State {
         let i = usize::from(t.0);
         let hand = self.board.meeples[i];
         self.board.meeples[i] = [0; 5];
-        self.phase = Phase::Turn { seat, stage: Stage::Moving { at: t, from: None, hand } };
+        self.phase = Phase::Turn {
+            seat,
+            stage: Stage::Moving {
+                at: t,
+                from: None,
+                hand,
+            },
+        };
     }
 
-    pub(crate) fn check_drop(&self, at: Tile, from: Option<Tile>, hand: Hand, to: Tile, colour: Colour) -> Result<(), Rule> {
+    pub(crate) fn check_drop(
+        &self,
+        at: Tile,
+        from: Option<Tile>,
+        hand: Hand,
+        to: Tile,
+        colour: Colour,
+    ) -> Result<(), Rule> {
         if to.0 >= crate::board::TILES as u8 || neighbours(at) & to.bit() == 0 {
             return Err(Rule::NotOrthogonal);
         }
@@ -41,7 +55,11 @@ impl State {
         if rest.iter().all(|&n| n == 0) {
             // The last meeple: its colour must already be on the tile (Ruling 5: one dropped
             // there earlier in this move counts, and it is on the board by now).
-            return if self.board.meeples[usize::from(to.0)][c] > 0 { Ok(()) } else { Err(Rule::LastMeepleColour) };
+            return if self.board.meeples[usize::from(to.0)][c] > 0 {
+                Ok(())
+            } else {
+                Err(Rule::LastMeepleColour)
+            };
         }
         let mut has = self.board.has_colour();
         has[c] |= to.bit();
@@ -62,7 +80,14 @@ impl State {
         if rest.iter().all(|&n| n == 0) {
             self.finish_move(seat, to, colour);
         } else {
-            self.phase = Phase::Turn { seat, stage: Stage::Moving { at: to, from: Some(at), hand: rest } };
+            self.phase = Phase::Turn {
+                seat,
+                stage: Stage::Moving {
+                    at: to,
+                    from: Some(at),
+                    hand: rest,
+                },
+            };
         }
     }
 

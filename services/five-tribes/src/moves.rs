@@ -41,7 +41,9 @@ impl Pay {
         }
     }
     pub fn from_code(s: &str) -> Option<Pay> {
-        [Pay::Elder, Pay::Fakir, Pay::TwoElders, Pay::ElderFakir].into_iter().find(|p| p.code() == s)
+        [Pay::Elder, Pay::Fakir, Pay::TwoElders, Pay::ElderFakir]
+            .into_iter()
+            .find(|p| p.code() == s)
     }
 }
 
@@ -56,9 +58,17 @@ pub struct Redirect {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Target {
     /// Meeples on a tile within range.
-    Tile { tile: Tile, first: Colour, second: Option<Colour> },
+    Tile {
+        tile: Tile,
+        first: Colour,
+        second: Option<Colour>,
+    },
     /// Viziers (yellow) or Elders (white) in front of an opponent.
-    Seat { seat: u8, first: Colour, second: Option<Colour> },
+    Seat {
+        seat: u8,
+        first: Colour,
+        second: Option<Colour>,
+    },
 }
 
 /// A djinn's stand-alone power.
@@ -67,9 +77,17 @@ pub enum DjinnUse {
     /// Three meeples from the bag onto a bare tile.
     AnunNak { tile: Tile, pay: Pay },
     /// A palace on a village (Hagis may redirect it).
-    Bouraq { village: Tile, pay: Pay, hagis: Option<Redirect> },
+    Bouraq {
+        village: Tile,
+        pay: Pay,
+        hagis: Option<Redirect>,
+    },
     /// A palm tree on an oasis (Lamia may redirect it).
-    Enki { oasis: Tile, pay: Pay, lamia: Option<Redirect> },
+    Enki {
+        oasis: Tile,
+        pay: Pay,
+        lamia: Option<Redirect>,
+    },
     /// A camel on a bare tile.
     Leta { tile: Tile, pay: Pay },
     /// Draw three djinns, keep one.
@@ -127,15 +145,27 @@ pub enum Move {
     /// Put the marker on the bid track spot `spot` (0–2 are the free spots: any of them means
     /// "bid 0"; the push rule places the marker). Kumarbi: discard `kumarbi` Fakirs and pay
     /// the cost that many spots lower.
-    Bid { spot: u8, kumarbi: u8 },
+    Bid {
+        spot: u8,
+        kumarbi: u8,
+    },
     /// Take all meeples of a tile in hand.
     Pick(Tile),
     /// Drop one meeple of `colour` on the neighbouring tile `to`.
-    Drop { to: Tile, colour: Colour },
+    Drop {
+        to: Tile,
+        colour: Colour,
+    },
     /// Builders' payout, discarding `fakirs`; Echidna doubles it.
-    Build { fakirs: u8, echidna: Option<Pay> },
+    Build {
+        fakirs: u8,
+        echidna: Option<Pay>,
+    },
     /// Assassins kill; Iblis (paid) allows a second victim.
-    Kill { target: Target, iblis: Option<Pay> },
+    Kill {
+        target: Target,
+        iblis: Option<Pay>,
+    },
     /// Assassins kill nobody.
     NoKill,
     /// Oasis: place the palm tree (here, or redirected by Lamia).
@@ -143,9 +173,15 @@ pub enum Move {
     /// Village: place the palace (here, or redirected by Hagis).
     Palace(Option<Redirect>),
     /// Market: take the cards at these row positions (0-based, ascending).
-    Buy { first: u8, second: Option<u8> },
+    Buy {
+        first: u8,
+        second: Option<u8>,
+    },
     /// Sacred Place: take a djinn from the row.
-    TakeDjinn { djinn: Djinn, pay: Pay },
+    TakeDjinn {
+        djinn: Djinn,
+        pay: Pay,
+    },
     /// Decline an optional tile action.
     Skip,
     Use(DjinnUse),
@@ -175,7 +211,10 @@ pub struct Deal {
 pub enum Chance {
     Deal(Box<Deal>),
     /// Clean-up: the cards and djinns drawn to refill the rows, in order.
-    Refill { cards: ArrayVec<Res, ROW_CAP>, djinns: ArrayVec<Djinn, DJINN_ROW_CAP> },
+    Refill {
+        cards: ArrayVec<Res, ROW_CAP>,
+        djinns: ArrayVec<Djinn, DJINN_ROW_CAP>,
+    },
     /// Cards from the top of the resource pile (Sloar, Kandicha).
     Cards(ArrayVec<Res, 4>),
     /// Djinns from the top of the pile (Sibittis).

@@ -25,7 +25,11 @@ pub fn format_move(m: &Move) -> String {
     let mut s = String::with_capacity(16);
     match *m {
         Move::Bid { spot, kumarbi } => {
-            let cost = components().bid_costs.get(usize::from(spot)).copied().unwrap_or(0);
+            let cost = components()
+                .bid_costs
+                .get(usize::from(spot))
+                .copied()
+                .unwrap_or(0);
             let _ = write!(s, "bid {cost}");
             if kumarbi > 0 {
                 let _ = write!(s, " kumarbi {kumarbi}");
@@ -48,10 +52,18 @@ pub fn format_move(m: &Move) -> String {
         }
         Move::Kill { target, iblis } => {
             match target {
-                Target::Tile { tile, first, second } => {
+                Target::Tile {
+                    tile,
+                    first,
+                    second,
+                } => {
                     let _ = write!(s, "kill {tile} {}", victims(first, second));
                 }
-                Target::Seat { seat, first, second } => {
+                Target::Seat {
+                    seat,
+                    first,
+                    second,
+                } => {
                     let _ = write!(s, "kill @{seat} {}", victims(first, second));
                 }
             }
@@ -85,10 +97,16 @@ pub fn format_move(m: &Move) -> String {
         Move::Use(u) => {
             let _ = write!(s, "use {}", u.djinn());
             match u {
-                DjinnUse::AnunNak { tile, pay } | DjinnUse::Leta { tile, pay } | DjinnUse::Utug { tile, pay } => {
+                DjinnUse::AnunNak { tile, pay }
+                | DjinnUse::Leta { tile, pay }
+                | DjinnUse::Utug { tile, pay } => {
                     let _ = write!(s, " {tile} {}", pay.code());
                 }
-                DjinnUse::Bouraq { village, pay, hagis } => {
+                DjinnUse::Bouraq {
+                    village,
+                    pay,
+                    hagis,
+                } => {
                     let _ = write!(s, " {village} {}", pay.code());
                     pay_suffix(&mut s, "hagis", hagis);
                 }
@@ -125,7 +143,9 @@ impl<'a> P<'a> {
         NotationError::new(self.text, why)
     }
     fn word(&mut self, what: &str) -> Result<&'a str, NotationError> {
-        self.words.next().ok_or_else(|| self.err(&format!("expected {what}")))
+        self.words
+            .next()
+            .ok_or_else(|| self.err(&format!("expected {what}")))
     }
     fn done<T>(&mut self, v: T) -> Result<T, NotationError> {
         match self.words.next() {
@@ -144,7 +164,9 @@ impl<'a> P<'a> {
     fn colour(&self, w: &str) -> Result<Colour, NotationError> {
         let mut cs = w.chars();
         match (cs.next(), cs.next()) {
-            (Some(c), None) => Colour::from_letter(c).ok_or_else(|| self.err("a meeple is Y, W, G, B or R")),
+            (Some(c), None) => {
+                Colour::from_letter(c).ok_or_else(|| self.err("a meeple is Y, W, G, B or R"))
+            }
             _ => Err(self.err("a meeple is Y, W, G, B or R")),
         }
     }
@@ -180,7 +202,10 @@ impl<'a> P<'a> {
 }
 
 pub fn parse_move(text: &str) -> Result<Move, NotationError> {
-    let mut p = P { text, words: text.split_ascii_whitespace() };
+    let mut p = P {
+        text,
+        words: text.split_ascii_whitespace(),
+    };
     let verb = p.word("a move")?;
     match verb {
         "bid" => {
@@ -190,7 +215,10 @@ pub fn parse_move(text: &str) -> Result<Move, NotationError> {
             let spot = if cost == 0 {
                 0
             } else {
-                costs.iter().position(|&c| c == u32::from(cost)).ok_or_else(|| p.err("no spot has that cost"))? as u8
+                costs
+                    .iter()
+                    .position(|&c| c == u32::from(cost))
+                    .ok_or_else(|| p.err("no spot has that cost"))? as u8
             };
             let kumarbi = match p.words.next() {
                 None => 0,
@@ -242,10 +270,18 @@ pub fn parse_move(text: &str) -> Result<Move, NotationError> {
                 let (first, second) = p.victims()?;
                 if let Some(seat) = w.strip_prefix('@') {
                     let seat = p.small(seat)?;
-                    Ok(Target::Seat { seat, first, second })
+                    Ok(Target::Seat {
+                        seat,
+                        first,
+                        second,
+                    })
                 } else {
                     let tile = Tile::parse(w).ok_or_else(|| p.err("expected a tile or @seat"))?;
-                    Ok(Target::Tile { tile, first, second })
+                    Ok(Target::Tile {
+                        tile,
+                        first,
+                        second,
+                    })
                 }
             };
             let target = target_of(&mut p)?;
@@ -271,14 +307,25 @@ pub fn parse_move(text: &str) -> Result<Move, NotationError> {
                     Some(Redirect { at, pay })
                 }
             };
-            p.done(if verb == "palm" { Move::Palm(r) } else { Move::Palace(r) })
+            p.done(if verb == "palm" {
+                Move::Palm(r)
+            } else {
+                Move::Palace(r)
+            })
         }
         "buy" => {
             let w = p.word("a card position")?;
-            let first = p.small(w)?.checked_sub(1).ok_or_else(|| p.err("positions count from 1"))?;
+            let first = p
+                .small(w)?
+                .checked_sub(1)
+                .ok_or_else(|| p.err("positions count from 1"))?;
             let second = match p.words.next() {
                 None => None,
-                Some(w) => Some(p.small(w)?.checked_sub(1).ok_or_else(|| p.err("positions count from 1"))?),
+                Some(w) => Some(
+                    p.small(w)?
+                        .checked_sub(1)
+                        .ok_or_else(|| p.err("positions count from 1"))?,
+                ),
             };
             p.done(Move::Buy { first, second })
         }
@@ -304,7 +351,11 @@ pub fn parse_move(text: &str) -> Result<Move, NotationError> {
                     let village = p.tile()?;
                     let pay = p.pay()?;
                     let hagis = p.redirect("hagis")?;
-                    return Ok(Move::Use(DjinnUse::Bouraq { village, pay, hagis }));
+                    return Ok(Move::Use(DjinnUse::Bouraq {
+                        village,
+                        pay,
+                        hagis,
+                    }));
                 }
                 Djinn::Enki => {
                     let oasis = p.tile()?;
@@ -366,10 +417,16 @@ pub fn format_chance(c: &Chance) -> String {
                 djinns(&d.djinns)
             )
         }
-        Chance::Refill { cards: cs, djinns: ds } => format!("refill cards={} djinns={}", cards(cs), djinns(ds)),
+        Chance::Refill {
+            cards: cs,
+            djinns: ds,
+        } => format!("refill cards={} djinns={}", cards(cs), djinns(ds)),
         Chance::Cards(cs) => format!("draw cards={}", cards(cs)),
         Chance::Djinns(ds) => format!("draw djinns={}", djinns(ds)),
-        Chance::Meeples(ms) => format!("draw meeples={}", ms.iter().map(|c| c.letter()).collect::<String>()),
+        Chance::Meeples(ms) => format!(
+            "draw meeples={}",
+            ms.iter().map(|c| c.letter()).collect::<String>()
+        ),
     }
 }
 
@@ -379,7 +436,11 @@ fn field<'a>(p: &mut P<'a>, name: &str) -> Result<Vec<&'a str>, NotationError> {
         .strip_prefix(name)
         .and_then(|v| v.strip_prefix('='))
         .ok_or_else(|| p.err(&format!("expected `{name}=`")))?;
-    Ok(if v == "-" { Vec::new() } else { v.split('.').collect() })
+    Ok(if v == "-" {
+        Vec::new()
+    } else {
+        v.split('.').collect()
+    })
 }
 
 fn list<T, const N: usize>(
@@ -389,7 +450,12 @@ fn list<T, const N: usize>(
 ) -> Result<ArrayVec<T, N>, NotationError> {
     let mut out = ArrayVec::new();
     for i in items {
-        let v = f(i).ok_or_else(|| p.err(&format!("unknown item `{}`", i.chars().take(12).collect::<String>())))?;
+        let v = f(i).ok_or_else(|| {
+            p.err(&format!(
+                "unknown item `{}`",
+                i.chars().take(12).collect::<String>()
+            ))
+        })?;
         out.try_push(v).map_err(|_| p.err("too many items"))?;
     }
     Ok(out)
@@ -400,7 +466,10 @@ fn card(s: &str) -> Option<Res> {
 }
 
 pub fn parse_chance(text: &str) -> Result<Chance, NotationError> {
-    let mut p = P { text, words: text.split_ascii_whitespace() };
+    let mut p = P {
+        text,
+        words: text.split_ascii_whitespace(),
+    };
     match p.word("an outcome")? {
         "deal" => {
             let kinds = &components().kinds;
@@ -409,9 +478,12 @@ pub fn parse_chance(text: &str) -> Result<Chance, NotationError> {
             let order_w = field(&mut p, "order")?;
             let cards_w = field(&mut p, "cards")?;
             let djinns_w = field(&mut p, "djinns")?;
-            let layout_v: ArrayVec<u8, 30> =
-                list(&p, layout_w, |c| kinds.iter().position(|k| k.code == c).map(|i| i as u8))?;
-            let layout: [u8; 30] = layout_v.into_inner().map_err(|_| p.err("the layout names 30 tiles"))?;
+            let layout_v: ArrayVec<u8, 30> = list(&p, layout_w, |c| {
+                kinds.iter().position(|k| k.code == c).map(|i| i as u8)
+            })?;
+            let layout: [u8; 30] = layout_v
+                .into_inner()
+                .map_err(|_| p.err("the layout names 30 tiles"))?;
             let meeples_v: ArrayVec<[Colour; 3], 30> = list(&p, meeples_w, |m| {
                 let mut cs = m.chars().map(Colour::from_letter);
                 match (cs.next(), cs.next(), cs.next(), cs.next()) {
@@ -419,7 +491,9 @@ pub fn parse_chance(text: &str) -> Result<Chance, NotationError> {
                     _ => None,
                 }
             })?;
-            let meeples: [[Colour; 3]; 30] = meeples_v.into_inner().map_err(|_| p.err("meeples for 30 tiles"))?;
+            let meeples: [[Colour; 3]; 30] = meeples_v
+                .into_inner()
+                .map_err(|_| p.err("meeples for 30 tiles"))?;
             let bid_order = list(&p, order_w, |s| {
                 if s.len() == 1 {
                     s.parse::<u8>().ok()
@@ -429,7 +503,13 @@ pub fn parse_chance(text: &str) -> Result<Chance, NotationError> {
             })?;
             let cards = list(&p, cards_w, card)?;
             let djinns = list(&p, djinns_w, Djinn::from_slug)?;
-            p.done(Chance::Deal(Box::new(Deal { layout, meeples, bid_order, cards, djinns })))
+            p.done(Chance::Deal(Box::new(Deal {
+                layout,
+                meeples,
+                bid_order,
+                cards,
+                djinns,
+            })))
         }
         "refill" => {
             let cw = field(&mut p, "cards")?;
@@ -440,15 +520,22 @@ pub fn parse_chance(text: &str) -> Result<Chance, NotationError> {
         }
         "draw" => {
             let w = p.word("cards=, djinns= or meeples=")?;
-            let (kind, v) = w.split_once('=').ok_or_else(|| p.err("expected cards=, djinns= or meeples="))?;
-            let items: Vec<&str> = if v == "-" { Vec::new() } else { v.split('.').collect() };
+            let (kind, v) = w
+                .split_once('=')
+                .ok_or_else(|| p.err("expected cards=, djinns= or meeples="))?;
+            let items: Vec<&str> = if v == "-" {
+                Vec::new()
+            } else {
+                v.split('.').collect()
+            };
             let c = match kind {
                 "cards" => Chance::Cards(list(&p, items, card)?),
                 "djinns" => Chance::Djinns(list(&p, items, Djinn::from_slug)?),
                 "meeples" => {
                     let mut out = ArrayVec::new();
                     for ch in v.chars() {
-                        let c = Colour::from_letter(ch).ok_or_else(|| p.err("a meeple is Y, W, G, B or R"))?;
+                        let c = Colour::from_letter(ch)
+                            .ok_or_else(|| p.err("a meeple is Y, W, G, B or R"))?;
                         out.try_push(c).map_err(|_| p.err("at most 3 meeples"))?;
                     }
                     Chance::Meeples(out)

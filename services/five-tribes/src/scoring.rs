@@ -9,8 +9,17 @@ use crate::state::State;
 use rules_core::{Outcome, Seat, SeatScore};
 
 /// The categories of the breakdown, in score-sheet order.
-pub const CATEGORIES: [&str; 9] =
-    ["gold", "viziers", "vizier_majority", "elders", "djinns", "palms", "palaces", "tiles", "merchandise"];
+pub const CATEGORIES: [&str; 9] = [
+    "gold",
+    "viziers",
+    "vizier_majority",
+    "elders",
+    "djinns",
+    "palms",
+    "palaces",
+    "tiles",
+    "merchandise",
+];
 
 impl State {
     /// One seat's score as it would stand if the game ended now.
@@ -18,7 +27,9 @@ impl State {
         let sc = components().scoring;
         let p = self.player(seat);
         let has = |d: Djinn| p.djinns.has(d);
-        let fewer = (0..self.players).filter(|&o| o != seat && self.player(o).viziers < p.viziers).count();
+        let fewer = (0..self.players)
+            .filter(|&o| o != seat && self.player(o).viziers < p.viziers)
+            .count();
         let (mut palms, mut palaces, mut tiles) = (0i32, 0i32, 0i32);
         for t in Tile::all() {
             let i = usize::from(t.0);
@@ -30,14 +41,45 @@ impl State {
         }
         let mut goods = [0u8; 9];
         goods.copy_from_slice(&p.cards[..9]);
-        let wilds = if has(Djinn::AlAmin) { p.fakirs() / 2 } else { 0 };
+        let wilds = if has(Djinn::AlAmin) {
+            p.fakirs() / 2
+        } else {
+            0
+        };
         let breakdown = vec![
             ("gold", p.gold as i32 * sc.gold),
-            ("viziers", i32::from(p.viziers) * if has(Djinn::Jafaar) { sc.jafaar_vizier } else { sc.vizier }),
-            ("vizier_majority", fewer as i32 * sc.vizier_majority_per_opponent),
-            ("elders", i32::from(p.elders) * if has(Djinn::Shamhat) { sc.shamhat_elder } else { sc.elder }),
+            (
+                "viziers",
+                i32::from(p.viziers)
+                    * if has(Djinn::Jafaar) {
+                        sc.jafaar_vizier
+                    } else {
+                        sc.vizier
+                    },
+            ),
+            (
+                "vizier_majority",
+                fewer as i32 * sc.vizier_majority_per_opponent,
+            ),
+            (
+                "elders",
+                i32::from(p.elders)
+                    * if has(Djinn::Shamhat) {
+                        sc.shamhat_elder
+                    } else {
+                        sc.elder
+                    },
+            ),
             ("djinns", p.djinns.iter().map(|d| i32::from(d.vp())).sum()),
-            ("palms", palms * if has(Djinn::Haurvatat) { sc.haurvatat_palm } else { sc.palm }),
+            (
+                "palms",
+                palms
+                    * if has(Djinn::Haurvatat) {
+                        sc.haurvatat_palm
+                    } else {
+                        sc.palm
+                    },
+            ),
             ("palaces", palaces * sc.palace),
             ("tiles", tiles),
             ("merchandise", goods_value_with_wilds(&goods, wilds) as i32),

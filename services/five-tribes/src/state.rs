@@ -72,7 +72,9 @@ impl Board {
     }
     /// Blue-valued tiles among `mask`.
     pub fn blue_count(&self, mask: u32) -> u32 {
-        Tile::all().filter(|t| mask & t.bit() != 0 && self.kind_of(*t).blue).count() as u32
+        Tile::all()
+            .filter(|t| mask & t.bit() != 0 && self.kind_of(*t).blue)
+            .count() as u32
     }
 }
 
@@ -111,7 +113,11 @@ pub enum Stage {
     /// Before the meeple move: pick up, use djinns, sell; `end` only when no pick is legal.
     Start,
     /// Dropping meeples: standing on `at`, arrived from `from`.
-    Moving { at: Tile, from: Option<Tile>, hand: Hand },
+    Moving {
+        at: Tile,
+        from: Option<Tile>,
+        hand: Hand,
+    },
     /// The builders' payout: choose fakirs (and Echidna).
     Builders { tile: Tile, count: u8 },
     /// The assassins' kill (optional): choose a target, or none.
@@ -121,7 +127,10 @@ pub enum Stage {
     /// After the actions: use djinns, sell, end the turn.
     Free,
     /// Sibittis drew these djinns; keep one, then go back to `resume`.
-    Sibittis { drawn: ArrayVec<Djinn, 3>, resume: Resume },
+    Sibittis {
+        drawn: ArrayVec<Djinn, 3>,
+        resume: Resume,
+    },
 }
 
 /// Where a turn goes back to after an interruption (a djinn's draw).
@@ -148,7 +157,10 @@ pub enum Phase {
     /// The marker at the front of the bid queue bids.
     Bid,
     /// `seat` plays the turn of its marker.
-    Turn { seat: u8, stage: Stage },
+    Turn {
+        seat: u8,
+        stage: Stage,
+    },
     /// Waiting on the clean-up draws that refill the rows.
     Refill,
     Over,
@@ -206,7 +218,10 @@ impl State {
     }
     /// The seat owning a djinn, if anyone does.
     pub fn owner_of(&self, d: Djinn) -> Option<u8> {
-        self.seats.iter().position(|p| p.djinns.has(d)).map(|i| i as u8)
+        self.seats
+            .iter()
+            .position(|p| p.djinns.has(d))
+            .map(|i| i as u8)
     }
     /// The seat to act in a turn, with its stage.
     pub fn turn(&self) -> Option<(u8, &Stage)> {
@@ -239,7 +254,8 @@ impl State {
     }
     /// The colours of a hand as a sequence, for iteration.
     pub fn colours_in(hand: Hand) -> impl Iterator<Item = Colour> {
-        Colour::ALL.into_iter().filter(move |c| hand[*c as usize] > 0)
+        Colour::ALL
+            .into_iter()
+            .filter(move |c| hand[*c as usize] > 0)
     }
 }
-

@@ -43,7 +43,10 @@ impl State {
             TileType::Village => self.place_palace(seat, tile),
             _ => {}
         }
-        self.phase = Phase::Turn { seat, stage: Stage::Free };
+        self.phase = Phase::Turn {
+            seat,
+            stage: Stage::Free,
+        };
     }
 
     pub(crate) fn check_tile_move(&self, seat: u8, tile: Tile, m: &Move) -> Result<(), Rule> {
@@ -64,7 +67,9 @@ impl State {
                 }
             },
             (Move::Buy { first, second }, TileType::SmallMarket | TileType::LargeMarket) => {
-                let Some(market) = self.market(t) else { return Err(Rule::WrongTileAction) };
+                let Some(market) = self.market(t) else {
+                    return Err(Rule::WrongTileAction);
+                };
                 let window = market.window.min(self.row.len());
                 let take = market.take.min(self.row.len());
                 let count = 1 + usize::from(second.is_some());
@@ -79,7 +84,13 @@ impl State {
                         return Err(Rule::MarketWindow);
                     }
                 }
-                self.check_cost(seat, Cost { gold: market.cost, ..Cost::default() })
+                self.check_cost(
+                    seat,
+                    Cost {
+                        gold: market.cost,
+                        ..Cost::default()
+                    },
+                )
             }
             (Move::TakeDjinn { djinn, pay }, TileType::SacredPlace) => {
                 if !self.djinn_row.contains(&djinn) {
@@ -90,7 +101,9 @@ impl State {
                 }
                 self.check_cost(seat, Cost::default().plus(pay))
             }
-            (Move::Skip, TileType::SmallMarket | TileType::LargeMarket | TileType::SacredPlace) => Ok(()),
+            (Move::Skip, TileType::SmallMarket | TileType::LargeMarket | TileType::SacredPlace) => {
+                Ok(())
+            }
             (Move::Skip, _) => Err(Rule::MandatoryAction),
             (Move::Palm(_) | Move::Palace(_) | Move::Buy { .. } | Move::TakeDjinn { .. }, _) => {
                 Err(Rule::WrongTileAction)
@@ -125,7 +138,13 @@ impl State {
             }
             Move::Buy { first, second } => {
                 if let Some(market) = self.market(self.board.kind_of(tile).tile_type) {
-                    self.pay(seat, Cost { gold: market.cost, ..Cost::default() });
+                    self.pay(
+                        seat,
+                        Cost {
+                            gold: market.cost,
+                            ..Cost::default()
+                        },
+                    );
                 }
                 // Take the later card first so the earlier index stays valid.
                 for i in [second, Some(first)].into_iter().flatten() {
@@ -140,6 +159,9 @@ impl State {
             }
             _ => {}
         }
-        self.phase = Phase::Turn { seat, stage: Stage::Free };
+        self.phase = Phase::Turn {
+            seat,
+            stage: Stage::Free,
+        };
     }
 }

@@ -53,8 +53,17 @@ impl State {
         }
     }
 
-    pub(crate) fn check_build(&self, seat: u8, fakirs: u8, echidna: Option<Pay>) -> Result<(), Rule> {
-        let mut cost = crate::djinns::Cost { elders: 0, fakirs, gold: 0 };
+    pub(crate) fn check_build(
+        &self,
+        seat: u8,
+        fakirs: u8,
+        echidna: Option<Pay>,
+    ) -> Result<(), Rule> {
+        let mut cost = crate::djinns::Cost {
+            elders: 0,
+            fakirs,
+            gold: 0,
+        };
         if let Some(pay) = echidna {
             self.check_djinn_ready(seat, Djinn::Echidna, pay)?;
             cost = cost.plus(pay);
@@ -62,16 +71,30 @@ impl State {
         self.check_cost(seat, cost)
     }
 
-    pub(crate) fn apply_build(&mut self, seat: u8, tile: Tile, count: u8, fakirs: u8, echidna: Option<Pay>) {
+    pub(crate) fn apply_build(
+        &mut self,
+        seat: u8,
+        tile: Tile,
+        count: u8,
+        fakirs: u8,
+        echidna: Option<Pay>,
+    ) {
         let gold = self.builder_gold(tile, count, fakirs, echidna.is_some());
-        let mut cost = crate::djinns::Cost { elders: 0, fakirs, gold: 0 };
+        let mut cost = crate::djinns::Cost {
+            elders: 0,
+            fakirs,
+            gold: 0,
+        };
         if let Some(pay) = echidna {
             self.djinns_used.insert(Djinn::Echidna);
             cost = cost.plus(pay);
         }
         self.pay(seat, cost);
         self.player_mut(seat).gold += gold;
-        self.phase = Phase::Turn { seat, stage: Stage::TileAction { tile } };
+        self.phase = Phase::Turn {
+            seat,
+            stage: Stage::TileAction { tile },
+        };
     }
 
     /// Whether the builders' payout offers any choice (Fakirs to add, or Echidna).
@@ -86,7 +109,14 @@ impl State {
         distance(from, target).saturating_sub(count)
     }
 
-    pub(crate) fn check_kill(&self, seat: u8, from: Tile, count: u8, target: Target, iblis: Option<Pay>) -> Result<(), Rule> {
+    pub(crate) fn check_kill(
+        &self,
+        seat: u8,
+        from: Tile,
+        count: u8,
+        target: Target,
+        iblis: Option<Pay>,
+    ) -> Result<(), Rule> {
         let second = match target {
             Target::Tile { second, .. } | Target::Seat { second, .. } => second,
         };
@@ -99,7 +129,11 @@ impl State {
             cost = cost.plus(pay);
         }
         match target {
-            Target::Tile { tile, first, second } => {
+            Target::Tile {
+                tile,
+                first,
+                second,
+            } => {
                 if tile.0 >= crate::board::TILES as u8 {
                     return Err(Rule::NoSuchVictim);
                 }
@@ -120,7 +154,11 @@ impl State {
                     return Err(Rule::OutOfRange);
                 }
             }
-            Target::Seat { seat: victim, first, second } => {
+            Target::Seat {
+                seat: victim,
+                first,
+                second,
+            } => {
                 if victim == seat {
                     return Err(Rule::NotAnOpponent);
                 }
@@ -153,7 +191,14 @@ impl State {
         self.check_cost(seat, cost)
     }
 
-    pub(crate) fn apply_kill(&mut self, seat: u8, from: Tile, count: u8, target: Target, iblis: Option<Pay>) {
+    pub(crate) fn apply_kill(
+        &mut self,
+        seat: u8,
+        from: Tile,
+        count: u8,
+        target: Target,
+        iblis: Option<Pay>,
+    ) {
         let mut cost = crate::djinns::Cost::default();
         if let Some(pay) = iblis {
             self.djinns_used.insert(Djinn::Iblis);
@@ -163,7 +208,11 @@ impl State {
         let mut victims = 0u8;
         let mut merchants = 0u8;
         match target {
-            Target::Tile { tile, first, second } => {
+            Target::Tile {
+                tile,
+                first,
+                second,
+            } => {
                 cost.fakirs += Self::range_fakirs(from, count, tile);
                 let i = usize::from(tile.0);
                 for c in [Some(first), second].into_iter().flatten() {
@@ -189,7 +238,11 @@ impl State {
                 // Control by killing: the tile where the move ended was controlled first.
                 self.control_if_emptied(seat, tile);
             }
-            Target::Seat { seat: victim, first, second } => {
+            Target::Seat {
+                seat: victim,
+                first,
+                second,
+            } => {
                 for c in [Some(first), second].into_iter().flatten() {
                     let v = self.player_mut(victim);
                     if c == Colour::Yellow {
@@ -217,7 +270,10 @@ impl State {
             let each = if owner == seat { 1 } else { 2 };
             self.player_mut(owner).gold += each * u32::from(victims);
         }
-        self.phase = Phase::Turn { seat, stage: Stage::TileAction { tile: from } };
+        self.phase = Phase::Turn {
+            seat,
+            stage: Stage::TileAction { tile: from },
+        };
         if merchants > 0 {
             let available = self.deck_size() + self.discard_size();
             let n = u32::from(merchants).min(available) as u8;
@@ -239,4 +295,3 @@ impl State {
         on_board || in_front
     }
 }
-

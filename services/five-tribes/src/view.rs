@@ -78,11 +78,18 @@ pub struct View {
 }
 
 fn by_colour(h: &[u8; 5]) -> BTreeMap<&'static str, u8> {
-    Colour::ALL.iter().filter(|c| h[**c as usize] > 0).map(|c| (c.tribe(), h[*c as usize])).collect()
+    Colour::ALL
+        .iter()
+        .filter(|c| h[**c as usize] > 0)
+        .map(|c| (c.tribe(), h[*c as usize]))
+        .collect()
 }
 
 fn by_card(cards: &[u8; 10]) -> BTreeMap<&'static str, u8> {
-    (0..10u8).filter(|&i| cards[usize::from(i)] > 0).map(|i| (Res(i).code(), cards[usize::from(i)])).collect()
+    (0..10u8)
+        .filter(|&i| cards[usize::from(i)] > 0)
+        .map(|i| (Res(i).code(), cards[usize::from(i)]))
+        .collect()
 }
 
 impl State {
@@ -143,7 +150,11 @@ impl State {
             djinn_deck_size: self.djinn_deck.len(),
             djinn_discard: self.djinn_discard.iter().collect(),
             bid_order: self.bid_order.iter().map(|&s| Seat(s)).collect(),
-            turn_track: self.turn_track.iter().map(|&s| (s != NOBODY).then_some(Seat(s))).collect(),
+            turn_track: self
+                .turn_track
+                .iter()
+                .map(|&s| (s != NOBODY).then_some(Seat(s)))
+                .collect(),
             seats,
             turn,
             waiting_on: self.need().map(|n| format!("{n:?}")),

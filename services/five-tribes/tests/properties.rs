@@ -15,45 +15,100 @@ use rules_core::{playout, Action, ChanceRng, Dealer, Game, Notation, RuleViolati
 fn arbitrary_move(r: &mut Dealer) -> Move {
     let tile = |r: &mut Dealer| Tile(r.below(32) as u8); // 30, 31: off the board
     let colour = |r: &mut Dealer| Colour::ALL[r.below(5) as usize];
-    let pay = |r: &mut Dealer| [Pay::Elder, Pay::Fakir, Pay::TwoElders, Pay::ElderFakir][r.below(4) as usize];
+    let pay = |r: &mut Dealer| {
+        [Pay::Elder, Pay::Fakir, Pay::TwoElders, Pay::ElderFakir][r.below(4) as usize]
+    };
     let redirect = |r: &mut Dealer| {
         if r.below(2) == 0 {
             None
         } else {
-            Some(Redirect { at: Tile(r.below(31) as u8), pay: [Pay::Elder, Pay::Fakir][r.below(2) as usize] })
+            Some(Redirect {
+                at: Tile(r.below(31) as u8),
+                pay: [Pay::Elder, Pay::Fakir][r.below(2) as usize],
+            })
         }
     };
-    let second = |r: &mut Dealer| if r.below(2) == 0 { None } else { Some(Colour::ALL[r.below(5) as usize]) };
+    let second = |r: &mut Dealer| {
+        if r.below(2) == 0 {
+            None
+        } else {
+            Some(Colour::ALL[r.below(5) as usize])
+        }
+    };
     match r.below(16) {
-        0 => Move::Bid { spot: r.below(10) as u8, kumarbi: r.below(4) as u8 },
+        0 => Move::Bid {
+            spot: r.below(10) as u8,
+            kumarbi: r.below(4) as u8,
+        },
         1 => Move::Pick(tile(r)),
-        2 => Move::Drop { to: tile(r), colour: colour(r) },
-        3 => Move::Build { fakirs: r.below(4) as u8, echidna: if r.below(2) == 0 { None } else { Some(pay(r)) } },
+        2 => Move::Drop {
+            to: tile(r),
+            colour: colour(r),
+        },
+        3 => Move::Build {
+            fakirs: r.below(4) as u8,
+            echidna: if r.below(2) == 0 { None } else { Some(pay(r)) },
+        },
         4 => {
             let target = if r.below(2) == 0 {
-                Target::Tile { tile: tile(r), first: colour(r), second: second(r) }
+                Target::Tile {
+                    tile: tile(r),
+                    first: colour(r),
+                    second: second(r),
+                }
             } else {
-                Target::Seat { seat: r.below(5) as u8, first: colour(r), second: second(r) }
+                Target::Seat {
+                    seat: r.below(5) as u8,
+                    first: colour(r),
+                    second: second(r),
+                }
             };
-            Move::Kill { target, iblis: if r.below(2) == 0 { None } else { Some(pay(r)) } }
+            Move::Kill {
+                target,
+                iblis: if r.below(2) == 0 { None } else { Some(pay(r)) },
+            }
         }
         5 => Move::NoKill,
         6 => Move::Palm(redirect(r)),
         7 => Move::Palace(redirect(r)),
         8 => Move::Buy {
             first: r.below(7) as u8,
-            second: if r.below(2) == 0 { None } else { Some(r.below(7) as u8) },
+            second: if r.below(2) == 0 {
+                None
+            } else {
+                Some(r.below(7) as u8)
+            },
         },
-        9 => Move::TakeDjinn { djinn: Djinn::ALL[r.below(22) as usize], pay: pay(r) },
+        9 => Move::TakeDjinn {
+            djinn: Djinn::ALL[r.below(22) as usize],
+            pay: pay(r),
+        },
         10 => Move::Skip,
         11 => Move::Use(match r.below(7) {
-            0 => DjinnUse::AnunNak { tile: tile(r), pay: pay(r) },
-            1 => DjinnUse::Bouraq { village: tile(r), pay: pay(r), hagis: redirect(r) },
-            2 => DjinnUse::Enki { oasis: tile(r), pay: pay(r), lamia: redirect(r) },
-            3 => DjinnUse::Leta { tile: tile(r), pay: pay(r) },
+            0 => DjinnUse::AnunNak {
+                tile: tile(r),
+                pay: pay(r),
+            },
+            1 => DjinnUse::Bouraq {
+                village: tile(r),
+                pay: pay(r),
+                hagis: redirect(r),
+            },
+            2 => DjinnUse::Enki {
+                oasis: tile(r),
+                pay: pay(r),
+                lamia: redirect(r),
+            },
+            3 => DjinnUse::Leta {
+                tile: tile(r),
+                pay: pay(r),
+            },
             4 => DjinnUse::Sibittis { pay: pay(r) },
             5 => DjinnUse::Sloar,
-            _ => DjinnUse::Utug { tile: tile(r), pay: pay(r) },
+            _ => DjinnUse::Utug {
+                tile: tile(r),
+                pay: pay(r),
+            },
         }),
         12 => Move::Keep(Djinn::ALL[r.below(22) as usize]),
         13 => Move::Sell(Goods(r.below(1024) as u16)),
@@ -80,7 +135,8 @@ fn legal_iff_accepted_and_refusals_change_nothing() {
                 FiveTribes::legal_moves(&s, &mut moves);
                 for m in &moves {
                     let mut t = s.clone();
-                    FiveTribes::play(&mut t, seat, m).unwrap_or_else(|e| panic!("listed {m:?} refused: {e}"));
+                    FiveTribes::play(&mut t, seat, m)
+                        .unwrap_or_else(|e| panic!("listed {m:?} refused: {e}"));
                     let text = FiveTribes::format_move(m);
                     assert_eq!(FiveTribes::parse_move(&text).as_ref(), Ok(m), "{text}");
                     checked += 1;
@@ -116,7 +172,12 @@ fn legal_iff_accepted_and_refusals_change_nothing() {
         }
         // After the end nothing is accepted.
         let mut t = s.clone();
-        assert_eq!(FiveTribes::play(&mut t, Seat(0), &Move::End).unwrap_err().rule(), "turn.game-over");
+        assert_eq!(
+            FiveTribes::play(&mut t, Seat(0), &Move::End)
+                .unwrap_err()
+                .rule(),
+            "turn.game-over"
+        );
         assert_eq!(t, s);
     }
     assert!(checked > 10_000, "{checked}");
@@ -153,7 +214,9 @@ fn a_deal_must_match_the_components() {
     let mut s = FiveTribes::new_game(&Options { players: 3 }).unwrap();
     let mut d = Dealer::new(1, 0);
     let good = FiveTribes::sample_chance(&s, &mut d).unwrap();
-    let five_tribes::Chance::Deal(deal) = &good else { panic!() };
+    let five_tribes::Chance::Deal(deal) = &good else {
+        panic!()
+    };
     let mut tampered = deal.clone();
     tampered.meeples[0] = [Colour::Yellow; 3]; // too many yellows
     let before = s.clone();
@@ -162,10 +225,20 @@ fn a_deal_must_match_the_components() {
     assert_eq!(s, before);
     let mut tampered = deal.clone();
     tampered.djinns[1] = tampered.djinns[0]; // a djinn twice
-    assert_eq!(FiveTribes::resolve(&mut s, &five_tribes::Chance::Deal(tampered)).unwrap_err().rule(), "chance.deal");
+    assert_eq!(
+        FiveTribes::resolve(&mut s, &five_tribes::Chance::Deal(tampered))
+            .unwrap_err()
+            .rule(),
+        "chance.deal"
+    );
     let mut tampered = deal.clone();
     tampered.bid_order.pop();
-    assert_eq!(FiveTribes::resolve(&mut s, &five_tribes::Chance::Deal(tampered)).unwrap_err().rule(), "chance.deal");
+    assert_eq!(
+        FiveTribes::resolve(&mut s, &five_tribes::Chance::Deal(tampered))
+            .unwrap_err()
+            .rule(),
+        "chance.deal"
+    );
     assert_eq!(s, before);
     FiveTribes::resolve(&mut s, &good).unwrap();
     assert_eq!(FiveTribes::to_act(&s), ToAct::Seat(Seat(deal.bid_order[0])));

@@ -3,7 +3,7 @@
 //! breakdown, and the same seed gives the same game.
 
 use five_tribes::{FiveTribes, Options};
-use rules_core::{playout, Game, MoveBuf, ToAct};
+use rules_core::{playout, Game, ToAct};
 
 const GAMES_PER_COUNT: u64 = 400;
 
@@ -12,8 +12,13 @@ fn random_games_finish_with_consistent_scores() {
     let mut total = 0;
     for players in 2..=4u8 {
         for seed in 0..GAMES_PER_COUNT {
-            let p = playout::<FiveTribes>(&Options { players }, seed * 7919 + u64::from(players), 5000, false)
-                .unwrap_or_else(|e| panic!("{players}p seed {seed}: {e}"));
+            let p = playout::<FiveTribes>(
+                &Options { players },
+                seed * 7919 + u64::from(players),
+                5000,
+                false,
+            )
+            .unwrap_or_else(|e| panic!("{players}p seed {seed}: {e}"));
             assert_eq!(FiveTribes::to_act(&p.state), ToAct::Over);
             assert_eq!(p.outcome.scores.len(), usize::from(players));
             for s in &p.outcome.scores {

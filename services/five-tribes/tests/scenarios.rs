@@ -62,7 +62,10 @@ struct Scenario {
 
 fn kind_index(code: &str) -> u8 {
     let kinds = &five_tribes::data::components().kinds;
-    kinds.iter().position(|k| k.code == code).unwrap_or_else(|| panic!("unknown tile kind {code}")) as u8
+    kinds
+        .iter()
+        .position(|k| k.code == code)
+        .unwrap_or_else(|| panic!("unknown tile kind {code}")) as u8
 }
 
 fn tile(s: &str) -> Tile {
@@ -102,7 +105,13 @@ fn build(sc: &Scenario) -> State {
         }
     }
     let n = usize::from(sc.players);
-    s.seats = (0..n).map(|_| Player { gold: c.start_gold, camels: c.camels[n], ..Player::default() }).collect();
+    s.seats = (0..n)
+        .map(|_| Player {
+            gold: c.start_gold,
+            camels: c.camels[n],
+            ..Player::default()
+        })
+        .collect();
     for (i, line) in sc.seats.iter().enumerate() {
         let p = &mut s.seats[i];
         for kv in line.split_whitespace() {
@@ -128,10 +137,16 @@ fn build(sc: &Scenario) -> State {
         }
     }
     if let Some(row) = &sc.row {
-        s.row = row.split_whitespace().map(|c| Res::from_code(c).expect("card")).collect();
+        s.row = row
+            .split_whitespace()
+            .map(|c| Res::from_code(c).expect("card"))
+            .collect();
     }
     if let Some(row) = &sc.djinn_row {
-        s.djinn_row = row.split_whitespace().map(|d| Djinn::from_slug(d).expect("djinn")).collect();
+        s.djinn_row = row
+            .split_whitespace()
+            .map(|d| Djinn::from_slug(d).expect("djinn"))
+            .collect();
     }
     // Piles: everything not on the table or in hands.
     for (i, &n) in c.card_counts.iter().enumerate() {
@@ -150,8 +165,16 @@ fn build(sc: &Scenario) -> State {
     }
     for col in 0..5 {
         let out: u8 = s.board.meeples.iter().map(|m| m[col]).sum::<u8>()
-            + if col == 0 { s.seats.iter().map(|p| p.viziers).sum() } else { 0 }
-            + if col == 1 { s.seats.iter().map(|p| p.elders).sum() } else { 0 };
+            + if col == 0 {
+                s.seats.iter().map(|p| p.viziers).sum()
+            } else {
+                0
+            }
+            + if col == 1 {
+                s.seats.iter().map(|p| p.elders).sum()
+            } else {
+                0
+            };
         s.bag[col] = c.meeple_counts[col].saturating_sub(out);
     }
     if let Some(n) = sc.palms_left {
@@ -178,7 +201,12 @@ fn build(sc: &Scenario) -> State {
         s.djinns_used.insert(Djinn::from_slug(d).expect("djinn"));
     }
     match (sc.turn, sc.phase.as_deref()) {
-        (Some(seat), None) => s.phase = Phase::Turn { seat, stage: Stage::Start },
+        (Some(seat), None) => {
+            s.phase = Phase::Turn {
+                seat,
+                stage: Stage::Start,
+            }
+        }
         (None, Some("bid")) => s.phase = Phase::Bid,
         (None, Some("over")) => s.phase = Phase::Over,
         other => panic!("give `turn = SEAT` or `phase = \"bid\"|\"over\"`, not {other:?}"),
@@ -242,8 +270,22 @@ fn get(s: &State, path: &str) -> String {
         "palms_left" => return s.palms_left.to_string(),
         "palaces_left" => return s.palaces_left.to_string(),
         "row" => return s.row.iter().map(|r| r.code()).collect::<Vec<_>>().join(" "),
-        "djinn_row" => return s.djinn_row.iter().map(|d| d.slug()).collect::<Vec<_>>().join(" "),
-        "bid_order" => return s.bid_order.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" "),
+        "djinn_row" => {
+            return s
+                .djinn_row
+                .iter()
+                .map(|d| d.slug())
+                .collect::<Vec<_>>()
+                .join(" ")
+        }
+        "bid_order" => {
+            return s
+                .bid_order
+                .iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        }
         "track" => {
             return (0..9)
                 .filter(|&i| s.turn_track[i] != NOBODY)
@@ -253,16 +295,27 @@ fn get(s: &State, path: &str) -> String {
         }
         "winners" => {
             let o = s.outcome().expect("the game is over");
-            return o.winners.iter().map(|w| w.to_string()).collect::<Vec<_>>().join(" ");
+            return o
+                .winners
+                .iter()
+                .map(|w| w.to_string())
+                .collect::<Vec<_>>()
+                .join(" ");
         }
         "legal count" => return legal().len().to_string(),
         "legal" => {
-            return legal().iter().map(FiveTribes::format_move).collect::<Vec<_>>().join(" | ");
+            return legal()
+                .iter()
+                .map(FiveTribes::format_move)
+                .collect::<Vec<_>>()
+                .join(" | ");
         }
         "deck size" => return s.deck_size().to_string(),
         _ => {}
     }
-    let (head, field) = path.split_once('.').unwrap_or_else(|| panic!("unknown path {path}"));
+    let (head, field) = path
+        .split_once('.')
+        .unwrap_or_else(|| panic!("unknown path {path}"));
     if let Some(n) = head.strip_prefix("seat") {
         let p = s.player(n.parse().expect("seat"));
         return match field {
@@ -271,9 +324,18 @@ fn get(s: &State, path: &str) -> String {
             "elders" => p.elders.to_string(),
             "camels" => p.camels.to_string(),
             "fakirs" => p.fakirs().to_string(),
-            "djinns" => p.djinns.iter().map(|d| d.slug()).collect::<Vec<_>>().join(" "),
-            code => p.cards[usize::from(Res::from_code(code).unwrap_or_else(|| panic!("unknown field {code}")).0)]
-                .to_string(),
+            "djinns" => p
+                .djinns
+                .iter()
+                .map(|d| d.slug())
+                .collect::<Vec<_>>()
+                .join(" "),
+            code => p.cards[usize::from(
+                Res::from_code(code)
+                    .unwrap_or_else(|| panic!("unknown field {code}"))
+                    .0,
+            )]
+            .to_string(),
         };
     }
     if let Some(n) = head.strip_prefix("score") {
@@ -281,7 +343,9 @@ fn get(s: &State, path: &str) -> String {
         return if field == "total" {
             sc.total.to_string()
         } else {
-            sc.category(field).unwrap_or_else(|| panic!("unknown category {field}")).to_string()
+            sc.category(field)
+                .unwrap_or_else(|| panic!("unknown category {field}"))
+                .to_string()
         };
     }
     if head == "bag" {
@@ -312,15 +376,25 @@ fn check(s: &State, expect: &str) -> Result<(), String> {
         let mv: Move = FiveTribes::parse_move(m).map_err(|e| e.to_string())?;
         let mut ms = MoveList::new();
         s.legal_moves(&mut ms);
-        return if ms.contains(&mv) { Ok(()) } else { Err(format!("`{m}` is not legal; legal: {}", get(s, "legal"))) };
+        return if ms.contains(&mv) {
+            Ok(())
+        } else {
+            Err(format!("`{m}` is not legal; legal: {}", get(s, "legal")))
+        };
     }
     if let Some(m) = expect.strip_prefix("legal lacks ") {
         let mv: Move = FiveTribes::parse_move(m).map_err(|e| e.to_string())?;
         let mut ms = MoveList::new();
         s.legal_moves(&mut ms);
-        return if ms.contains(&mv) { Err(format!("`{m}` is legal")) } else { Ok(()) };
+        return if ms.contains(&mv) {
+            Err(format!("`{m}` is legal"))
+        } else {
+            Ok(())
+        };
     }
-    let (path, want) = expect.split_once(" = ").ok_or_else(|| format!("`{expect}`: expected `PATH = VALUE`"))?;
+    let (path, want) = expect
+        .split_once(" = ")
+        .ok_or_else(|| format!("`{expect}`: expected `PATH = VALUE`"))?;
     let got = get(s, path.trim());
     if got == want.trim() {
         Ok(())
@@ -338,22 +412,33 @@ fn run(file: &str, sc: &Scenario) -> Result<(), String> {
         match (&sc.error, i + 1 == n, r) {
             (Some(code), true, Err(e)) => {
                 if e.rule() != code {
-                    return Err(format!("step `{line}` failed with {} ({e}), expected {code}", e.rule()));
+                    return Err(format!(
+                        "step `{line}` failed with {} ({e}), expected {code}",
+                        e.rule()
+                    ));
                 }
                 if s != before {
                     return Err(format!("step `{line}` was refused but changed the state"));
                 }
             }
-            (Some(code), true, Ok(())) => return Err(format!("step `{line}` was accepted, expected {code}")),
+            (Some(code), true, Ok(())) => {
+                return Err(format!("step `{line}` was accepted, expected {code}"))
+            }
             (_, _, Err(e)) => return Err(format!("step `{line}` refused: {e}")),
             (_, _, Ok(())) => {
                 // Legality invariant at every step: the move played was listed as legal.
-                if let Some(m) = line.split_once(' ').filter(|(a, _)| *a != "dealer").map(|(_, m)| m) {
+                if let Some(m) = line
+                    .split_once(' ')
+                    .filter(|(a, _)| *a != "dealer")
+                    .map(|(_, m)| m)
+                {
                     let mv = FiveTribes::parse_move(m).map_err(|e| e.to_string())?;
                     let mut ms = MoveList::new();
                     before.legal_moves(&mut ms);
                     if !ms.contains(&mv) {
-                        return Err(format!("`{m}` was accepted but not listed as legal ({file})"));
+                        return Err(format!(
+                            "`{m}` was accepted but not listed as legal ({file})"
+                        ));
                     }
                 }
             }
@@ -362,7 +447,11 @@ fn run(file: &str, sc: &Scenario) -> Result<(), String> {
     if sc.error.is_some() && n == 0 {
         return Err("`error` needs at least one step".into());
     }
-    let failures: Vec<String> = sc.expect.iter().filter_map(|e| check(&s, e).err()).collect();
+    let failures: Vec<String> = sc
+        .expect
+        .iter()
+        .filter_map(|e| check(&s, e).err())
+        .collect();
     if failures.is_empty() {
         Ok(())
     } else {
@@ -385,13 +474,17 @@ fn rules_scenarios() {
     let mut names = BTreeMap::new();
     for path in &files {
         let text = std::fs::read_to_string(path).unwrap();
-        let file: File = toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let file: File =
+            toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let fname = path.file_name().unwrap().to_string_lossy().to_string();
         for sc in &file.scenario {
             count += 1;
             assert!(!sc.source.is_empty());
             if let Some(prev) = names.insert(sc.name.clone(), fname.clone()) {
-                failed.push(format!("duplicate scenario name `{}` ({prev}, {fname})", sc.name));
+                failed.push(format!(
+                    "duplicate scenario name `{}` ({prev}, {fname})",
+                    sc.name
+                ));
             }
             if sc.expect.is_empty() && sc.error.is_none() {
                 failed.push(format!("{fname}: `{}` asserts nothing", sc.name));
@@ -401,7 +494,12 @@ fn rules_scenarios() {
             }
         }
     }
-    assert!(failed.is_empty(), "{} of {count} scenarios failed:\n{}", failed.len(), failed.join("\n"));
+    assert!(
+        failed.is_empty(),
+        "{} of {count} scenarios failed:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
     assert!(count > 0);
     eprintln!("{count} scenarios passed");
 }

@@ -11,7 +11,11 @@ use serde::Serialize;
 use std::time::Instant;
 
 #[derive(Parser)]
-#[command(name = "ludolog", version, about = "Record, replay and analyse euro board games")]
+#[command(
+    name = "ludolog",
+    version,
+    about = "Record, replay and analyse euro board games"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -79,8 +83,12 @@ fn simulate_five_tribes(players: u8, games: u64, seed: u64, log: bool) -> Result
             eprintln!("# game {g} seed {game_seed}");
             for a in &p.log {
                 match a {
-                    rules_core::Action::Move(s, m) => eprintln!("{s} {}", FiveTribes::format_move(m)),
-                    rules_core::Action::Chance(c) => eprintln!("dealer {}", FiveTribes::format_chance(c)),
+                    rules_core::Action::Move(s, m) => {
+                        eprintln!("{s} {}", FiveTribes::format_move(m))
+                    }
+                    rules_core::Action::Chance(c) => {
+                        eprintln!("dealer {}", FiveTribes::format_chance(c))
+                    }
                 }
             }
         }
@@ -133,7 +141,14 @@ fn rules() -> Vec<RulesEntry> {
 fn main() -> Result<()> {
     let cli = Cli::parse();
     match cli.command {
-        Command::Simulate { game, players, games, seed, json, log } => {
+        Command::Simulate {
+            game,
+            players,
+            games,
+            seed,
+            json,
+            log,
+        } => {
             let report = match game {
                 GameKind::FiveTribes => simulate_five_tribes(players, games, seed, log)?,
                 other => bail!("{other} is not implemented yet"),
@@ -156,7 +171,10 @@ fn main() -> Result<()> {
                 println!("{}", serde_json::to_string(&r)?);
             } else {
                 for e in r {
-                    println!("{}: {:?} players, rules {}", e.kind, e.player_counts, e.rules_version);
+                    println!(
+                        "{}: {:?} players, rules {}",
+                        e.kind, e.player_counts, e.rules_version
+                    );
                 }
             }
         }

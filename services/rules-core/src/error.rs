@@ -7,7 +7,9 @@ use thiserror::Error;
 
 /// A game's rule error: generic code (the store, the API) reports `rule()` as a stable code,
 /// e.g. `movement.last-meeple-colour`, next to the error's message.
-pub trait RuleViolation: std::error::Error + Clone + PartialEq + Eq + Send + Sync + 'static {
+pub trait RuleViolation:
+    std::error::Error + Clone + PartialEq + Eq + Send + Sync + 'static
+{
     fn rule(&self) -> &'static str;
 }
 
@@ -35,11 +37,16 @@ impl TurnError {
     }
 
     pub fn wrong_seat(seat: Seat, to_act: ToAct) -> Self {
-        TurnError::WrongSeat { seat, expected: Expected(to_act) }
+        TurnError::WrongSeat {
+            seat,
+            expected: Expected(to_act),
+        }
     }
 
     pub fn no_chance(to_act: ToAct) -> Self {
-        TurnError::NoChancePending { expected: Expected(to_act) }
+        TurnError::NoChancePending {
+            expected: Expected(to_act),
+        }
     }
 }
 
@@ -68,6 +75,9 @@ pub struct NotationError {
 
 impl NotationError {
     pub fn new(text: &str, reason: impl Into<String>) -> Self {
-        NotationError { text: text.chars().take(80).collect(), reason: reason.into() }
+        NotationError {
+            text: text.chars().take(80).collect(),
+            reason: reason.into(),
+        }
     }
 }

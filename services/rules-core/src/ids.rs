@@ -47,7 +47,9 @@ impl FromStr for Seat {
         if s.is_empty() || s.len() > 2 || !s.bytes().all(|b| b.is_ascii_digit()) {
             return Err(ParseIdError::new("seat", s));
         }
-        s.parse::<u8>().map(Seat).map_err(|_| ParseIdError::new("seat", s))
+        s.parse::<u8>()
+            .map(Seat)
+            .map_err(|_| ParseIdError::new("seat", s))
     }
 }
 
@@ -71,7 +73,9 @@ impl FromStr for Ply {
         if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
             return Err(ParseIdError::new("ply", s));
         }
-        s.parse::<u32>().map(Ply).map_err(|_| ParseIdError::new("ply", s))
+        s.parse::<u32>()
+            .map(Ply)
+            .map_err(|_| ParseIdError::new("ply", s))
     }
 }
 

@@ -18,11 +18,19 @@ pub struct SeatScore {
 impl SeatScore {
     pub fn new(seat: Seat, breakdown: Vec<(&'static str, i32)>, tiebreak: Option<i64>) -> Self {
         let total = breakdown.iter().map(|(_, v)| v).sum();
-        SeatScore { seat, total, breakdown, tiebreak }
+        SeatScore {
+            seat,
+            total,
+            breakdown,
+            tiebreak,
+        }
     }
 
     pub fn category(&self, name: &str) -> Option<i32> {
-        self.breakdown.iter().find(|(n, _)| *n == name).map(|(_, v)| *v)
+        self.breakdown
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| *v)
     }
 }
 

@@ -62,8 +62,10 @@ pub fn playout<G: Game>(
                 let mut dealer = Dealer::for_ply(seed, Ply(ply));
                 let c = G::sample_chance(&state, &mut dealer)
                     .ok_or(PlayoutError::NoChance { ply: Ply(ply) })?;
-                G::resolve(&mut state, &c)
-                    .map_err(|error| PlayoutError::ChanceRefused { ply: Ply(ply), error })?;
+                G::resolve(&mut state, &c).map_err(|error| PlayoutError::ChanceRefused {
+                    ply: Ply(ply),
+                    error,
+                })?;
                 Action::Chance(c)
             }
             ToAct::Seat(seat) => {
@@ -71,11 +73,16 @@ pub fn playout<G: Game>(
                 G::legal_moves(&state, &mut moves);
                 let list = moves.as_slice();
                 if list.is_empty() {
-                    return Err(PlayoutError::NoLegalMove { seat, ply: Ply(ply) });
+                    return Err(PlayoutError::NoLegalMove {
+                        seat,
+                        ply: Ply(ply),
+                    });
                 }
                 let m = list[policy.below(list.len() as u32) as usize].clone();
-                G::play(&mut state, seat, &m)
-                    .map_err(|error| PlayoutError::LegalMoveRefused { ply: Ply(ply), error })?;
+                G::play(&mut state, seat, &m).map_err(|error| PlayoutError::LegalMoveRefused {
+                    ply: Ply(ply),
+                    error,
+                })?;
                 Action::Move(seat, m)
             }
         };
@@ -85,5 +92,10 @@ pub fn playout<G: Game>(
         ply += 1;
     }
     let outcome = G::outcome(&state).ok_or(PlayoutError::NoOutcome)?;
-    Ok(Playout { state, outcome, plies: ply, log })
+    Ok(Playout {
+        state,
+        outcome,
+        plies: ply,
+        log,
+    })
 }
