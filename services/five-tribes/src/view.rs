@@ -157,7 +157,7 @@ impl State {
                 .collect(),
             seats,
             turn,
-            waiting_on: self.need().map(|n| format!("{n:?}")),
+            waiting_on: self.need().map(|n| n.to_string()),
         }
     }
 

@@ -59,12 +59,9 @@ fn sibittis_draw_is_seen_by_its_drawer_only() {
 
 #[test]
 fn a_state_fits_in_a_few_kilobytes() {
+    // Recorded in ops/BENCHMARKS.md:
+    // `cargo test -p five-tribes --test views -- --nocapture a_state_fits`
     let size = std::mem::size_of::<five_tribes::State>();
+    eprintln!("size_of::<State>() = {size} bytes");
     assert!(size <= 2048, "State is {size} bytes");
-}
-
-#[test]
-fn print_state_size() {
-    // Recorded in ops/BENCHMARKS.md: `cargo test -p five-tribes --test views -- --nocapture print_state_size`
-    eprintln!("size_of::<State>() = {} bytes", std::mem::size_of::<five_tribes::State>());
 }
