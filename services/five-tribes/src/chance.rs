@@ -23,7 +23,9 @@ impl std::fmt::Display for Need {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Need::Deal => f.write_str("the deal"),
-            Need::Refill { cards, djinns } => write!(f, "the clean-up: {cards} card(s), {djinns} djinn(s)"),
+            Need::Refill { cards, djinns } => {
+                write!(f, "the clean-up: {cards} card(s), {djinns} djinn(s)")
+            }
             Need::Draw(Draw::Cards(n)) => write!(f, "{n} resource card(s)"),
             Need::Draw(Draw::Djinns(n)) => write!(f, "{n} djinn(s)"),
             Need::Draw(Draw::Meeples(n, t)) => write!(f, "{n} meeple(s) from the bag for {t}"),

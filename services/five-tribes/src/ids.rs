@@ -1,7 +1,8 @@
 //! Small closed types: board positions, meeple colours, resource cards, djinns, tile types.
 //! Each has a short text form used by the notation.
 
-use serde::{Serialize, Serializer};
+use serde::de::{self, Deserializer};
+use serde::{Deserialize, Serialize, Serializer};
 use std::fmt;
 
 /// A board position, `0..30`, row-major from the top-left. Text form: column `a`–`f`, then
@@ -210,8 +211,9 @@ impl Serialize for Djinn {
     }
 }
 
-/// A set of djinns as a bit mask (bit = `Djinn as u32`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+/// A set of djinns as a bit mask (bit = `Djinn as u32`); serialised as that number.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
 pub struct DjinnSet(pub u32);
 
 impl DjinnSet {
@@ -236,11 +238,25 @@ impl DjinnSet {
     }
 }
 
-impl Serialize for DjinnSet {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.iter())
-    }
+/// Deserialises the text forms that `Serialize` writes (used by snapshots).
+macro_rules! from_text {
+    ($t:ty, $what:literal, $parse:expr) => {
+        impl<'de> Deserialize<'de> for $t {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let s = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+                let parse: fn(&str) -> Option<$t> = $parse;
+                parse(&s).ok_or_else(|| de::Error::custom(concat!("not a ", $what)))
+            }
+        }
+    };
 }
+
+from_text!(Tile, "tile", Tile::parse);
+from_text!(Res, "resource card", Res::from_code);
+from_text!(Djinn, "djinn", Djinn::from_slug);
+from_text!(Colour, "meeple colour", |s| Colour::ALL
+    .into_iter()
+    .find(|c| c.tribe() == s));
 
 #[cfg(test)]
 mod tests {

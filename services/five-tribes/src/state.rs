@@ -8,6 +8,7 @@
 use crate::board::TILES;
 use crate::ids::{Colour, Djinn, DjinnSet, Res, Tile};
 use arrayvec::ArrayVec;
+use serde::{Deserialize, Serialize};
 
 pub const BID_SPOTS: usize = 9;
 pub const MAX_PLAYERS: usize = 4;
@@ -22,7 +23,7 @@ pub const DJINN_ROW_CAP: usize = 8;
 pub type Hand = [u8; 5];
 
 /// What is on the Sultanate.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Board {
     /// Tile kind (index into the data's kinds) at each position.
     pub kind: [u8; TILES],
@@ -79,7 +80,7 @@ impl Board {
 }
 
 /// One player's holdings.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Player {
     pub gold: u32,
     pub viziers: u8,
@@ -98,7 +99,7 @@ impl Player {
 }
 
 /// Why the game will end when the round does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Ending {
     /// A player placed their last camel.
@@ -108,7 +109,7 @@ pub enum Ending {
 }
 
 /// Where the current turn stands.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Stage {
     /// Before the meeple move: pick up, use djinns, sell; `end` only when no pick is legal.
     Start,
@@ -134,7 +135,7 @@ pub enum Stage {
 }
 
 /// Where a turn goes back to after an interruption (a djinn's draw).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Resume {
     Start,
     Free,
@@ -150,7 +151,7 @@ impl Resume {
 }
 
 /// The phase of the round.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Phase {
     /// Waiting on the initial deal.
     Deal,
@@ -167,7 +168,7 @@ pub enum Phase {
 }
 
 /// A chance outcome the turn waits on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Draw {
     /// Top cards of the resource pile (Sloar, Kandicha).
     Cards(u8),
@@ -178,7 +179,7 @@ pub enum Draw {
 }
 
 /// The whole position.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct State {
     pub players: u8,
     /// Round number, from 1.

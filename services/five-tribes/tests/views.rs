@@ -20,10 +20,15 @@ fn gold_is_secret_until_the_end() {
                 assert_eq!(seat["gold"].is_null(), !over, "spectator gold: {seat}");
             }
             for viewer in 0..players {
-                let v = serde_json::to_value(FiveTribes::view(&s, Viewer::Seat(Seat(viewer)))).unwrap();
+                let v =
+                    serde_json::to_value(FiveTribes::view(&s, Viewer::Seat(Seat(viewer)))).unwrap();
                 for seat in v["seats"].as_array().unwrap() {
                     let own = seat["seat"] == Value::from(viewer);
-                    assert_eq!(seat["gold"].is_null(), !(own || over), "seat {viewer} sees {seat}");
+                    assert_eq!(
+                        seat["gold"].is_null(),
+                        !(own || over),
+                        "seat {viewer} sees {seat}"
+                    );
                 }
             }
         }
@@ -44,9 +49,12 @@ fn sibittis_draw_is_seen_by_its_drawer_only() {
                 let seat = spectator["turn"]["seat"].as_u64().unwrap() as u8;
                 assert!(spectator["turn"]["sibittis"].is_null());
                 assert!(spectator["turn"]["sibittis_count"].as_u64().unwrap() > 0);
-                let own = serde_json::to_value(FiveTribes::view(&s, Viewer::Seat(Seat(seat)))).unwrap();
+                let own =
+                    serde_json::to_value(FiveTribes::view(&s, Viewer::Seat(Seat(seat)))).unwrap();
                 assert!(!own["turn"]["sibittis"].as_array().unwrap().is_empty());
-                let other = serde_json::to_value(FiveTribes::view(&s, Viewer::Seat(Seat((seat + 1) % 3)))).unwrap();
+                let other =
+                    serde_json::to_value(FiveTribes::view(&s, Viewer::Seat(Seat((seat + 1) % 3))))
+                        .unwrap();
                 assert!(other["turn"]["sibittis"].is_null());
             }
         }

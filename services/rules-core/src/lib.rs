@@ -17,8 +17,10 @@
 //! - [`notation`]: short text forms of moves and chance outcomes.
 //! - [`dealer`]: the seeded, version-pinned generator that samples chance outcomes.
 //! - [`playout`]: a generic random-playout driver for tests, simulation and benchmarks.
+//! - [`erased`]: games as trait objects speaking notation and JSON, for the store and the API.
 
 pub mod dealer;
+pub mod erased;
 pub mod error;
 pub mod game;
 pub mod ids;
@@ -27,6 +29,7 @@ pub mod outcome;
 pub mod playout;
 
 pub use dealer::{ChanceRng, Dealer};
+pub use erased::{EntryError, Erased, GameRules, GameState};
 pub use error::{NotationError, RuleViolation, TurnError};
 pub use game::{Action, Game, MoveBuf, ToAct};
 pub use ids::{Actor, GameKind, ParseIdError, Ply, Seat, Viewer};

@@ -1,0 +1,221 @@
+//! Games behind trait objects, speaking notation text and JSON.
+//!
+//! The store, the API and the analysis code handle every game alike; they must not be generic
+//! over each game's Rust types (a store holds games of all kinds at once). [`Erased<G>`] wraps a
+//! [`Game`] with its [`Notation`] as a [`GameRules`] (one per kind, in a registry) whose states are
+//! [`GameState`] trait objects: entries go in as (actor, notation), views come out as JSON, and
+//! snapshots are bytes.
+//!
+//! Snapshot bytes are postcard (a stable, documented serde format) of the game's state, prefixed
+//! by the rules version; a snapshot of another version is refused and rebuilt from the log.
+
+use crate::dealer::Dealer;
+use crate::error::{NotationError, RuleViolation};
+use crate::game::{Game, MoveBuf, ToAct};
+use crate::ids::{Actor, GameKind, Ply, Viewer};
+use crate::notation::Notation;
+use crate::outcome::{Outcome, SeatScore};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use std::hash::Hasher;
+use std::marker::PhantomData;
+use thiserror::Error;
+
+/// Why an entry, options or a snapshot was refused.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum EntryError {
+    #[error(transparent)]
+    Notation(#[from] NotationError),
+    /// A rule of the game (or of turns) was broken; `rule` is the stable code.
+    #[error("{message}")]
+    Rule { rule: &'static str, message: String },
+    #[error("bad options: {0}")]
+    Options(String),
+    #[error("bad snapshot: {0}")]
+    Snapshot(String),
+}
+
+impl EntryError {
+    /// A stable code: the rule code, or `notation` / `options` / `snapshot`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            EntryError::Notation(_) => "notation",
+            EntryError::Rule { rule, .. } => rule,
+            EntryError::Options(_) => "options",
+            EntryError::Snapshot(_) => "snapshot",
+        }
+    }
+}
+
+/// A game kind's rules, object-safe.
+pub trait GameRules: Send + Sync + 'static {
+    fn kind(&self) -> GameKind;
+    fn rules_version(&self) -> &'static str;
+    fn player_counts(&self) -> &'static [u8];
+    /// A new game from JSON options (e.g. `{"players": 3}`), waiting on its deal.
+    fn new_game(&self, options: &serde_json::Value) -> Result<Box<dyn GameState>, EntryError>;
+    /// The canonical JSON of these options (unknown fields refused).
+    fn normalize_options(
+        &self,
+        options: &serde_json::Value,
+    ) -> Result<serde_json::Value, EntryError>;
+    /// Rebuilds a state from [`GameState::encode`] bytes.
+    fn decode_state(&self, bytes: &[u8]) -> Result<Box<dyn GameState>, EntryError>;
+}
+
+/// A position of some game, object-safe.
+pub trait GameState: Send + Sync {
+    fn kind(&self) -> GameKind;
+    fn to_act(&self) -> ToAct;
+    fn player_count(&self) -> u8;
+    /// Applies one entry given as text. On error the state is unchanged.
+    fn apply(&mut self, actor: Actor, notation: &str) -> Result<(), EntryError>;
+    /// The dealer's outcome for the chance node at `ply` of a game seeded with `seed`.
+    fn deal(&self, seed: u64, ply: Ply) -> Option<String>;
+    /// Every legal move of the seat to act, as notation.
+    fn legal_moves(&self) -> Vec<String>;
+    fn view(&self, viewer: Viewer) -> serde_json::Value;
+    fn outcome(&self) -> Option<Outcome>;
+    fn scores(&self) -> Vec<SeatScore>;
+    fn clone_box(&self) -> Box<dyn GameState>;
+    /// Snapshot bytes.
+    fn encode(&self) -> Vec<u8>;
+    /// A keyed hash of the full state: equal states give equal hashes for the same key. Keyed,
+    /// so that a client cannot confirm a guess of hidden information by hashing candidates.
+    fn state_hash(&self, key: [u8; 16]) -> u64;
+}
+
+impl Clone for Box<dyn GameState> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
+
+/// The type-erased face of a game `G`.
+pub struct Erased<G>(PhantomData<fn() -> G>);
+
+impl<G> Erased<G> {
+    pub const fn new() -> Self {
+        Erased(PhantomData)
+    }
+}
+
+impl<G> Default for Erased<G> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+struct ErasedState<G: Game>(G::State);
+
+fn rule_error<E: RuleViolation>(e: E) -> EntryError {
+    EntryError::Rule {
+        rule: e.rule(),
+        message: e.to_string(),
+    }
+}
+
+impl<G> GameRules for Erased<G>
+where
+    G: Game + Notation,
+    G::State: Serialize + DeserializeOwned + Send + Sync,
+{
+    fn kind(&self) -> GameKind {
+        G::KIND
+    }
+    fn rules_version(&self) -> &'static str {
+        G::RULES_VERSION
+    }
+    fn player_counts(&self) -> &'static [u8] {
+        G::player_counts()
+    }
+    fn new_game(&self, options: &serde_json::Value) -> Result<Box<dyn GameState>, EntryError> {
+        let o: G::Options = serde_json::from_value(options.clone())
+            .map_err(|e| EntryError::Options(e.to_string()))?;
+        let s = G::new_game(&o).map_err(|e| EntryError::Options(e.to_string()))?;
+        Ok(Box::new(ErasedState::<G>(s)))
+    }
+    fn normalize_options(
+        &self,
+        options: &serde_json::Value,
+    ) -> Result<serde_json::Value, EntryError> {
+        let o: G::Options = serde_json::from_value(options.clone())
+            .map_err(|e| EntryError::Options(e.to_string()))?;
+        G::new_game(&o).map_err(|e| EntryError::Options(e.to_string()))?;
+        serde_json::to_value(&o).map_err(|e| EntryError::Options(e.to_string()))
+    }
+    fn decode_state(&self, bytes: &[u8]) -> Result<Box<dyn GameState>, EntryError> {
+        let version = G::RULES_VERSION.as_bytes();
+        let body = bytes
+            .strip_prefix(version)
+            .and_then(|b| b.strip_prefix(&[0u8]))
+            .ok_or_else(|| EntryError::Snapshot("made under another rules version".into()))?;
+        let s: G::State =
+            postcard::from_bytes(body).map_err(|e| EntryError::Snapshot(e.to_string()))?;
+        Ok(Box::new(ErasedState::<G>(s)))
+    }
+}
+
+impl<G> GameState for ErasedState<G>
+where
+    G: Game + Notation,
+    G::State: Serialize + DeserializeOwned + Send + Sync,
+{
+    fn kind(&self) -> GameKind {
+        G::KIND
+    }
+    fn to_act(&self) -> ToAct {
+        G::to_act(&self.0)
+    }
+    fn player_count(&self) -> u8 {
+        G::player_count(&self.0)
+    }
+    fn apply(&mut self, actor: Actor, notation: &str) -> Result<(), EntryError> {
+        match actor {
+            Actor::Seat(seat) => {
+                let m = G::parse_move(notation)?;
+                G::play(&mut self.0, seat, &m).map_err(rule_error)
+            }
+            Actor::Dealer => {
+                let c = G::parse_chance(notation)?;
+                G::resolve(&mut self.0, &c).map_err(rule_error)
+            }
+        }
+    }
+    fn deal(&self, seed: u64, ply: Ply) -> Option<String> {
+        let mut dealer = Dealer::for_ply(seed, ply);
+        dealer.deal::<G>(&self.0).map(|c| G::format_chance(&c))
+    }
+    fn legal_moves(&self) -> Vec<String> {
+        let mut list = G::MoveList::default();
+        G::legal_moves(&self.0, &mut list);
+        list.as_slice().iter().map(G::format_move).collect()
+    }
+    fn view(&self, viewer: Viewer) -> serde_json::Value {
+        serde_json::to_value(G::view(&self.0, viewer)).unwrap_or(serde_json::Value::Null)
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        G::outcome(&self.0)
+    }
+    fn scores(&self) -> Vec<SeatScore> {
+        G::scores(&self.0)
+    }
+    fn clone_box(&self) -> Box<dyn GameState> {
+        Box::new(ErasedState::<G>(self.0.clone()))
+    }
+    fn encode(&self) -> Vec<u8> {
+        let mut out = G::RULES_VERSION.as_bytes().to_vec();
+        out.push(0);
+        // Serialising plain data into a Vec cannot fail; an empty snapshot would be refused
+        // on decode and rebuilt from the log.
+        if let Ok(body) = postcard::to_allocvec(&self.0) {
+            out.extend_from_slice(&body);
+        }
+        out
+    }
+    fn state_hash(&self, key: [u8; 16]) -> u64 {
+        let mut h = siphasher::sip::SipHasher13::new_with_key(&key);
+        h.write(&self.encode());
+        h.finish()
+    }
+}
