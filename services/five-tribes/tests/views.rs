@@ -4,7 +4,6 @@
 
 use five_tribes::{FiveTribes, Options};
 use rules_core::{playout, Game, Seat, ToAct, Viewer};
-use serde_json::Value;
 
 #[test]
 fn gold_is_secret_until_the_end() {
@@ -23,7 +22,7 @@ fn gold_is_secret_until_the_end() {
                 let v =
                     serde_json::to_value(FiveTribes::view(&s, Viewer::Seat(Seat(viewer)))).unwrap();
                 for seat in v["seats"].as_array().unwrap() {
-                    let own = seat["seat"] == Value::from(viewer);
+                    let own = seat["seat"] == viewer;
                     assert_eq!(
                         seat["gold"].is_null(),
                         !(own || over),
