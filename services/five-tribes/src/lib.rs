@@ -71,6 +71,10 @@ impl Game for FiveTribes {
     type View = View;
     type MoveList = legal::MoveList;
 
+    fn data_hash() -> String {
+        format!("{:016x}", data::data_hash())
+    }
+
     fn player_counts() -> &'static [u8] {
         &[2, 3, 4]
     }

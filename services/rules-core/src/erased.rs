@@ -51,6 +51,8 @@ impl EntryError {
 pub trait GameRules: Send + Sync + 'static {
     fn kind(&self) -> GameKind;
     fn rules_version(&self) -> &'static str;
+    /// A hash of the component data the rules read; stored with every game.
+    fn data_hash(&self) -> String;
     fn player_counts(&self) -> &'static [u8];
     /// A new game from JSON options (e.g. `{"players": 3}`), waiting on its deal.
     fn new_game(&self, options: &serde_json::Value) -> Result<Box<dyn GameState>, EntryError>;
@@ -125,6 +127,9 @@ where
     }
     fn rules_version(&self) -> &'static str {
         G::RULES_VERSION
+    }
+    fn data_hash(&self) -> String {
+        G::data_hash()
     }
     fn player_counts(&self) -> &'static [u8] {
         G::player_counts()
@@ -217,5 +222,40 @@ where
         let mut h = siphasher::sip::SipHasher13::new_with_key(&key);
         h.write(&self.encode());
         h.finish()
+    }
+}
+
+/// The games a process serves, by kind.
+#[derive(Clone, Default)]
+pub struct Registry {
+    games: Vec<std::sync::Arc<dyn GameRules>>,
+}
+
+impl Registry {
+    pub fn new() -> Self {
+        Registry::default()
+    }
+
+    /// Adds a game's rules (replacing any of the same kind).
+    pub fn with(mut self, rules: impl GameRules) -> Self {
+        self.games.retain(|g| g.kind() != rules.kind());
+        self.games.push(std::sync::Arc::new(rules));
+        self.games.sort_by_key(|g| g.kind());
+        self
+    }
+
+    pub fn get(&self, kind: GameKind) -> Option<&dyn GameRules> {
+        self.games
+            .iter()
+            .find(|g| g.kind() == kind)
+            .map(|g| g.as_ref())
+    }
+
+    pub fn kinds(&self) -> impl Iterator<Item = GameKind> + '_ {
+        self.games.iter().map(|g| g.kind())
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &dyn GameRules> + '_ {
+        self.games.iter().map(|g| g.as_ref())
     }
 }

@@ -90,6 +90,9 @@ pub trait Game: 'static {
     type View: Serialize + Debug;
     type MoveList: MoveBuf<Self::Move> + Default;
 
+    /// A hash of the component data the rules read (hex), recorded with stored games.
+    fn data_hash() -> String;
+
     /// Player counts the game supports, lowest to highest.
     fn player_counts() -> &'static [u8];
 

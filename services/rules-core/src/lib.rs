@@ -29,7 +29,7 @@ pub mod outcome;
 pub mod playout;
 
 pub use dealer::{ChanceRng, Dealer};
-pub use erased::{EntryError, Erased, GameRules, GameState};
+pub use erased::{EntryError, Erased, GameRules, GameState, Registry};
 pub use error::{NotationError, RuleViolation, TurnError};
 pub use game::{Action, Game, MoveBuf, ToAct};
 pub use ids::{Actor, GameKind, ParseIdError, Ply, Seat, Viewer};

@@ -1,0 +1,61 @@
+//! The store's errors: one enum, each variant a distinct thing a caller can act on.
+
+use crate::id::GameId;
+use rules_core::EntryError;
+use thiserror::Error;
+
+#[derive(Debug, Error)]
+pub enum StoreError {
+    #[error("game {0} not found")]
+    NotFound(GameId),
+    #[error("game {game}: expected ply {expected}, but the game is at ply {current}")]
+    VersionConflict {
+        game: GameId,
+        expected: u32,
+        current: u32,
+    },
+    #[error("game {game}, ply {ply}: {error}")]
+    Rejected {
+        game: GameId,
+        ply: u32,
+        error: EntryError,
+    },
+    #[error("game {game}: ply {ply} is past the end of the game ({plies} entries)")]
+    NoSuchPly { game: GameId, ply: u32, plies: u32 },
+    #[error("game kind {0} is not served by this store")]
+    UnknownKind(String),
+    #[error("{0}")]
+    BadInput(String),
+    #[error("game {game}{}: stored record is corrupt ({what})", .ply.map(|p| format!(", ply {p}")).unwrap_or_default())]
+    Corrupt {
+        game: GameId,
+        ply: Option<u32>,
+        what: String,
+    },
+    #[error("game {0} already exists")]
+    Exists(GameId),
+    #[error("storage: {0}")]
+    Sled(#[from] sled::Error),
+}
+
+impl StoreError {
+    /// A stable code for APIs and logs.
+    pub fn code(&self) -> &'static str {
+        match self {
+            StoreError::NotFound(_) => "NOT_FOUND",
+            StoreError::VersionConflict { .. } => "VERSION_CONFLICT",
+            StoreError::Rejected {
+                error: EntryError::Notation(_),
+                ..
+            } => "BAD_NOTATION",
+            StoreError::Rejected { .. } => "ILLEGAL_MOVE",
+            StoreError::NoSuchPly { .. } => "NOT_FOUND",
+            StoreError::UnknownKind(_) | StoreError::BadInput(_) => "BAD_INPUT",
+            StoreError::Corrupt { .. } => "CORRUPT",
+            StoreError::Exists(_) => "EXISTS",
+            StoreError::Sled(_) => "STORAGE",
+        }
+    }
+}
+
+pub type Result<T, E = StoreError> = std::result::Result<T, E>;

@@ -1,0 +1,29 @@
+//! Ludolog's event store: every game an append-only log in sled, checksummed, durable before
+//! acknowledgement, replayable to any ply through snapshots.
+//!
+//! This is the only crate that knows sled. It is generic over games: it sees them through
+//! `rules_core`'s type-erased [`rules_core::GameRules`] registry, as notation text in and JSON
+//! views out, so a new game plugs in by being registered.
+//!
+//! The store is synchronous, as sled is; async callers use `spawn_blocking`.
+//!
+//! # Layout
+//! - [`id`]: `GameId`, sortable, with a fixed-width text form.
+//! - [`record`]: headers, entries, and their checksummed framing.
+//! - [`store`]: opening, creating, appending (validation, dealing, idempotency, snapshots),
+//!   reading entries and states, listing, rebuilding caches. The tree layout is documented there.
+//! - [`durability`]: group commit, sharing flushes between concurrent writers.
+//! - [`portable`]: NDJSON game records: import (validated) and export (byte-stable).
+//! - [`error`]: `StoreError`.
+
+pub mod durability;
+pub mod error;
+pub mod id;
+pub mod portable;
+pub mod record;
+pub mod store;
+
+pub use error::{Result, StoreError};
+pub use id::GameId;
+pub use record::{Entry, Header, Status};
+pub use store::{Append, Appended, Config, Filter, NewGame, Page, RebuildReport, Store};

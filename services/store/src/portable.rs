@@ -1,0 +1,262 @@
+//! Portable game records: one game per NDJSON line (`schema/game-record.schema.json`).
+//!
+//! Import validates every entry with the game's reducer — and, for games the store dealt (a
+//! `seed` is present), that every dealer entry is exactly what the seed deals — and writes a
+//! game whole or not at all. Export writes the same shape back; for records it wrote, import
+//! then export is byte-identical (field order is fixed, options are canonical JSON with sorted
+//! keys, timestamps keep their precision).
+
+use crate::error::StoreError;
+use crate::id::GameId;
+use crate::record::{Entry, Header, Status};
+use crate::store::{check_name, Store};
+use chrono::{DateTime, Utc};
+use rules_core::{Actor, GameKind, Ply, ToAct};
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+
+/// Largest record (one line) accepted.
+pub const MAX_RECORD_BYTES: usize = 8 << 20;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameRecord {
+    pub id: GameId,
+    pub kind: String,
+    pub players: Vec<String>,
+    pub options: serde_json::Value,
+    pub seed: Option<u64>,
+    pub rules_version: String,
+    pub data_hash: String,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    pub status: Status,
+    pub entries: Vec<RecordEntry>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordEntry {
+    pub ply: u32,
+    /// A seat number or `dealer`.
+    pub actor: String,
+    pub notation: String,
+    pub at: DateTime<Utc>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+}
+
+/// Why a record was refused: where, and the first failing ply if it got that far.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}{}: {reason}", .ply.map(|p| format!(", ply {p}")).unwrap_or_default())]
+pub struct RecordError {
+    pub line: u64,
+    pub game: Option<String>,
+    pub ply: Option<u32>,
+    pub reason: String,
+}
+
+impl Store {
+    /// Imports one NDJSON line. Nothing is written unless the whole game is valid. The write
+    /// is not flushed: call [`Store::flush`] after a batch of imports.
+    pub fn import_line(&self, line_no: u64, line: &str) -> Result<Header, RecordError> {
+        let err = |game: Option<String>, ply: Option<u32>, reason: String| RecordError {
+            line: line_no,
+            game,
+            ply,
+            reason,
+        };
+        if line.len() > MAX_RECORD_BYTES {
+            return Err(err(
+                None,
+                None,
+                format!(
+                    "record of {} bytes is over the {MAX_RECORD_BYTES}-byte limit",
+                    line.len()
+                ),
+            ));
+        }
+        let rec: GameRecord =
+            serde_json::from_str(line).map_err(|e| err(None, None, format!("bad JSON: {e}")))?;
+        let gid = Some(rec.id.to_string());
+        let kind: GameKind = rec.kind.parse().map_err(|_| {
+            err(
+                gid.clone(),
+                None,
+                format!("unknown game kind `{}`", rec.kind),
+            )
+        })?;
+        let rules = self
+            .rules(kind)
+            .map_err(|e| err(gid.clone(), None, e.to_string()))?;
+        if rec.rules_version != rules.rules_version() {
+            return Err(err(
+                gid,
+                None,
+                format!(
+                    "rules version `{}` is not served (this store plays `{}`)",
+                    rec.rules_version,
+                    rules.rules_version()
+                ),
+            ));
+        }
+        let options = rules
+            .normalize_options(&rec.options)
+            .map_err(|e| err(gid.clone(), None, e.to_string()))?;
+        let mut state = rules
+            .new_game(&options)
+            .map_err(|e| err(gid.clone(), None, e.to_string()))?;
+        if rec.players.len() != usize::from(state.player_count()) {
+            return Err(err(
+                gid,
+                None,
+                format!(
+                    "{} players named for a {}-player game",
+                    rec.players.len(),
+                    state.player_count()
+                ),
+            ));
+        }
+        for p in &rec.players {
+            check_name(p).map_err(|e| err(gid.clone(), None, e.to_string()))?;
+        }
+        let every = self.config().snapshot_every;
+        let mut entries = Vec::with_capacity(rec.entries.len());
+        let mut snaps = Vec::new();
+        for (i, e) in rec.entries.iter().enumerate() {
+            let ply = i as u32;
+            if e.ply != ply {
+                return Err(err(
+                    gid,
+                    Some(ply),
+                    format!(
+                        "plies must run 0, 1, 2, ... without gap or repeat; found {}",
+                        e.ply
+                    ),
+                ));
+            }
+            let actor: Actor = e
+                .actor
+                .parse()
+                .map_err(|_| err(gid.clone(), Some(ply), format!("bad actor `{}`", e.actor)))?;
+            if let (Some(seed), Actor::Dealer) = (rec.seed, actor) {
+                let dealt = state.deal(seed, Ply(ply));
+                if dealt.as_deref() != Some(e.notation.as_str()) {
+                    return Err(err(
+                        gid,
+                        Some(ply),
+                        "dealer entry disagrees with what the seed deals".into(),
+                    ));
+                }
+            }
+            state
+                .apply(actor, &e.notation)
+                .map_err(|x| err(gid.clone(), Some(ply), x.to_string()))?;
+            if (ply + 1) % every == 0 {
+                snaps.push((ply + 1, state.encode()));
+            }
+            entries.push(Entry {
+                ply,
+                actor,
+                notation: e.notation.clone(),
+                recorded_at: e.at,
+                key: e.key.clone(),
+            });
+        }
+        let status = if state.to_act() == ToAct::Over {
+            Status::Finished
+        } else {
+            Status::Active
+        };
+        if status != rec.status {
+            return Err(err(
+                gid,
+                None,
+                format!(
+                    "status says {} but the log leaves the game {}",
+                    rec.status.as_str(),
+                    status.as_str()
+                ),
+            ));
+        }
+        let header = Header {
+            id: rec.id,
+            kind,
+            players: rec.players,
+            options: options.to_string(),
+            seed: rec.seed,
+            rules_version: rec.rules_version,
+            data_hash: rec.data_hash,
+            created_at: rec.created_at,
+            updated_at: rec.updated_at,
+            status,
+            plies: entries.len() as u32,
+            seat_token_hashes: Vec::new(),
+        };
+        self.write_new_game(&header, &entries, &snaps)
+            .map_err(|e| match e {
+                StoreError::Exists(id) => {
+                    err(gid.clone(), None, format!("game {id} already exists"))
+                }
+                other => err(gid.clone(), None, other.to_string()),
+            })?;
+        Ok(header)
+    }
+
+    /// The portable record of a stored game.
+    pub fn record(&self, id: GameId) -> crate::Result<GameRecord> {
+        let h = self.header(id)?;
+        let entries = self.entries(id, 0, h.plies)?;
+        Ok(GameRecord {
+            id: h.id,
+            kind: h.kind.to_string(),
+            players: h.players.clone(),
+            options: h.options_json(),
+            seed: h.seed,
+            rules_version: h.rules_version.clone(),
+            data_hash: h.data_hash.clone(),
+            created_at: h.created_at,
+            updated_at: h.updated_at,
+            status: h.status,
+            entries: entries
+                .into_iter()
+                .map(|e| RecordEntry {
+                    ply: e.ply,
+                    actor: e.actor.to_string(),
+                    notation: e.notation,
+                    at: e.recorded_at,
+                    key: e.key,
+                })
+                .collect(),
+        })
+    }
+
+    /// Writes every game (of `kind`, if given) as NDJSON, in id order. Returns the count.
+    pub fn export(
+        &self,
+        kind: Option<GameKind>,
+        out: &mut dyn Write,
+        progress: &mut dyn FnMut(u64, u64),
+    ) -> crate::Result<u64> {
+        let total = self.game_count() as u64;
+        let mut done = 0;
+        let mut written = 0;
+        for id in self.game_ids() {
+            let id = id?;
+            done += 1;
+            if let Some(k) = kind {
+                if self.header(id)?.kind != k {
+                    continue;
+                }
+            }
+            let rec = self.record(id)?;
+            serde_json::to_writer(&mut *out, &rec)
+                .map_err(|e| StoreError::BadInput(e.to_string()))?;
+            out.write_all(b"\n")
+                .map_err(|e| StoreError::BadInput(e.to_string()))?;
+            written += 1;
+            progress(done, total);
+        }
+        Ok(written)
+    }
+}

@@ -1,0 +1,755 @@
+//! The store: opening, creating games, appending, reading entries and states, listing.
+//!
+//! # Trees and keys (all integers big-endian, so key order is numeric order)
+//! | tree        | key                              | value (framed: crc32 + postcard)        |
+//! |-------------|----------------------------------|-----------------------------------------|
+//! | `games`     | game id (8)                      | `Header`                                |
+//! | `entries`   | game id (8) + ply (4)            | `Entry`                                 |
+//! | `snapshots` | game id (8) + ply (4)            | the state after `ply` entries (bytes)   |
+//! | `idem`      | game id (8) + idempotency key    | (first ply, entry count, notation)      |
+//! | `by_kind`   | kind (1) + game id (8)           | empty                                   |
+//! | `by_player` | name + 0x00 + game id (8)        | empty                                   |
+//!
+//! One tree holds every game's entries (not a tree per game: sled's space use grows badly
+//! with many trees). `snapshots`, `by_kind` and `by_player` are caches: `rebuild` recomputes
+//! them from `games` and `entries`.
+
+use crate::durability::GroupCommit;
+use crate::error::{Result, StoreError};
+use crate::id::GameId;
+use crate::record::{decode, encode, frame, unframe, Entry, Header, Status};
+use chrono::{DateTime, Utc};
+use rules_core::{Actor, EntryError, GameKind, GameRules, GameState, Ply, Registry, ToAct};
+use serde::{Deserialize, Serialize};
+use sled::transaction::{ConflictableTransactionError, TransactionError};
+use sled::Transactional;
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+/// Longest notation text accepted for one entry.
+pub const MAX_NOTATION: usize = 4096;
+/// Longest idempotency key.
+pub const MAX_KEY: usize = 128;
+/// Longest player name.
+pub const MAX_NAME: usize = 64;
+
+/// Store settings.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// A snapshot every this many plies: reading any ply applies fewer entries than this.
+    pub snapshot_every: u32,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config { snapshot_every: 32 }
+    }
+}
+
+/// A new game.
+#[derive(Debug, Clone)]
+pub struct NewGame {
+    pub kind: GameKind,
+    pub players: Vec<String>,
+    pub options: serde_json::Value,
+    /// The store deals from this seed.
+    pub seed: u64,
+    pub at: DateTime<Utc>,
+    pub seat_token_hashes: Vec<String>,
+}
+
+/// An entry to append.
+#[derive(Debug, Clone)]
+pub struct Append<'a> {
+    pub game: GameId,
+    /// The ply the client believes the game is at (the number of entries it has seen).
+    pub expected_ply: u32,
+    pub actor: Actor,
+    pub notation: &'a str,
+    pub key: Option<&'a str>,
+    pub at: DateTime<Utc>,
+}
+
+/// What an append wrote: the entry, then any dealer entries that followed it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Appended {
+    pub header: Header,
+    pub entries: Vec<Entry>,
+    /// True when an idempotent retry returned the first result and wrote nothing.
+    pub replayed: bool,
+}
+
+/// Which games to list.
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    pub kind: Option<GameKind>,
+    pub status: Option<Status>,
+    pub player: Option<String>,
+}
+
+/// One page of games, newest first. `next` is the cursor for the following page.
+#[derive(Debug, Clone)]
+pub struct Page {
+    pub games: Vec<Header>,
+    pub next: Option<GameId>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct IdemRecord {
+    first_ply: u32,
+    count: u32,
+    notation: String,
+}
+
+struct Tip {
+    header: Header,
+    state: Box<dyn GameState>,
+}
+
+/// The event store.
+pub struct Store {
+    db: sled::Db,
+    games: sled::Tree,
+    entries: sled::Tree,
+    snapshots: sled::Tree,
+    idem: sled::Tree,
+    by_kind: sled::Tree,
+    by_player: sled::Tree,
+    registry: Registry,
+    config: Config,
+    /// Warm tips: the state at the end of each recently used unfinished game, so an append
+    /// costs one apply. A std mutex: held only for map lookups, never across I/O.
+    tips: Mutex<HashMap<GameId, Arc<Mutex<Tip>>>>,
+    commit: GroupCommit,
+    last_id: Mutex<(u64, u16)>,
+}
+
+fn key(id: GameId, ply: u32) -> [u8; 12] {
+    let mut k = [0u8; 12];
+    k[..8].copy_from_slice(&id.to_bytes());
+    k[8..].copy_from_slice(&ply.to_be_bytes());
+    k
+}
+
+fn kind_byte(k: GameKind) -> u8 {
+    GameKind::ALL.iter().position(|x| *x == k).unwrap_or(0) as u8
+}
+
+fn kind_key(h: &Header) -> Vec<u8> {
+    let mut k = vec![kind_byte(h.kind)];
+    k.extend_from_slice(&h.id.to_bytes());
+    k
+}
+
+fn player_key(name: &str, id: GameId) -> Vec<u8> {
+    let mut k = name.as_bytes().to_vec();
+    k.push(0);
+    k.extend_from_slice(&id.to_bytes());
+    k
+}
+
+fn id_from_suffix(k: &[u8]) -> Option<GameId> {
+    let s = k.get(k.len().checked_sub(8)?..)?;
+    Some(GameId(u64::from_be_bytes(s.try_into().ok()?)))
+}
+
+fn tx_error(e: TransactionError<StoreError>) -> StoreError {
+    match e {
+        TransactionError::Abort(e) => e,
+        TransactionError::Storage(e) => StoreError::Sled(e),
+    }
+}
+
+/// Checks a player's name: 1 to 64 characters, no control characters.
+pub fn check_name(name: &str) -> Result<()> {
+    if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(char::is_control) {
+        return Err(StoreError::BadInput(format!(
+            "a player name is 1 to {MAX_NAME} characters without control characters: {:?}",
+            name.chars().take(80).collect::<String>()
+        )));
+    }
+    Ok(())
+}
+
+impl Store {
+    /// Opens (or creates) a store in `path`.
+    pub fn open(path: impl AsRef<Path>, registry: Registry, config: Config) -> Result<Store> {
+        let db = sled::Config::new().path(path).open()?;
+        Ok(Store {
+            games: db.open_tree("games")?,
+            entries: db.open_tree("entries")?,
+            snapshots: db.open_tree("snapshots")?,
+            idem: db.open_tree("idem")?,
+            by_kind: db.open_tree("by_kind")?,
+            by_player: db.open_tree("by_player")?,
+            db,
+            registry,
+            config,
+            tips: Mutex::new(HashMap::new()),
+            commit: GroupCommit::default(),
+            last_id: Mutex::new((0, 0)),
+        })
+    }
+
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Flushes done by group commit so far.
+    pub fn flushes(&self) -> u64 {
+        self.commit.flushes()
+    }
+
+    /// Bytes on disk, as sled reports them.
+    pub fn size_on_disk(&self) -> Result<u64> {
+        Ok(self.db.size_on_disk()?)
+    }
+
+    /// Makes everything written so far durable.
+    pub fn flush(&self) -> Result<()> {
+        self.db.flush()?;
+        Ok(())
+    }
+
+    pub(crate) fn rules(&self, kind: GameKind) -> Result<&dyn GameRules> {
+        self.registry
+            .get(kind)
+            .ok_or_else(|| StoreError::UnknownKind(kind.to_string()))
+    }
+
+    /// A fresh, sortable id for a game created at `at`.
+    pub(crate) fn new_id(&self, at: DateTime<Utc>) -> GameId {
+        let millis = u64::try_from(at.timestamp_millis()).unwrap_or(0);
+        let mut last = self.last_id.lock().unwrap_or_else(|e| e.into_inner());
+        let (m, c) = if millis > last.0 {
+            (millis, 0)
+        } else if last.1 == u16::MAX {
+            (last.0 + 1, 0)
+        } else {
+            (last.0, last.1 + 1)
+        };
+        *last = (m, c);
+        loop {
+            let id = GameId::from_parts(last.0, last.1);
+            if !self.games.contains_key(id.to_bytes()).unwrap_or(false) {
+                return id;
+            }
+            last.1 = last.1.wrapping_add(1);
+            if last.1 == 0 {
+                last.0 += 1;
+            }
+        }
+    }
+
+    pub fn header(&self, id: GameId) -> Result<Header> {
+        let bytes = self
+            .games
+            .get(id.to_bytes())?
+            .ok_or(StoreError::NotFound(id))?;
+        decode(&bytes, id, None)
+    }
+
+    /// Creates a game and deals it (the deal is entry 0).
+    pub fn create(&self, g: NewGame) -> Result<(Header, Vec<Entry>)> {
+        let rules = self.rules(g.kind)?;
+        let options = rules
+            .normalize_options(&g.options)
+            .map_err(|e| StoreError::BadInput(e.to_string()))?;
+        let mut state = rules
+            .new_game(&options)
+            .map_err(|e| StoreError::BadInput(e.to_string()))?;
+        for p in &g.players {
+            check_name(p)?;
+        }
+        if g.players.len() != usize::from(state.player_count()) {
+            return Err(StoreError::BadInput(format!(
+                "{} player names for a {}-player game",
+                g.players.len(),
+                state.player_count()
+            )));
+        }
+        let id = self.new_id(g.at);
+        let mut entries = Vec::new();
+        let mut snaps = Vec::new();
+        self.deal_chance(id, &mut state, Some(g.seed), &mut entries, &mut snaps, g.at)?;
+        let header = Header {
+            id,
+            kind: g.kind,
+            players: g.players,
+            options: options.to_string(),
+            seed: Some(g.seed),
+            rules_version: rules.rules_version().to_string(),
+            data_hash: rules.data_hash(),
+            created_at: g.at,
+            updated_at: g.at,
+            status: if state.to_act() == ToAct::Over {
+                Status::Finished
+            } else {
+                Status::Active
+            },
+            plies: entries.len() as u32,
+            seat_token_hashes: g.seat_token_hashes,
+        };
+        self.write_new_game(&header, &entries, &snaps)?;
+        self.commit.wait_durable(&self.db)?;
+        self.tips_lock().insert(
+            id,
+            Arc::new(Mutex::new(Tip {
+                header: header.clone(),
+                state,
+            })),
+        );
+        Ok((header, entries))
+    }
+
+    /// Writes a whole game (header, entries, snapshots, indexes) in one transaction.
+    pub(crate) fn write_new_game(
+        &self,
+        header: &Header,
+        entries: &[Entry],
+        snaps: &[(u32, Vec<u8>)],
+    ) -> Result<()> {
+        let id = header.id;
+        let hbytes = encode(header);
+        let ebytes: Vec<([u8; 12], Vec<u8>)> = entries
+            .iter()
+            .map(|e| (key(id, e.ply), encode(e)))
+            .collect();
+        let sbytes: Vec<([u8; 12], Vec<u8>)> =
+            snaps.iter().map(|(p, b)| (key(id, *p), frame(b))).collect();
+        let pkeys: Vec<Vec<u8>> = header.players.iter().map(|p| player_key(p, id)).collect();
+        let kkey = kind_key(header);
+        (
+            &self.games,
+            &self.entries,
+            &self.snapshots,
+            &self.by_kind,
+            &self.by_player,
+        )
+            .transaction(|(games, entries, snapshots, by_kind, by_player)| {
+                if games.get(id.to_bytes())?.is_some() {
+                    return Err(ConflictableTransactionError::Abort(StoreError::Exists(id)));
+                }
+                games.insert(&id.to_bytes(), hbytes.as_slice())?;
+                for (k, v) in &ebytes {
+                    entries.insert(k, v.as_slice())?;
+                }
+                for (k, v) in &sbytes {
+                    snapshots.insert(k, v.as_slice())?;
+                }
+                by_kind.insert(kkey.as_slice(), &[] as &[u8])?;
+                for k in &pkeys {
+                    by_player.insert(k.as_slice(), &[] as &[u8])?;
+                }
+                Ok(())
+            })
+            .map_err(tx_error)
+    }
+
+    /// While the game waits on chance and the store deals it, deal: each outcome becomes a
+    /// dealer entry. Snapshots due are collected in `snaps`.
+    fn deal_chance(
+        &self,
+        id: GameId,
+        state: &mut Box<dyn GameState>,
+        seed: Option<u64>,
+        entries: &mut Vec<Entry>,
+        snaps: &mut Vec<(u32, Vec<u8>)>,
+        at: DateTime<Utc>,
+    ) -> Result<()> {
+        let Some(seed) = seed else { return Ok(()) };
+        let base = entries.last().map_or(0, |e| e.ply + 1);
+        let mut ply = base;
+        while state.to_act() == ToAct::Chance {
+            let notation = state
+                .deal(seed, Ply(ply))
+                .ok_or_else(|| StoreError::Rejected {
+                    game: id,
+                    ply,
+                    error: EntryError::Rule {
+                        rule: "chance.undealable",
+                        message: "the dealer cannot deal this".into(),
+                    },
+                })?;
+            state
+                .apply(Actor::Dealer, &notation)
+                .map_err(|error| StoreError::Rejected {
+                    game: id,
+                    ply,
+                    error,
+                })?;
+            entries.push(Entry {
+                ply,
+                actor: Actor::Dealer,
+                notation,
+                recorded_at: at,
+                key: None,
+            });
+            ply += 1;
+            if ply % self.config.snapshot_every == 0 {
+                snaps.push((ply, state.encode()));
+            }
+        }
+        Ok(())
+    }
+
+    fn tips_lock(&self) -> std::sync::MutexGuard<'_, HashMap<GameId, Arc<Mutex<Tip>>>> {
+        self.tips.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The warm tip of a game, loading it if needed.
+    fn tip(&self, id: GameId) -> Result<Arc<Mutex<Tip>>> {
+        if let Some(t) = self.tips_lock().get(&id) {
+            return Ok(t.clone());
+        }
+        let header = self.header(id)?;
+        let state = self.state_at(id, header.plies)?;
+        let tip = Arc::new(Mutex::new(Tip { header, state }));
+        // Another thread may have loaded it meanwhile: keep the first, so one mutex guards it.
+        Ok(self.tips_lock().entry(id).or_insert(tip).clone())
+    }
+
+    /// Appends an entry (and the dealer's entries that follow it), durably.
+    pub fn append(&self, req: Append<'_>) -> Result<Appended> {
+        let id = req.game;
+        if req.notation.len() > MAX_NOTATION {
+            return Err(StoreError::BadInput(format!(
+                "notation longer than {MAX_NOTATION} bytes"
+            )));
+        }
+        if let Some(k) = req.key {
+            if k.is_empty() || k.len() > MAX_KEY {
+                return Err(StoreError::BadInput(format!(
+                    "an idempotency key is 1 to {MAX_KEY} bytes"
+                )));
+            }
+        }
+        let tip = self.tip(id)?;
+        let mut tip = tip.lock().unwrap_or_else(|e| e.into_inner());
+        let idem_key = req.key.map(|k| {
+            let mut v = id.to_bytes().to_vec();
+            v.extend_from_slice(k.as_bytes());
+            v
+        });
+        if let Some(ik) = &idem_key {
+            if let Some(bytes) = self.idem.get(ik)? {
+                let rec: IdemRecord = decode(&bytes, id, None)?;
+                if rec.notation != req.notation {
+                    return Err(StoreError::BadInput(
+                        "idempotency key reused for a different move".into(),
+                    ));
+                }
+                let header = tip.header.clone();
+                drop(tip);
+                let entries = self.entries(id, rec.first_ply, rec.first_ply + rec.count)?;
+                // The first attempt may still be waiting on its flush: be durable too.
+                self.commit.wait_durable(&self.db)?;
+                return Ok(Appended {
+                    header,
+                    entries,
+                    replayed: true,
+                });
+            }
+        }
+        let ply = tip.header.plies;
+        if req.expected_ply != ply {
+            return Err(StoreError::VersionConflict {
+                game: id,
+                expected: req.expected_ply,
+                current: ply,
+            });
+        }
+        if req.actor == Actor::Dealer && tip.header.seed.is_some() {
+            return Err(StoreError::Rejected {
+                game: id,
+                ply,
+                error: EntryError::Rule {
+                    rule: "store.dealt-by-store",
+                    message: "this game is dealt by the store from its seed; clients do not deal"
+                        .into(),
+                },
+            });
+        }
+        let mut state = tip.state.clone();
+        state
+            .apply(req.actor, req.notation)
+            .map_err(|error| StoreError::Rejected {
+                game: id,
+                ply,
+                error,
+            })?;
+        let mut entries = vec![Entry {
+            ply,
+            actor: req.actor,
+            notation: req.notation.to_string(),
+            recorded_at: req.at,
+            key: req.key.map(str::to_string),
+        }];
+        let mut snaps = Vec::new();
+        if (ply + 1) % self.config.snapshot_every == 0 {
+            snaps.push((ply + 1, state.encode()));
+        }
+        self.deal_chance(
+            id,
+            &mut state,
+            tip.header.seed,
+            &mut entries,
+            &mut snaps,
+            req.at,
+        )?;
+        let mut header = tip.header.clone();
+        header.plies = ply + entries.len() as u32;
+        header.updated_at = req.at;
+        header.status = if state.to_act() == ToAct::Over {
+            Status::Finished
+        } else {
+            Status::Active
+        };
+        let hbytes = encode(&header);
+        let ebytes: Vec<([u8; 12], Vec<u8>)> = entries
+            .iter()
+            .map(|e| (key(id, e.ply), encode(e)))
+            .collect();
+        let sbytes: Vec<([u8; 12], Vec<u8>)> =
+            snaps.iter().map(|(p, b)| (key(id, *p), frame(b))).collect();
+        let ibytes = idem_key.as_ref().map(|_| {
+            encode(&IdemRecord {
+                first_ply: ply,
+                count: entries.len() as u32,
+                notation: req.notation.to_string(),
+            })
+        });
+        (&self.games, &self.entries, &self.snapshots, &self.idem)
+            .transaction(|(games, tx_entries, snapshots, idem)| {
+                games.insert(&id.to_bytes(), hbytes.as_slice())?;
+                for (k, v) in &ebytes {
+                    tx_entries.insert(k, v.as_slice())?;
+                }
+                for (k, v) in &sbytes {
+                    snapshots.insert(k, v.as_slice())?;
+                }
+                if let (Some(k), Some(v)) = (&idem_key, &ibytes) {
+                    idem.insert(k.as_slice(), v.as_slice())?;
+                }
+                Ok::<_, ConflictableTransactionError<StoreError>>(())
+            })
+            .map_err(tx_error)?;
+        tip.header = header.clone();
+        tip.state = state;
+        let finished = header.status == Status::Finished;
+        drop(tip);
+        if finished {
+            self.tips_lock().remove(&id);
+        }
+        self.commit.wait_durable(&self.db)?;
+        Ok(Appended {
+            header,
+            entries,
+            replayed: false,
+        })
+    }
+
+    /// Entries `from..to` (clamped to the game's length), checksums verified.
+    pub fn entries(&self, id: GameId, from: u32, to: u32) -> Result<Vec<Entry>> {
+        let mut out = Vec::new();
+        for kv in self.entries.range(key(id, from)..key(id, to.max(from))) {
+            let (k, v) = kv?;
+            let ply = u32::from_be_bytes([k[8], k[9], k[10], k[11]]);
+            let e: Entry = decode(&v, id, Some(ply))?;
+            if e.ply != ply {
+                return Err(StoreError::Corrupt {
+                    game: id,
+                    ply: Some(ply),
+                    what: "entry under the wrong key".into(),
+                });
+            }
+            out.push(e);
+        }
+        if out.is_empty() && from < to && self.games.get(id.to_bytes())?.is_none() {
+            return Err(StoreError::NotFound(id));
+        }
+        Ok(out)
+    }
+
+    /// The state after `ply` entries: from the nearest snapshot at or below `ply`, applying at
+    /// most `snapshot_every - 1` entries.
+    pub fn state_at(&self, id: GameId, ply: u32) -> Result<Box<dyn GameState>> {
+        let header = self.header(id)?;
+        if ply > header.plies {
+            return Err(StoreError::NoSuchPly {
+                game: id,
+                ply,
+                plies: header.plies,
+            });
+        }
+        if let Some(t) = self.tips_lock().get(&id).cloned() {
+            let t = t.lock().unwrap_or_else(|e| e.into_inner());
+            if t.header.plies == ply {
+                return Ok(t.state.clone());
+            }
+        }
+        let rules = self.rules(header.kind)?;
+        let mut from = 0;
+        let mut state = None;
+        if let Some(kv) = self.snapshots.range(key(id, 0)..=key(id, ply)).next_back() {
+            let (k, v) = kv?;
+            let snap_ply = u32::from_be_bytes([k[8], k[9], k[10], k[11]]);
+            let payload = unframe(&v).ok_or_else(|| StoreError::Corrupt {
+                game: id,
+                ply: Some(snap_ply),
+                what: "snapshot checksum mismatch".into(),
+            })?;
+            // A snapshot from another rules version is ignored: the log is the truth.
+            if let Ok(s) = rules.decode_state(payload) {
+                state = Some(s);
+                from = snap_ply;
+            }
+        }
+        let mut state = match state {
+            Some(s) => s,
+            None => rules
+                .new_game(&header.options_json())
+                .map_err(|e| StoreError::Corrupt {
+                    game: id,
+                    ply: None,
+                    what: format!("stored options no longer valid: {e}"),
+                })?,
+        };
+        for e in self.entries(id, from, ply)? {
+            state
+                .apply(e.actor, &e.notation)
+                .map_err(|err| StoreError::Corrupt {
+                    game: id,
+                    ply: Some(e.ply),
+                    what: format!("stored entry no longer applies: {err}"),
+                })?;
+        }
+        Ok(state)
+    }
+
+    /// Games matching `filter`, newest first, `first` at most, after the cursor `after`.
+    pub fn list(&self, filter: &Filter, first: usize, after: Option<GameId>) -> Result<Page> {
+        let mut games = Vec::new();
+        let push = |id: GameId, games: &mut Vec<Header>| -> Result<bool> {
+            let h = self.header(id)?;
+            let ok = filter.kind.is_none_or(|k| h.kind == k)
+                && filter.status.is_none_or(|s| h.status == s)
+                && filter.player.as_ref().is_none_or(|p| h.players.contains(p));
+            if ok {
+                games.push(h);
+            }
+            Ok(games.len() > first)
+        };
+        let below = |prefix: &[u8]| -> Vec<u8> {
+            let mut k = prefix.to_vec();
+            k.extend_from_slice(&after.map_or([0xFF; 8], |a| a.to_bytes()));
+            k
+        };
+        let prefix: Vec<u8> = match (&filter.player, filter.kind) {
+            (Some(p), _) => {
+                let mut k = p.as_bytes().to_vec();
+                k.push(0);
+                k
+            }
+            (None, Some(kind)) => vec![kind_byte(kind)],
+            (None, None) => Vec::new(),
+        };
+        let tree = match (&filter.player, filter.kind) {
+            (Some(_), _) => &self.by_player,
+            (None, Some(_)) => &self.by_kind,
+            (None, None) => &self.games,
+        };
+        let end = below(&prefix);
+        let iter = tree.range(prefix.clone()..end);
+        for kv in iter.rev() {
+            let (k, _) = kv?;
+            let Some(id) = id_from_suffix(&k) else {
+                continue;
+            };
+            if after == Some(id) {
+                continue;
+            }
+            if push(id, &mut games)? {
+                break;
+            }
+        }
+        let next = if games.len() > first {
+            games.truncate(first);
+            games.last().map(|h| h.id)
+        } else {
+            None
+        };
+        Ok(Page { games, next })
+    }
+
+    /// Every game id, in id order.
+    pub fn game_ids(&self) -> impl Iterator<Item = Result<GameId>> + '_ {
+        self.games.iter().keys().map(|k| {
+            let k = k?;
+            id_from_suffix(&k).ok_or_else(|| StoreError::BadInput("malformed game key".into()))
+        })
+    }
+
+    pub fn game_count(&self) -> usize {
+        self.games.len()
+    }
+
+    /// Recomputes every cache — snapshots, indexes, warm tips — from the logs, checking that
+    /// every stored entry still applies. `progress(done, total)` is called as games finish.
+    pub fn rebuild(&self, progress: &mut dyn FnMut(u64, u64)) -> Result<RebuildReport> {
+        self.tips_lock().clear();
+        self.snapshots.clear()?;
+        self.by_kind.clear()?;
+        self.by_player.clear()?;
+        let total = self.games.len() as u64;
+        let mut report = RebuildReport::default();
+        let ids: Vec<GameId> = self.game_ids().collect::<Result<_>>()?;
+        for id in ids {
+            let header = self.header(id)?;
+            let rules = self.rules(header.kind)?;
+            let mut state =
+                rules
+                    .new_game(&header.options_json())
+                    .map_err(|e| StoreError::Corrupt {
+                        game: id,
+                        ply: None,
+                        what: e.to_string(),
+                    })?;
+            let mut batch = sled::Batch::default();
+            for e in self.entries(id, 0, header.plies)? {
+                state
+                    .apply(e.actor, &e.notation)
+                    .map_err(|err| StoreError::Corrupt {
+                        game: id,
+                        ply: Some(e.ply),
+                        what: format!("stored entry no longer applies: {err}"),
+                    })?;
+                if (e.ply + 1) % self.config.snapshot_every == 0 {
+                    batch.insert(&key(id, e.ply + 1), frame(&state.encode()));
+                }
+                report.entries += 1;
+            }
+            self.snapshots.apply_batch(batch)?;
+            self.by_kind.insert(kind_key(&header), &[] as &[u8])?;
+            for p in &header.players {
+                self.by_player.insert(player_key(p, id), &[] as &[u8])?;
+            }
+            report.games += 1;
+            progress(report.games, total);
+        }
+        self.db.flush()?;
+        Ok(report)
+    }
+}
+
+/// What `rebuild` did.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct RebuildReport {
+    pub games: u64,
+    pub entries: u64,
+}
