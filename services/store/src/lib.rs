@@ -14,7 +14,7 @@
 //!   reading entries and states, listing, rebuilding caches. The tree layout is documented there.
 //! - [`durability`]: group commit, sharing flushes between concurrent writers.
 //! - [`portable`]: NDJSON game records: import (validated) and export (byte-stable).
-//! - [`error`]: `StoreError`.
+//! - [`mod@error`]: `StoreError`.
 
 pub mod durability;
 pub mod error;

@@ -152,7 +152,7 @@ impl Store {
             state
                 .apply(actor, &e.notation)
                 .map_err(|x| err(gid.clone(), Some(ply), x.to_string()))?;
-            if (ply + 1) % every == 0 {
+            if (ply + 1).is_multiple_of(every) {
                 snaps.push((ply + 1, state.encode()));
             }
             entries.push(Entry {

@@ -391,7 +391,7 @@ impl Store {
                 key: None,
             });
             ply += 1;
-            if ply % self.config.snapshot_every == 0 {
+            if ply.is_multiple_of(self.config.snapshot_every) {
                 snaps.push((ply, state.encode()));
             }
         }
