@@ -14,7 +14,7 @@
 //!   reading entries and states, listing, rebuilding caches. The tree layout is documented there.
 //! - [`durability`]: group commit, sharing flushes between concurrent writers.
 //! - [`portable`]: NDJSON game records: import (validated) and export (byte-stable).
-//! - [`mod@error`]: `StoreError`.
+//! - `error`: the one error enum, `StoreError`, with stable codes.
 
 pub mod durability;
 pub mod error;
