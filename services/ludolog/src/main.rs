@@ -1,14 +1,19 @@
 //! `ludolog`: the command line of the Ludolog replay and analysis service.
 //!
-//! Commands: `simulate` (seeded random games, for testing and speed), `rules` (the games
-//! known and their rules versions). The store and server commands come with their crates.
+//! Commands: `simulate` and `rules` (no store); `import`, `export`, `replay`, `rebuild`,
+//! `sample` and `bench-append` (open the store under `--data-dir`). `anyhow` is used here and
+//! only here: library crates return typed errors, the binary reports them.
 
-use anyhow::{bail, Context, Result};
+mod bench;
+mod games;
+mod simulate;
+mod storecmd;
+
+use anyhow::Result;
 use clap::{Parser, Subcommand};
-use five_tribes::FiveTribes;
-use rules_core::{playout, Game, GameKind, Notation};
+use rules_core::GameKind;
 use serde::Serialize;
-use std::time::Instant;
+use std::path::PathBuf;
 
 #[derive(Parser)]
 #[command(
@@ -19,6 +24,13 @@ use std::time::Instant;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+}
+
+#[derive(clap::Args, Clone)]
+struct DataDir {
+    /// Where the store lives.
+    #[arg(long, env = "LUDOLOG_DATA_DIR", default_value = "./var/ludolog")]
+    data_dir: PathBuf,
 }
 
 #[derive(Subcommand)]
@@ -46,79 +58,75 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Import game records (NDJSON, one game per line), validating every entry.
+    Import {
+        file: PathBuf,
+        /// Stop at the first bad record instead of going on with the next line.
+        #[arg(long)]
+        strict: bool,
+        #[command(flatten)]
+        data: DataDir,
+    },
+    /// Export game records as NDJSON.
+    Export {
+        #[arg(long)]
+        kind: Option<GameKind>,
+        #[arg(long)]
+        out: PathBuf,
+        #[command(flatten)]
+        data: DataDir,
+    },
+    /// Print the view of a game at a ply as JSON.
+    Replay {
+        game: String,
+        /// Ply (number of entries applied); default: the latest.
+        #[arg(long)]
+        ply: Option<u32>,
+        /// See as this seat (default: a spectator).
+        #[arg(long)]
+        seat: Option<u8>,
+        #[command(flatten)]
+        data: DataDir,
+    },
+    /// Recompute snapshots and indexes from the logs.
+    Rebuild {
+        #[command(flatten)]
+        data: DataDir,
+    },
+    /// Make sample records: random games played through a scratch store, exported.
+    Sample {
+        #[arg(long)]
+        game: GameKind,
+        /// Player counts, used in turn (e.g. `2,3,4`).
+        #[arg(long, value_delimiter = ',', default_value = "2,3,4")]
+        players: Vec<u8>,
+        #[arg(long, default_value_t = 200)]
+        games: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Measure durable appends per second with concurrent writers, one game each.
+    BenchAppend {
+        #[arg(long, default_value_t = 16)]
+        writers: usize,
+        #[arg(long, default_value_t = 10.0)]
+        seconds: f64,
+        #[command(flatten)]
+        data: DataDir,
+    },
+    /// Append forever, printing each acknowledged ply (for the crash test).
+    #[command(hide = true)]
+    CrashChild {
+        #[command(flatten)]
+        data: DataDir,
+    },
 }
 
-#[derive(Serialize)]
-struct SimReport {
-    game: GameKind,
-    players: u8,
-    seed: u64,
-    games: u64,
-    plies: u64,
-    rounds: u64,
-    seconds: f64,
-    plies_per_second: f64,
-    games_per_second: f64,
-    mean_score_per_seat: Vec<f64>,
-    wins_per_seat: Vec<f64>,
-    /// A hash of every game's final state and scores: equal across runs with the same seed.
-    fingerprint: String,
-}
-
-fn simulate_five_tribes(players: u8, games: u64, seed: u64, log: bool) -> Result<SimReport> {
-    let options = five_tribes::Options { players };
-    FiveTribes::new_game(&options).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let n = usize::from(players);
-    let mut plies = 0u64;
-    let mut rounds = 0u64;
-    let mut score_sum = vec![0i64; n];
-    let mut wins = vec![0f64; n];
-    let mut fp: u64 = 0xcbf2_9ce4_8422_2325;
-    let start = Instant::now();
-    for g in 0..games {
-        let game_seed = seed.wrapping_mul(1_000_003).wrapping_add(g);
-        let p = playout::<FiveTribes>(&options, game_seed, 100_000, log)
-            .with_context(|| format!("game {g} (seed {game_seed})"))?;
-        if log {
-            eprintln!("# game {g} seed {game_seed}");
-            for a in &p.log {
-                match a {
-                    rules_core::Action::Move(s, m) => {
-                        eprintln!("{s} {}", FiveTribes::format_move(m))
-                    }
-                    rules_core::Action::Chance(c) => {
-                        eprintln!("dealer {}", FiveTribes::format_chance(c))
-                    }
-                }
-            }
-        }
-        plies += u64::from(p.plies);
-        rounds += u64::from(p.state.round);
-        for s in &p.outcome.scores {
-            score_sum[s.seat.index()] += i64::from(s.total);
-            fp = (fp ^ s.total as u64).wrapping_mul(0x0100_0000_01b3);
-        }
-        for w in &p.outcome.winners {
-            wins[w.index()] += 1.0 / p.outcome.winners.len() as f64;
-        }
-        fp = (fp ^ u64::from(p.plies)).wrapping_mul(0x0100_0000_01b3);
-    }
-    let seconds = start.elapsed().as_secs_f64();
-    let gf = games.max(1) as f64;
-    Ok(SimReport {
-        game: GameKind::FiveTribes,
-        players,
-        seed,
-        games,
-        plies,
-        rounds,
-        seconds,
-        plies_per_second: plies as f64 / seconds.max(1e-9),
-        games_per_second: games as f64 / seconds.max(1e-9),
-        mean_score_per_seat: score_sum.iter().map(|&s| s as f64 / gf).collect(),
-        wins_per_seat: wins,
-        fingerprint: format!("{fp:016x}"),
-    })
+fn print_json(v: &impl Serialize) -> Result<()> {
+    println!("{}", serde_json::to_string(v)?);
+    Ok(())
 }
 
 #[derive(Serialize)]
@@ -127,15 +135,6 @@ struct RulesEntry {
     player_counts: Vec<u8>,
     rules_version: &'static str,
     data_hash: String,
-}
-
-fn rules() -> Vec<RulesEntry> {
-    vec![RulesEntry {
-        kind: FiveTribes::KIND,
-        player_counts: FiveTribes::player_counts().to_vec(),
-        rules_version: FiveTribes::RULES_VERSION,
-        data_hash: format!("{:016x}", five_tribes::data::data_hash()),
-    }]
 }
 
 fn main() -> Result<()> {
@@ -149,34 +148,96 @@ fn main() -> Result<()> {
             json,
             log,
         } => {
-            let report = match game {
-                GameKind::FiveTribes => simulate_five_tribes(players, games, seed, log)?,
-                other => bail!("{other} is not implemented yet"),
-            };
+            let r = simulate::simulate(game, players, games, seed, log)?;
             if json {
-                println!("{}", serde_json::to_string(&report)?);
+                print_json(&r)?;
             } else {
                 println!(
                     "{} games of {} ({} players, seed {}): {} plies in {:.3}s — {:.0} plies/s, {:.1} games/s",
-                    report.games, report.game, players, seed, report.plies, report.seconds,
-                    report.plies_per_second, report.games_per_second
+                    r.games, r.game, players, seed, r.plies, r.seconds, r.plies_per_second, r.games_per_second
                 );
-                println!("mean score per seat: {:?}", report.mean_score_per_seat);
-                println!("wins per seat: {:?}", report.wins_per_seat);
+                println!("mean score per seat: {:?}", r.mean_score_per_seat);
+                println!("wins per seat: {:?}", r.wins_per_seat);
             }
         }
         Command::Rules { json } => {
-            let r = rules();
+            let list: Vec<RulesEntry> = games::registry()
+                .iter()
+                .map(|g| RulesEntry {
+                    kind: g.kind(),
+                    player_counts: g.player_counts().to_vec(),
+                    rules_version: g.rules_version(),
+                    data_hash: g.data_hash(),
+                })
+                .collect();
             if json {
-                println!("{}", serde_json::to_string(&r)?);
+                print_json(&list)?;
             } else {
-                for e in r {
+                for e in list {
                     println!(
                         "{}: {:?} players, rules {}",
                         e.kind, e.player_counts, e.rules_version
                     );
                 }
             }
+        }
+        Command::Import { file, strict, data } => {
+            let store = storecmd::open(&data.data_dir)?;
+            let s = storecmd::import(&store, &file, strict)?;
+            println!(
+                "imported {} games ({} entries, {:.0} entries/s), rejected {}",
+                s.imported,
+                s.entries,
+                s.entries as f64 / s.seconds.max(1e-9),
+                s.rejected
+            );
+        }
+        Command::Export { kind, out, data } => {
+            let store = storecmd::open(&data.data_dir)?;
+            let n = storecmd::export(&store, kind, &out)?;
+            eprintln!("exported {n} games to {}", out.display());
+        }
+        Command::Replay {
+            game,
+            ply,
+            seat,
+            data,
+        } => {
+            let store = storecmd::open(&data.data_dir)?;
+            print_json(&storecmd::replay(&store, &game, ply, seat)?)?;
+        }
+        Command::Rebuild { data } => {
+            let store = storecmd::open(&data.data_dir)?;
+            let r = storecmd::rebuild(&store)?;
+            println!("rebuilt {} games ({} entries)", r.games, r.entries);
+        }
+        Command::Sample {
+            game,
+            players,
+            games,
+            seed,
+            out,
+        } => {
+            let dir = std::env::temp_dir().join(format!("ludolog-sample-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            let store = storecmd::open(&dir)?;
+            storecmd::play_random_games(&store, game, &players, games, seed)?;
+            let n = storecmd::export(&store, Some(game), &out)?;
+            drop(store);
+            let _ = std::fs::remove_dir_all(&dir);
+            eprintln!("wrote {n} games to {}", out.display());
+        }
+        Command::BenchAppend {
+            writers,
+            seconds,
+            data,
+        } => {
+            let store = storecmd::open(&data.data_dir)?;
+            print_json(&bench::bench_append(&store, writers, seconds)?)?;
+        }
+        Command::CrashChild { data } => {
+            let store = storecmd::open(&data.data_dir)?;
+            bench::crash_child(&store)?;
         }
     }
     Ok(())
