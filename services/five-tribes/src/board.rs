@@ -223,8 +223,8 @@ mod tests {
         // -> b1 drops a yellow on b1 first and ends on b1 with the second yellow.
         let has = [0u32; 5];
         assert!(can_finish(t("a1"), None, [2, 3, 0, 0, 0], has));
-        // With only one yellow that is impossible, and every other colour is absent too.
-        assert!(!can_finish(t("a1"), None, [1, 4, 0, 0, 0], has));
+        // With one meeple of each colour that is impossible: no colour can seed and finish.
+        assert!(!can_finish(t("a1"), None, [1, 1, 1, 1, 1], has));
         // Too short for a loop: 2 yellows, 2 steps.
         assert!(!can_finish(t("a1"), None, [2, 0, 0, 0, 0], has));
     }

@@ -83,9 +83,40 @@ pub struct AppendBench {
     pub appends: u64,
     pub appends_per_second: f64,
     pub flushes: u64,
+    pub seconds_flushing: f64,
 }
 
+/// Pre-played games for the append benchmark: (seed, the seats' entries in order). The store
+/// deals the chance entries itself from the same seed, so only the seats' moves are sent.
+/// A pre-played game: its seed and the seats' moves in order.
+type Script = (u64, Vec<(rules_core::Seat, String)>);
+
+fn scripted_games(n: u64) -> Result<Vec<Script>> {
+    use five_tribes::FiveTribes;
+    use rules_core::{playout, Action, Notation};
+    (0..n)
+        .map(|g| {
+            let seed = 5000 + g;
+            let p =
+                playout::<FiveTribes>(&five_tribes::Options { players: 4 }, seed, 100_000, true)
+                    .map_err(|e| anyhow::anyhow!("{e}"))?;
+            let moves = p
+                .log
+                .iter()
+                .filter_map(|a| match a {
+                    Action::Move(s, m) => Some((*s, FiveTribes::format_move(m))),
+                    Action::Chance(_) => None,
+                })
+                .collect();
+            Ok((seed, moves))
+        })
+        .collect()
+}
+
+/// Durable appends per second: `writers` threads, each appending the moves of pre-played games
+/// to games of its own (the work a client does is not measured, only the store's).
 pub fn bench_append(store: &Store, writers: usize, seconds: f64) -> Result<AppendBench> {
+    let scripts = scripted_games(32)?;
     let stop = AtomicBool::new(false);
     let total = AtomicU64::new(0);
     let flushes_before = store.flushes();
@@ -93,9 +124,36 @@ pub fn bench_append(store: &Store, writers: usize, seconds: f64) -> Result<Appen
     std::thread::scope(|s| -> Result<()> {
         let handles: Vec<_> = (0..writers)
             .map(|w| {
-                let (stop, total) = (&stop, &total);
+                let (stop, total, scripts) = (&stop, &total, &scripts);
                 s.spawn(move || -> Result<()> {
-                    let n = writer(store, 1000 + w as u64, stop, &mut |_, _| {})?;
+                    let mut n = 0u64;
+                    'games: for round in 0.. {
+                        let (seed, moves) = &scripts[(w + round * writers) % scripts.len()];
+                        let (h, _) = store.create(NewGame {
+                            kind: GameKind::FiveTribes,
+                            players: vec!["a".into(), "b".into(), "c".into(), "d".into()],
+                            options: serde_json::json!({ "players": 4 }),
+                            seed: *seed,
+                            at: Utc::now(),
+                            seat_token_hashes: vec![],
+                        })?;
+                        let mut ply = h.plies;
+                        for (seat, m) in moves {
+                            if stop.load(Ordering::Relaxed) {
+                                break 'games;
+                            }
+                            let r = store.append(Append {
+                                game: h.id,
+                                expected_ply: ply,
+                                actor: Actor::Seat(*seat),
+                                notation: m,
+                                key: None,
+                                at: Utc::now(),
+                            })?;
+                            ply = r.header.plies;
+                            n += 1;
+                        }
+                    }
                     total.fetch_add(n, Ordering::Relaxed);
                     Ok(())
                 })
@@ -111,12 +169,14 @@ pub fn bench_append(store: &Store, writers: usize, seconds: f64) -> Result<Appen
     })?;
     let elapsed = start.elapsed().as_secs_f64();
     let appends = total.load(Ordering::Relaxed);
+    let (_, flushing) = store.commit_stats();
     Ok(AppendBench {
         writers,
         seconds: elapsed,
         appends,
         appends_per_second: appends as f64 / elapsed,
         flushes: store.flushes() - flushes_before,
+        seconds_flushing: flushing,
     })
 }
 
@@ -130,4 +190,137 @@ pub fn crash_child(store: &Store) -> Result<()> {
         let _ = o.flush();
     })?;
     Ok(())
+}
+
+#[derive(Serialize)]
+pub struct ReadBench {
+    pub reads: usize,
+    pub games: usize,
+    pub p50_us: f64,
+    pub p99_us: f64,
+    pub max_us: f64,
+    pub mean_us: f64,
+}
+
+/// Latency of `state at a random ply of a random stored game`.
+pub fn bench_read(store: &Store, reads: usize, seed: u64) -> Result<ReadBench> {
+    let games: Vec<(GameId, u32)> = store
+        .game_ids()
+        .map(|id| -> Result<(GameId, u32)> {
+            let id = id?;
+            Ok((id, store.header(id)?.plies))
+        })
+        .collect::<Result<_>>()?;
+    if games.is_empty() {
+        anyhow::bail!("the store is empty: import some games first");
+    }
+    let mut rng = Dealer::new(seed, 7);
+    let mut lat = Vec::with_capacity(reads);
+    for _ in 0..reads {
+        let (id, plies) = games[rng.below(games.len() as u32) as usize];
+        let ply = rng.below(plies + 1);
+        let t = Instant::now();
+        let s = store.state_at(id, ply)?;
+        std::hint::black_box(s.to_act());
+        lat.push(t.elapsed().as_secs_f64() * 1e6);
+    }
+    lat.sort_by(f64::total_cmp);
+    let at = |q: f64| lat[((lat.len() as f64 - 1.0) * q).round() as usize];
+    Ok(ReadBench {
+        reads,
+        games: games.len(),
+        p50_us: at(0.5),
+        p99_us: at(0.99),
+        max_us: at(1.0),
+        mean_us: lat.iter().sum::<f64>() / lat.len() as f64,
+    })
+}
+
+#[derive(Serialize)]
+pub struct ImportBench {
+    pub games: u64,
+    pub entries: u64,
+    pub seconds: f64,
+    pub entries_per_second: f64,
+    pub bytes_on_disk: u64,
+    pub bytes_per_entry: f64,
+    pub resident_mib_after: f64,
+}
+
+fn resident_mib() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse::<f64>().ok())
+        })
+        .map_or(0.0, |kib| kib / 1024.0)
+}
+
+/// Generates `games` random Five Tribes records in memory, then imports them into `store`.
+pub fn bench_import(store: &Store, games: u64, seed: u64) -> Result<ImportBench> {
+    use five_tribes::FiveTribes;
+    use rules_core::{playout, Action, Game, Notation};
+    let base = chrono::DateTime::from_timestamp(1_767_225_600, 0).unwrap_or_default();
+    let mut lines = Vec::with_capacity(games as usize);
+    for g in 0..games {
+        let players = 2 + (g % 3) as u8;
+        let game_seed = seed.wrapping_mul(1_000_003).wrapping_add(g);
+        let p = playout::<FiveTribes>(&five_tribes::Options { players }, game_seed, 100_000, true)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        let at = base + chrono::Duration::minutes(g as i64);
+        let rec = store::portable::GameRecord {
+            id: GameId::from_parts(at.timestamp_millis() as u64, 0),
+            kind: "five-tribes".into(),
+            players: (0..players)
+                .map(|i| format!("p{}", (g + u64::from(i)) % 50))
+                .collect(),
+            options: serde_json::json!({ "players": players }),
+            seed: Some(game_seed),
+            rules_version: FiveTribes::RULES_VERSION.into(),
+            data_hash: FiveTribes::data_hash(),
+            created_at: at,
+            updated_at: at,
+            status: store::Status::Finished,
+            entries: p
+                .log
+                .iter()
+                .enumerate()
+                .map(|(i, a)| {
+                    let (actor, notation) = match a {
+                        Action::Move(s, m) => (s.to_string(), FiveTribes::format_move(m)),
+                        Action::Chance(c) => ("dealer".to_string(), FiveTribes::format_chance(c)),
+                    };
+                    store::portable::RecordEntry {
+                        ply: i as u32,
+                        actor,
+                        notation,
+                        at,
+                        key: None,
+                    }
+                })
+                .collect(),
+        };
+        lines.push(serde_json::to_string(&rec)?);
+    }
+    let start = Instant::now();
+    let mut entries = 0u64;
+    for (i, line) in lines.iter().enumerate() {
+        let h = store.import_line(i as u64 + 1, line)?;
+        entries += u64::from(h.plies);
+    }
+    store.flush()?;
+    let seconds = start.elapsed().as_secs_f64();
+    drop(lines);
+    let bytes = store.size_on_disk()?;
+    Ok(ImportBench {
+        games,
+        entries,
+        seconds,
+        entries_per_second: entries as f64 / seconds,
+        bytes_on_disk: bytes,
+        bytes_per_entry: bytes as f64 / entries.max(1) as f64,
+        resident_mib_after: resident_mib(),
+    })
 }

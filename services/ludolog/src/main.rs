@@ -116,6 +116,24 @@ enum Command {
         #[command(flatten)]
         data: DataDir,
     },
+    /// Measure the latency of reading the state at random plies of stored games.
+    BenchRead {
+        #[arg(long, default_value_t = 10_000)]
+        reads: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[command(flatten)]
+        data: DataDir,
+    },
+    /// Generate random game records in memory and measure importing them (speed, disk, memory).
+    BenchImport {
+        #[arg(long, default_value_t = 10_000)]
+        games: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[command(flatten)]
+        data: DataDir,
+    },
     /// Append forever, printing each acknowledged ply (for the crash test).
     #[command(hide = true)]
     CrashChild {
@@ -234,6 +252,14 @@ fn main() -> Result<()> {
         } => {
             let store = storecmd::open(&data.data_dir)?;
             print_json(&bench::bench_append(&store, writers, seconds)?)?;
+        }
+        Command::BenchRead { reads, seed, data } => {
+            let store = storecmd::open(&data.data_dir)?;
+            print_json(&bench::bench_read(&store, reads, seed)?)?;
+        }
+        Command::BenchImport { games, seed, data } => {
+            let store = storecmd::open(&data.data_dir)?;
+            print_json(&bench::bench_import(&store, games, seed)?)?;
         }
         Command::CrashChild { data } => {
             let store = storecmd::open(&data.data_dir)?;

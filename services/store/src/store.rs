@@ -175,19 +175,23 @@ pub fn check_name(name: &str) -> Result<()> {
 impl Store {
     /// Opens (or creates) a store in `path`.
     pub fn open(path: impl AsRef<Path>, registry: Registry, config: Config) -> Result<Store> {
-        let db = sled::Config::new().path(path).open()?;
+        let db = sled::Config::new()
+            .path(path)
+            .mode(sled::Mode::HighThroughput)
+            .flush_every_ms(None)
+            .open()?;
         Ok(Store {
+            commit: GroupCommit::start(db.clone()),
             games: db.open_tree("games")?,
             entries: db.open_tree("entries")?,
             snapshots: db.open_tree("snapshots")?,
             idem: db.open_tree("idem")?,
             by_kind: db.open_tree("by_kind")?,
             by_player: db.open_tree("by_player")?,
-            db,
             registry,
             config,
             tips: Mutex::new(HashMap::new()),
-            commit: GroupCommit::default(),
+            db,
             last_id: Mutex::new((0, 0)),
         })
     }
@@ -203,6 +207,11 @@ impl Store {
     /// Flushes done by group commit so far.
     pub fn flushes(&self) -> u64 {
         self.commit.flushes()
+    }
+
+    /// Group commit so far: (flushes, seconds flushing).
+    pub fn commit_stats(&self) -> (u64, f64) {
+        self.commit.stats()
     }
 
     /// Bytes on disk, as sled reports them.
@@ -296,7 +305,7 @@ impl Store {
             seat_token_hashes: g.seat_token_hashes,
         };
         self.write_new_game(&header, &entries, &snaps)?;
-        self.commit.wait_durable(&self.db)?;
+        self.commit.wait_durable()?;
         self.tips_lock().insert(
             id,
             Arc::new(Mutex::new(Tip {
@@ -448,7 +457,7 @@ impl Store {
                 drop(tip);
                 let entries = self.entries(id, rec.first_ply, rec.first_ply + rec.count)?;
                 // The first attempt may still be waiting on its flush: be durable too.
-                self.commit.wait_durable(&self.db)?;
+                self.commit.wait_durable()?;
                 return Ok(Appended {
                     header,
                     entries,
@@ -546,7 +555,7 @@ impl Store {
         if finished {
             self.tips_lock().remove(&id);
         }
-        self.commit.wait_durable(&self.db)?;
+        self.commit.wait_durable()?;
         Ok(Appended {
             header,
             entries,
