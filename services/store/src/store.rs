@@ -39,11 +39,13 @@ pub const MAX_NAME: usize = 64;
 pub struct Config {
     /// A snapshot every this many plies: reading any ply applies fewer entries than this.
     pub snapshot_every: u32,
+    /// sled's page cache, in bytes (sled's own default is 1 GiB).
+    pub cache_bytes: u64,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { snapshot_every: 32 }
+        Config { snapshot_every: 32, cache_bytes: 128 << 20 }
     }
 }
 
