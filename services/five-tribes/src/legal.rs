@@ -149,15 +149,13 @@ impl State {
                     push(self, Move::Skip);
                     match self.board.kind_of(*tile).tile_type {
                         TileType::Oasis => {
-                            push(self, Move::Palm(None));
-                            for r in Self::redirects(*tile) {
-                                push(self, Move::Palm(Some(r)));
+                            for r in Self::placements(*tile, true) {
+                                push(self, Move::Palm(r));
                             }
                         }
                         TileType::Village => {
-                            push(self, Move::Palace(None));
-                            for r in Self::redirects(*tile) {
-                                push(self, Move::Palace(Some(r)));
+                            for r in Self::placements(*tile, true) {
+                                push(self, Move::Palace(r));
                             }
                         }
                         TileType::SmallMarket | TileType::LargeMarket => {
@@ -199,6 +197,13 @@ impl State {
         }
     }
 
+    /// Where a palace or palm tree placed at `origin` may go: there (`None`), or redirected by
+    /// Hagis/Lamia when `redirect` (the djinn is ready).
+    fn placements(origin: Tile, redirect: bool) -> impl Iterator<Item = Option<Redirect>> {
+        let around = redirect.then(|| Self::redirects(origin));
+        std::iter::once(None).chain(around.into_iter().flatten().map(Some))
+    }
+
     /// Hagis/Lamia targets around `origin`, with either payment.
     fn redirects(origin: Tile) -> impl Iterator<Item = Redirect> {
         let around = crate::board::block3x3(origin) & !origin.bit();
@@ -233,47 +238,27 @@ impl State {
                 let t = self.board.kind_of(tile).tile_type;
                 for pay in SINGLE {
                     if t == TileType::Village && owns(Djinn::Bouraq) {
-                        push(
-                            self,
-                            Move::Use(DjinnUse::Bouraq {
-                                village: tile,
-                                pay,
-                                hagis: None,
-                            }),
-                        );
-                        if owns(Djinn::Hagis) {
-                            for r in Self::redirects(tile) {
-                                push(
-                                    self,
-                                    Move::Use(DjinnUse::Bouraq {
-                                        village: tile,
-                                        pay,
-                                        hagis: Some(r),
-                                    }),
-                                );
-                            }
+                        for hagis in Self::placements(tile, owns(Djinn::Hagis)) {
+                            push(
+                                self,
+                                Move::Use(DjinnUse::Bouraq {
+                                    village: tile,
+                                    pay,
+                                    hagis,
+                                }),
+                            );
                         }
                     }
                     if t == TileType::Oasis && owns(Djinn::Enki) {
-                        push(
-                            self,
-                            Move::Use(DjinnUse::Enki {
-                                oasis: tile,
-                                pay,
-                                lamia: None,
-                            }),
-                        );
-                        if owns(Djinn::Lamia) {
-                            for r in Self::redirects(tile) {
-                                push(
-                                    self,
-                                    Move::Use(DjinnUse::Enki {
-                                        oasis: tile,
-                                        pay,
-                                        lamia: Some(r),
-                                    }),
-                                );
-                            }
+                        for lamia in Self::placements(tile, owns(Djinn::Lamia)) {
+                            push(
+                                self,
+                                Move::Use(DjinnUse::Enki {
+                                    oasis: tile,
+                                    pay,
+                                    lamia,
+                                }),
+                            );
                         }
                     }
                 }

@@ -265,7 +265,10 @@ pub fn bench_import(store: &Store, games: u64, seed: u64) -> Result<ImportBench>
     let base = chrono::DateTime::from_timestamp(1_767_225_600, 0).unwrap_or_default();
     // Records go to a scratch file first, so that the import below streams them as
     // `ludolog import` does and the memory measured is the store's, not the generator's.
-    let file = std::env::temp_dir().join(format!("ludolog-bench-import-{}.ndjson", std::process::id()));
+    let file = std::env::temp_dir().join(format!(
+        "ludolog-bench-import-{}.ndjson",
+        std::process::id()
+    ));
     let mut out = std::io::BufWriter::new(std::fs::File::create(&file)?);
     for g in 0..games {
         let players = 2 + (g % 3) as u8;

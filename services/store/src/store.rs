@@ -45,7 +45,10 @@ pub struct Config {
 
 impl Default for Config {
     fn default() -> Self {
-        Config { snapshot_every: 32, cache_bytes: 128 << 20 }
+        Config {
+            snapshot_every: 32,
+            cache_bytes: 128 << 20,
+        }
     }
 }
 
@@ -154,6 +157,18 @@ fn player_key(name: &str, id: GameId) -> Vec<u8> {
 fn id_from_suffix(k: &[u8]) -> Option<GameId> {
     let s = k.get(k.len().checked_sub(8)?..)?;
     Some(GameId(u64::from_be_bytes(s.try_into().ok()?)))
+}
+
+/// Applies an entry read back from the store: one that no longer applies means the stored log
+/// (or the rules under it) changed, which is corruption, not a client's mistake.
+fn apply_stored(state: &mut dyn GameState, id: GameId, e: &Entry) -> Result<()> {
+    state
+        .apply(e.actor, &e.notation)
+        .map_err(|err| StoreError::Corrupt {
+            game: id,
+            ply: Some(e.ply),
+            what: format!("stored entry no longer applies: {err}"),
+        })
 }
 
 fn tx_error(e: TransactionError<StoreError>) -> StoreError {
@@ -632,13 +647,7 @@ impl Store {
                 })?,
         };
         for e in self.entries(id, from, ply)? {
-            state
-                .apply(e.actor, &e.notation)
-                .map_err(|err| StoreError::Corrupt {
-                    game: id,
-                    ply: Some(e.ply),
-                    what: format!("stored entry no longer applies: {err}"),
-                })?;
+            apply_stored(state.as_mut(), id, &e)?;
         }
         Ok(state)
     }
@@ -733,13 +742,7 @@ impl Store {
                     })?;
             let mut batch = sled::Batch::default();
             for e in self.entries(id, 0, header.plies)? {
-                state
-                    .apply(e.actor, &e.notation)
-                    .map_err(|err| StoreError::Corrupt {
-                        game: id,
-                        ply: Some(e.ply),
-                        what: format!("stored entry no longer applies: {err}"),
-                    })?;
+                apply_stored(state.as_mut(), id, &e)?;
                 if (e.ply + 1) % self.config.snapshot_every == 0 {
                     batch.insert(&key(id, e.ply + 1), frame(&state.encode()));
                 }
