@@ -1,28 +1,35 @@
-//! Group commit: many writers, few flushes.
+//! Group commit: many writers, one log write and one `fdatasync` per batch.
 //!
-//! A dedicated flusher thread flushes sled whenever writes have been committed since the last
-//! flush began. A writer that has committed its transaction calls [`GroupCommit::wait_durable`]
-//! and sleeps until a flush that began after its commit has finished. While one flush runs, the
-//! writers acknowledged by the previous one prepare their next writes, and the next flush takes
-//! them all: flushing and preparing overlap, and one `fsync` serves a crowd of writers, on any
-//! games.
+//! A writer commits its sled transaction, then hands the same writes, encoded as a log record,
+//! to [`GroupCommit::wait_durable`] and sleeps. A dedicated flusher thread takes every record
+//! pending, writes them to the write-ahead log as one batch (one `pwrite`, one `fdatasync`) and
+//! wakes the writers it covered. While it syncs, writers it released earlier prepare the next
+//! batch, so syncing and preparing overlap and one sync serves a crowd, on any games.
+//!
+//! When the log fills, the flusher checkpoints: it flushes sled (everything logged so far was
+//! committed to sled before it was logged, so it is now durable there) and starts the log over.
+//! Dropping the store checkpoints too, so a clean restart has nothing to replay.
 //!
 //! A std `Mutex` + `Condvar`, not an async lock: the store is synchronous (sled is), callers in
-//! async code reach it through `spawn_blocking`, and the critical sections are counters.
+//! async code reach it through `spawn_blocking`, and the critical sections are a few moves.
 
+use crate::wal::WalFile;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
 #[derive(Default)]
 struct Counters {
-    /// Writes committed (not necessarily durable).
+    /// Writes handed over (not necessarily durable).
     written: u64,
     /// Writes known durable.
     durable: u64,
-    /// The last flush failed: waiters get an error, the next flush retries.
+    /// Records waiting for the next batch.
+    pending: Vec<u8>,
+    /// The last batch failed: waiters get an error.
     failed: Option<String>,
-    flushes: u64,
-    flush_nanos: u64,
+    batches: u64,
+    sync_nanos: u64,
+    checkpoints: u64,
     shutdown: bool,
 }
 
@@ -30,7 +37,7 @@ struct Shared {
     state: Mutex<Counters>,
     /// Writers wait here for `durable` to pass their write.
     durable: Condvar,
-    /// The flusher waits here for new writes.
+    /// The flusher waits here for records.
     work: Condvar,
 }
 
@@ -45,9 +52,20 @@ pub struct GroupCommit {
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
+/// Group commit activity so far.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct CommitStats {
+    /// Log batches written (each one `fdatasync`).
+    pub batches: u64,
+    /// Writes made durable.
+    pub writes: u64,
+    pub seconds_syncing: f64,
+    pub checkpoints: u64,
+}
+
 impl GroupCommit {
-    /// Starts the flusher thread for `db`.
-    pub fn start(db: sled::Db) -> GroupCommit {
+    /// Starts the flusher thread, logging to `wal` and checkpointing `db`.
+    pub fn start(db: sled::Db, wal: WalFile) -> GroupCommit {
         let shared = Arc::new(Shared {
             state: Mutex::new(Counters::default()),
             durable: Condvar::new(),
@@ -56,15 +74,22 @@ impl GroupCommit {
         let s = shared.clone();
         let thread = std::thread::Builder::new()
             .name("ludolog-flusher".into())
-            .spawn(move || flusher(&s, &db))
+            .spawn(move || flusher(&s, &db, wal))
             .ok();
         GroupCommit { shared, thread }
     }
 
-    /// Records a committed write and returns once it is durable.
-    pub fn wait_durable(&self) -> Result<(), sled::Error> {
+    /// Hands over a committed write's log `record` and returns once it is durable. An empty
+    /// record waits for everything handed over before it.
+    pub fn wait_durable(&self, record: Vec<u8>) -> Result<(), sled::Error> {
         let s = &self.shared;
         let mut g = s.lock();
+        if self.thread.is_none() {
+            return Err(sled::Error::Io(std::io::Error::other(
+                "the log flusher could not be started",
+            )));
+        }
+        g.pending.extend_from_slice(&record);
         g.written += 1;
         let mine = g.written;
         s.work.notify_one();
@@ -72,51 +97,65 @@ impl GroupCommit {
             if let Some(e) = &g.failed {
                 return Err(sled::Error::Io(std::io::Error::other(e.clone())));
             }
-            if g.shutdown {
-                return Err(sled::Error::Io(std::io::Error::other(
-                    "the store is closing",
-                )));
-            }
             g = s.durable.wait(g).unwrap_or_else(|e| e.into_inner());
         }
         Ok(())
     }
 
-    /// Flushes done so far.
-    pub fn flushes(&self) -> u64 {
-        self.shared.lock().flushes
-    }
-
-    /// (flushes, seconds spent flushing) so far.
-    pub fn stats(&self) -> (u64, f64) {
+    pub fn stats(&self) -> CommitStats {
         let g = self.shared.lock();
-        (g.flushes, g.flush_nanos as f64 / 1e9)
+        CommitStats {
+            batches: g.batches,
+            writes: g.durable,
+            seconds_syncing: g.sync_nanos as f64 / 1e9,
+            checkpoints: g.checkpoints,
+        }
     }
 }
 
-fn flusher(s: &Shared, db: &sled::Db) {
+fn flusher(s: &Shared, db: &sled::Db, mut wal: WalFile) {
     let mut g = s.lock();
     loop {
         while g.written == g.durable && !g.shutdown {
             g = s.work.wait(g).unwrap_or_else(|e| e.into_inner());
         }
-        if g.shutdown && g.written == g.durable {
+        if g.written == g.durable {
+            // Shutting down with nothing pending: checkpoint, so a restart replays nothing.
+            drop(g);
+            if db.flush().is_ok() {
+                let _ = wal.reset();
+            }
             return;
         }
+        let batch = std::mem::take(&mut g.pending);
         let target = g.written;
         drop(g);
         let start = Instant::now();
-        let r = db.flush();
+        let mut checkpointed = false;
+        let r = (|| -> Result<(), String> {
+            if !wal.has_room(batch.len()) {
+                db.flush().map_err(|e| e.to_string())?;
+                wal.reset().map_err(|e| e.to_string())?;
+                checkpointed = true;
+            }
+            if wal.has_room(batch.len()) {
+                wal.write_batch(&batch).map_err(|e| e.to_string())
+            } else {
+                // Larger than the whole log: sled itself makes it durable.
+                db.flush().map(|_| ()).map_err(|e| e.to_string())
+            }
+        })();
         let took = start.elapsed().as_nanos() as u64;
         g = s.lock();
-        g.flushes += 1;
-        g.flush_nanos += took;
+        g.batches += 1;
+        g.sync_nanos += took;
+        g.checkpoints += u64::from(checkpointed);
         match r {
-            Ok(_) => {
+            Ok(()) => {
                 g.durable = target;
                 g.failed = None;
             }
-            Err(e) => g.failed = Some(e.to_string()),
+            Err(e) => g.failed = Some(e),
         }
         s.durable.notify_all();
     }
@@ -126,7 +165,6 @@ impl Drop for GroupCommit {
     fn drop(&mut self) {
         self.shared.lock().shutdown = true;
         self.shared.work.notify_all();
-        self.shared.durable.notify_all();
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }

@@ -12,7 +12,8 @@
 //! - [`record`]: headers, entries, and their checksummed framing.
 //! - [`store`]: opening, creating, appending (validation, dealing, idempotency, snapshots),
 //!   reading entries and states, listing, rebuilding caches. The tree layout is documented there.
-//! - [`durability`]: group commit, sharing flushes between concurrent writers.
+//! - [`durability`]: group commit, sharing one log write and `fdatasync` between writers.
+//! - [`wal`]: the write-ahead log that makes acknowledged writes durable, and its recovery.
 //! - [`portable`]: NDJSON game records: import (validated) and export (byte-stable).
 //! - `error`: the one error enum, `StoreError`, with stable codes.
 
@@ -22,6 +23,7 @@ pub mod id;
 pub mod portable;
 pub mod record;
 pub mod store;
+pub mod wal;
 
 pub use error::{Result, StoreError};
 pub use id::GameId;

@@ -193,6 +193,7 @@ impl Store {
             plies: entries.len() as u32,
             seat_token_hashes: Vec::new(),
         };
+        // Not logged: an import is made durable as a whole by `Store::flush` at its end.
         self.write_new_game(&header, &entries, &snaps)
             .map_err(|e| match e {
                 StoreError::Exists(id) => {

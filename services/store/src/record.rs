@@ -27,8 +27,9 @@ impl Status {
     }
 }
 
-/// A game's header: everything about it but its entries.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// A game's header: everything about it but its entries. Stored in two parts
+/// (`StoredHeader`, `StoredTip`).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Header {
     pub id: GameId,
     pub kind: GameKind,
@@ -40,9 +41,7 @@ pub struct Header {
     pub seed: Option<u64>,
     pub rules_version: String,
     pub data_hash: String,
-    #[serde(with = "nanos")]
     pub created_at: DateTime<Utc>,
-    #[serde(with = "nanos")]
     pub updated_at: DateTime<Utc>,
     pub status: Status,
     /// Number of entries.
@@ -54,6 +53,75 @@ pub struct Header {
 impl Header {
     pub fn options_json(&self) -> serde_json::Value {
         serde_json::from_str(&self.options).unwrap_or(serde_json::Value::Null)
+    }
+}
+
+/// What of a header never changes after creation (the `games` tree).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct StoredHeader {
+    pub id: GameId,
+    pub kind: GameKind,
+    pub players: Vec<String>,
+    pub options: String,
+    pub seed: Option<u64>,
+    pub rules_version: String,
+    pub data_hash: String,
+    #[serde(with = "nanos")]
+    pub created_at: DateTime<Utc>,
+    pub seat_token_hashes: Vec<String>,
+}
+
+/// What of a header every append changes (the `tips` tree): kept apart so that an append
+/// rewrites a few bytes, not the players, options and hashes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct StoredTip {
+    pub plies: u32,
+    pub status: Status,
+    #[serde(with = "nanos")]
+    pub updated_at: DateTime<Utc>,
+}
+
+impl Header {
+    pub(crate) fn split(&self) -> (StoredHeader, StoredTip) {
+        (
+            StoredHeader {
+                id: self.id,
+                kind: self.kind,
+                players: self.players.clone(),
+                options: self.options.clone(),
+                seed: self.seed,
+                rules_version: self.rules_version.clone(),
+                data_hash: self.data_hash.clone(),
+                created_at: self.created_at,
+                seat_token_hashes: self.seat_token_hashes.clone(),
+            },
+            self.tip(),
+        )
+    }
+
+    pub(crate) fn tip(&self) -> StoredTip {
+        StoredTip {
+            plies: self.plies,
+            status: self.status,
+            updated_at: self.updated_at,
+        }
+    }
+
+    pub(crate) fn join(h: StoredHeader, t: StoredTip) -> Header {
+        Header {
+            id: h.id,
+            kind: h.kind,
+            players: h.players,
+            options: h.options,
+            seed: h.seed,
+            rules_version: h.rules_version,
+            data_hash: h.data_hash,
+            created_at: h.created_at,
+            updated_at: t.updated_at,
+            status: t.status,
+            plies: t.plies,
+            seat_token_hashes: h.seat_token_hashes,
+        }
     }
 }
 

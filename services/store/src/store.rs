@@ -3,7 +3,8 @@
 //! # Trees and keys (all integers big-endian, so key order is numeric order)
 //! | tree        | key                              | value (framed: crc32 + postcard)        |
 //! |-------------|----------------------------------|-----------------------------------------|
-//! | `games`     | game id (8)                      | `Header`                                |
+//! | `games`     | game id (8)                      | `StoredHeader`: what never changes      |
+//! | `tips`      | game id (8)                      | `StoredTip`, at creation and at the end |
 //! | `entries`   | game id (8) + ply (4)            | `Entry`                                 |
 //! | `snapshots` | game id (8) + ply (4)            | the state after `ply` entries (bytes)   |
 //! | `idem`      | game id (8) + idempotency key    | (first ply, entry count, notation)      |
@@ -17,7 +18,10 @@
 use crate::durability::GroupCommit;
 use crate::error::{Result, StoreError};
 use crate::id::GameId;
-use crate::record::{decode, encode, frame, unframe, Entry, Header, Status};
+use crate::record::{
+    decode, encode, frame, unframe, Entry, Header, Status, StoredHeader, StoredTip,
+};
+use crate::wal::{record, WalFile, WalWrite};
 use chrono::{DateTime, Utc};
 use rules_core::{Actor, EntryError, GameKind, GameRules, GameState, Ply, Registry, ToAct};
 use serde::{Deserialize, Serialize};
@@ -121,6 +125,10 @@ pub struct Store {
     idem: sled::Tree,
     by_kind: sled::Tree,
     by_player: sled::Tree,
+    /// Per game: the part of the header that appends change (`StoredTip`).
+    tip_records: sled::Tree,
+    /// The seven trees above, by tree number, for transactions and log replay.
+    all: Vec<sled::Tree>,
     registry: Registry,
     config: Config,
     /// Warm tips: the state at the end of each recently used unfinished game, so an append
@@ -128,6 +136,32 @@ pub struct Store {
     tips: Mutex<HashMap<GameId, Arc<Mutex<Tip>>>>,
     commit: GroupCommit,
     last_id: Mutex<(u64, u16)>,
+}
+
+/// Tree numbers, as written in the write-ahead log.
+pub(crate) const GAMES: u8 = 0;
+pub(crate) const ENTRIES: u8 = 1;
+pub(crate) const SNAPSHOTS: u8 = 2;
+pub(crate) const IDEM: u8 = 3;
+pub(crate) const BY_KIND: u8 = 4;
+pub(crate) const BY_PLAYER: u8 = 5;
+pub(crate) const TIPS: u8 = 6;
+const TREE_NAMES: [&str; 7] = [
+    "games",
+    "entries",
+    "snapshots",
+    "idem",
+    "by_kind",
+    "by_player",
+    "tips",
+];
+
+fn write(tree: u8, key: &[u8], value: Vec<u8>) -> WalWrite {
+    WalWrite {
+        tree,
+        key: key.to_vec(),
+        value,
+    }
 }
 
 fn key(id: GameId, ply: u32) -> [u8; 12] {
@@ -157,6 +191,21 @@ fn player_key(name: &str, id: GameId) -> Vec<u8> {
 fn id_from_suffix(k: &[u8]) -> Option<GameId> {
     let s = k.get(k.len().checked_sub(8)?..)?;
     Some(GameId(u64::from_be_bytes(s.try_into().ok()?)))
+}
+
+/// Replays the write-ahead log's records into sled after a crash. Each record is a whole
+/// transaction's writes, replayed in log order, so sled ends as it was when the last
+/// acknowledged write was acknowledged — plus, possibly, writes sled had kept on its own that
+/// were never acknowledged; those are complete transactions too (sled's are atomic).
+fn recover(all: &[sled::Tree], records: &[Vec<WalWrite>]) -> Result<()> {
+    for writes in records {
+        for w in writes {
+            if let Some(t) = all.get(usize::from(w.tree)) {
+                t.insert(w.key.as_slice(), w.value.as_slice())?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Applies an entry read back from the store: one that no longer applies means the stored log
@@ -190,27 +239,78 @@ pub fn check_name(name: &str) -> Result<()> {
 }
 
 impl Store {
-    /// Opens (or creates) a store in `path`.
+    /// Opens (or creates) a store in `path`, first replaying the write-ahead log into sled if
+    /// the last run ended without a checkpoint (a crash).
     pub fn open(path: impl AsRef<Path>, registry: Registry, config: Config) -> Result<Store> {
+        let path = path.as_ref();
+        // sled's background flusher is off: durability is the write-ahead log's job.
         let db = sled::Config::new()
             .path(path)
             .mode(sled::Mode::HighThroughput)
+            .cache_capacity(config.cache_bytes)
             .flush_every_ms(None)
             .open()?;
+        let all = TREE_NAMES
+            .iter()
+            .map(|n| db.open_tree(n))
+            .collect::<sled::Result<Vec<_>>>()?;
+        let io = |e: std::io::Error| StoreError::Sled(sled::Error::Io(e));
+        let (mut wal, recovered) =
+            WalFile::open(&path.join("ludolog.wal"), crate::wal::CAPACITY).map_err(io)?;
+        if !recovered.is_empty() {
+            recover(&all, &recovered)?;
+            db.flush()?;
+        }
+        wal.reset().map_err(io)?;
         Ok(Store {
-            commit: GroupCommit::start(db.clone()),
-            games: db.open_tree("games")?,
-            entries: db.open_tree("entries")?,
-            snapshots: db.open_tree("snapshots")?,
-            idem: db.open_tree("idem")?,
-            by_kind: db.open_tree("by_kind")?,
-            by_player: db.open_tree("by_player")?,
+            commit: GroupCommit::start(db.clone(), wal),
+            games: all[usize::from(GAMES)].clone(),
+            entries: all[usize::from(ENTRIES)].clone(),
+            snapshots: all[usize::from(SNAPSHOTS)].clone(),
+            idem: all[usize::from(IDEM)].clone(),
+            by_kind: all[usize::from(BY_KIND)].clone(),
+            by_player: all[usize::from(BY_PLAYER)].clone(),
+            tip_records: all[usize::from(TIPS)].clone(),
+            all,
             registry,
             config,
             tips: Mutex::new(HashMap::new()),
             db,
             last_id: Mutex::new((0, 0)),
         })
+    }
+
+    /// Writes `writes` in one sled transaction (refusing a game id that exists, when given).
+    pub(crate) fn commit_writes(
+        &self,
+        writes: &[WalWrite],
+        new_game: Option<GameId>,
+    ) -> Result<()> {
+        // Most appends touch one tree (entries): a batch is atomic there and cheaper than a
+        // transaction across trees.
+        if let (None, Some(first)) = (new_game, writes.first()) {
+            if writes.iter().all(|w| w.tree == first.tree) {
+                let mut batch = sled::Batch::default();
+                for w in writes {
+                    batch.insert(w.key.as_slice(), w.value.as_slice());
+                }
+                self.all[usize::from(first.tree)].apply_batch(batch)?;
+                return Ok(());
+            }
+        }
+        self.all[..]
+            .transaction(|t| {
+                if let Some(id) = new_game {
+                    if t[usize::from(GAMES)].get(id.to_bytes())?.is_some() {
+                        return Err(ConflictableTransactionError::Abort(StoreError::Exists(id)));
+                    }
+                }
+                for w in writes {
+                    t[usize::from(w.tree)].insert(w.key.as_slice(), w.value.as_slice())?;
+                }
+                Ok(())
+            })
+            .map_err(tx_error)
     }
 
     pub fn registry(&self) -> &Registry {
@@ -221,13 +321,8 @@ impl Store {
         &self.config
     }
 
-    /// Flushes done by group commit so far.
-    pub fn flushes(&self) -> u64 {
-        self.commit.flushes()
-    }
-
-    /// Group commit so far: (flushes, seconds flushing).
-    pub fn commit_stats(&self) -> (u64, f64) {
+    /// Group commit activity so far.
+    pub fn commit_stats(&self) -> crate::durability::CommitStats {
         self.commit.stats()
     }
 
@@ -277,7 +372,33 @@ impl Store {
             .games
             .get(id.to_bytes())?
             .ok_or(StoreError::NotFound(id))?;
-        decode(&bytes, id, None)
+        let fixed: StoredHeader = decode(&bytes, id, None)?;
+        let bytes = self
+            .tip_records
+            .get(id.to_bytes())?
+            .ok_or_else(|| StoreError::Corrupt {
+                game: id,
+                ply: None,
+                what: "header without its tip record".into(),
+            })?;
+        let mut tip: StoredTip = decode(&bytes, id, None)?;
+        if tip.status == Status::Active {
+            // An active game's length and last change are its last entry's: appends write only
+            // entries (a tip record is written at creation and at the end), which keeps them
+            // cheap and free of a hot key.
+            if let Some(kv) = self
+                .entries
+                .range(key(id, 0)..=key(id, u32::MAX))
+                .next_back()
+            {
+                let (k, v) = kv?;
+                let ply = u32::from_be_bytes([k[8], k[9], k[10], k[11]]);
+                let last: Entry = decode(&v, id, Some(ply))?;
+                tip.plies = ply + 1;
+                tip.updated_at = last.recorded_at;
+            }
+        }
+        Ok(Header::join(fixed, tip))
     }
 
     /// Creates a game and deals it (the deal is entry 0).
@@ -321,8 +442,8 @@ impl Store {
             plies: entries.len() as u32,
             seat_token_hashes: g.seat_token_hashes,
         };
-        self.write_new_game(&header, &entries, &snaps)?;
-        self.commit.wait_durable()?;
+        let writes = self.write_new_game(&header, &entries, &snaps)?;
+        self.commit.wait_durable(record(&writes))?;
         self.tips_lock().insert(
             id,
             Arc::new(Mutex::new(Tip {
@@ -333,48 +454,39 @@ impl Store {
         Ok((header, entries))
     }
 
-    /// Writes a whole game (header, entries, snapshots, indexes) in one transaction.
+    /// Writes a whole game (header, entries, snapshots, indexes) in one transaction and returns
+    /// the writes, for the write-ahead log. Not yet durable.
     pub(crate) fn write_new_game(
         &self,
         header: &Header,
         entries: &[Entry],
         snaps: &[(u32, Vec<u8>)],
-    ) -> Result<()> {
+    ) -> Result<Vec<WalWrite>> {
         let id = header.id;
-        let hbytes = encode(header);
-        let ebytes: Vec<([u8; 12], Vec<u8>)> = entries
-            .iter()
-            .map(|e| (key(id, e.ply), encode(e)))
-            .collect();
-        let sbytes: Vec<([u8; 12], Vec<u8>)> =
-            snaps.iter().map(|(p, b)| (key(id, *p), frame(b))).collect();
-        let pkeys: Vec<Vec<u8>> = header.players.iter().map(|p| player_key(p, id)).collect();
-        let kkey = kind_key(header);
-        (
-            &self.games,
-            &self.entries,
-            &self.snapshots,
-            &self.by_kind,
-            &self.by_player,
-        )
-            .transaction(|(games, entries, snapshots, by_kind, by_player)| {
-                if games.get(id.to_bytes())?.is_some() {
-                    return Err(ConflictableTransactionError::Abort(StoreError::Exists(id)));
-                }
-                games.insert(&id.to_bytes(), hbytes.as_slice())?;
-                for (k, v) in &ebytes {
-                    entries.insert(k, v.as_slice())?;
-                }
-                for (k, v) in &sbytes {
-                    snapshots.insert(k, v.as_slice())?;
-                }
-                by_kind.insert(kkey.as_slice(), &[] as &[u8])?;
-                for k in &pkeys {
-                    by_player.insert(k.as_slice(), &[] as &[u8])?;
-                }
-                Ok(())
-            })
-            .map_err(tx_error)
+        let (fixed, tip) = header.split();
+        let mut writes = vec![
+            write(GAMES, &id.to_bytes(), encode(&fixed)),
+            write(TIPS, &id.to_bytes(), encode(&tip)),
+        ];
+        writes.extend(
+            entries
+                .iter()
+                .map(|e| write(ENTRIES, &key(id, e.ply), encode(e))),
+        );
+        writes.extend(
+            snaps
+                .iter()
+                .map(|(p, b)| write(SNAPSHOTS, &key(id, *p), frame(b))),
+        );
+        writes.push(write(BY_KIND, &kind_key(header), Vec::new()));
+        writes.extend(
+            header
+                .players
+                .iter()
+                .map(|p| write(BY_PLAYER, &player_key(p, id), Vec::new())),
+        );
+        self.commit_writes(&writes, Some(id))?;
+        Ok(writes)
     }
 
     /// While the game waits on chance and the store deals it, deal: each outcome becomes a
@@ -474,7 +586,7 @@ impl Store {
                 drop(tip);
                 let entries = self.entries(id, rec.first_ply, rec.first_ply + rec.count)?;
                 // The first attempt may still be waiting on its flush: be durable too.
-                self.commit.wait_durable()?;
+                self.commit.wait_durable(Vec::new())?;
                 return Ok(Appended {
                     header,
                     entries,
@@ -536,35 +648,27 @@ impl Store {
         } else {
             Status::Active
         };
-        let hbytes = encode(&header);
-        let ebytes: Vec<([u8; 12], Vec<u8>)> = entries
+        let mut writes: Vec<WalWrite> = entries
             .iter()
-            .map(|e| (key(id, e.ply), encode(e)))
+            .map(|e| write(ENTRIES, &key(id, e.ply), encode(e)))
             .collect();
-        let sbytes: Vec<([u8; 12], Vec<u8>)> =
-            snaps.iter().map(|(p, b)| (key(id, *p), frame(b))).collect();
-        let ibytes = idem_key.as_ref().map(|_| {
-            encode(&IdemRecord {
+        if header.status == Status::Finished {
+            writes.push(write(TIPS, &id.to_bytes(), encode(&header.tip())));
+        }
+        writes.extend(
+            snaps
+                .iter()
+                .map(|(p, b)| write(SNAPSHOTS, &key(id, *p), frame(b))),
+        );
+        if let Some(k) = &idem_key {
+            let rec = IdemRecord {
                 first_ply: ply,
                 count: entries.len() as u32,
                 notation: req.notation.to_string(),
-            })
-        });
-        (&self.games, &self.entries, &self.snapshots, &self.idem)
-            .transaction(|(games, tx_entries, snapshots, idem)| {
-                games.insert(&id.to_bytes(), hbytes.as_slice())?;
-                for (k, v) in &ebytes {
-                    tx_entries.insert(k, v.as_slice())?;
-                }
-                for (k, v) in &sbytes {
-                    snapshots.insert(k, v.as_slice())?;
-                }
-                if let (Some(k), Some(v)) = (&idem_key, &ibytes) {
-                    idem.insert(k.as_slice(), v.as_slice())?;
-                }
-                Ok::<_, ConflictableTransactionError<StoreError>>(())
-            })
-            .map_err(tx_error)?;
+            };
+            writes.push(write(IDEM, k, encode(&rec)));
+        }
+        self.commit_writes(&writes, None)?;
         tip.header = header.clone();
         tip.state = state;
         let finished = header.status == Status::Finished;
@@ -572,7 +676,7 @@ impl Store {
         if finished {
             self.tips_lock().remove(&id);
         }
-        self.commit.wait_durable()?;
+        self.commit.wait_durable(record(&writes))?;
         Ok(Appended {
             header,
             entries,
