@@ -478,3 +478,50 @@ fn import_rejects_bad_records_whole_with_reasons() {
     assert!(e.reason.contains("already exists"), "{e}");
     assert_eq!(store.game_count(), 1);
 }
+
+#[test]
+fn the_record_schema_describes_exported_records() {
+    let schema: serde_json::Value =
+        serde_json::from_str(include_str!("../../../schema/game-record.schema.json")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let store = open(dir.path());
+    let id = new_game(&store, 2, 1);
+    play_out(&store, id, 0, 20);
+    let rec = serde_json::to_value(store.record(id).unwrap()).unwrap();
+    let props: Vec<&String> = schema["properties"].as_object().unwrap().keys().collect();
+    let fields: Vec<&String> = rec.as_object().unwrap().keys().collect();
+    let mut sorted_props = props.clone();
+    sorted_props.sort();
+    let mut sorted_fields = fields.clone();
+    sorted_fields.sort();
+    assert_eq!(
+        sorted_fields, sorted_props,
+        "record fields and schema properties differ"
+    );
+    for req in schema["required"].as_array().unwrap() {
+        assert!(
+            rec.get(req.as_str().unwrap()).is_some(),
+            "required {req} missing"
+        );
+    }
+    let entry_props = schema["properties"]["entries"]["items"]["properties"]
+        .as_object()
+        .unwrap();
+    for e in rec["entries"].as_array().unwrap() {
+        for k in e.as_object().unwrap().keys() {
+            assert!(
+                entry_props.contains_key(k),
+                "entry field {k} not in the schema"
+            );
+        }
+    }
+    let kinds: Vec<&str> = schema["properties"]["kind"]["enum"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    for k in rules_core::GameKind::ALL {
+        assert!(kinds.contains(&k.as_str()));
+    }
+}
