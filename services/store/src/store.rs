@@ -409,7 +409,17 @@ impl Store {
         }
     }
 
+    /// A game's header. A game with an append in flight has a warm tip, whose header changes
+    /// only once the append's writes are all in: readers see whole appends, never a prefix.
     pub fn header(&self, id: GameId) -> Result<Header> {
+        if let Some(t) = self.tips_lock().get(&id).cloned() {
+            return Ok(t.lock().unwrap_or_else(|e| e.into_inner()).header.clone());
+        }
+        self.stored_header(id)
+    }
+
+    /// The header as sled has it.
+    fn stored_header(&self, id: GameId) -> Result<Header> {
         let bytes = self
             .games
             .get(id.to_bytes())?
@@ -587,7 +597,7 @@ impl Store {
         if let Some(t) = self.tips_lock().get(&id) {
             return Ok(t.clone());
         }
-        let header = self.header(id)?;
+        let header = self.stored_header(id)?;
         let state = self.state_at(id, header.plies)?;
         let tip = Arc::new(Mutex::new(Tip { header, state }));
         // Another thread may have loaded it meanwhile: keep the first, so one mutex guards it.
