@@ -142,6 +142,30 @@ impl Game for FiveTribes {
     fn view(s: &State, viewer: Viewer) -> View {
         s.view(viewer)
     }
+
+    fn round(s: &State) -> u32 {
+        u32::from(s.round)
+    }
+
+    fn phase(s: &State) -> &'static str {
+        match &s.phase {
+            state::Phase::Deal => "deal",
+            state::Phase::Bid => "bid",
+            state::Phase::Turn { .. } => "turn",
+            state::Phase::Refill => "refill",
+            state::Phase::Over => "over",
+        }
+    }
+
+    /// Sibittis's draw is seen by its drawer only (Ruling F15); everything else dealt is public.
+    fn chance_visible(s: &State, c: &Chance, viewer: Viewer) -> bool {
+        match (c, &s.phase) {
+            (Chance::Djinns(_), state::Phase::Turn { seat, .. }) => {
+                viewer == Viewer::Seat(Seat(*seat))
+            }
+            _ => true,
+        }
+    }
 }
 
 impl Notation for FiveTribes {

@@ -1,11 +1,13 @@
 //! `ludolog`: the command line of the Ludolog replay and analysis service.
 //!
-//! Commands: `simulate` and `rules` (no store); `import`, `export`, `replay`, `rebuild`,
-//! `sample` and `bench-append` (open the store under `--data-dir`). `anyhow` is used here and
+//! Commands: `serve` (the GraphQL service), `schema`; `simulate` and `rules` (no store);
+//! `import`, `export`, `replay`, `rebuild`, `sample` and the `bench-*` load generators (open the
+//! store under `--data-dir`). `anyhow` is used here and
 //! only here: library crates return typed errors, the binary reports them.
 
 mod bench;
 mod games;
+mod serve;
 mod simulate;
 mod storecmd;
 
@@ -35,6 +37,10 @@ struct DataDir {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Run the GraphQL service (GraphiQL at /graphql).
+    Serve(serve::ServeArgs),
+    /// Print the GraphQL schema (SDL), as schema/schema.graphql holds it.
+    Schema,
     /// Play seeded random legal games and report their speed and scores.
     Simulate {
         /// Game kind, e.g. five-tribes.
@@ -158,6 +164,8 @@ struct RulesEntry {
 fn main() -> Result<()> {
     let cli = Cli::parse();
     match cli.command {
+        Command::Serve(args) => serve::serve(args)?,
+        Command::Schema => print!("{}", api::sdl()),
         Command::Simulate {
             game,
             players,

@@ -77,6 +77,11 @@ pub trait GameState: Send + Sync {
     /// Every legal move of the seat to act, as notation.
     fn legal_moves(&self) -> Vec<String>;
     fn view(&self, viewer: Viewer) -> serde_json::Value;
+    fn round(&self) -> u32;
+    fn phase(&self) -> &'static str;
+    /// The text `viewer` may see of an entry applied to this position: the notation itself,
+    /// or, for a chance outcome the rules keep from this viewer, `hidden` in its place.
+    fn entry_text(&self, actor: Actor, notation: &str, viewer: Viewer) -> String;
     fn outcome(&self) -> Option<Outcome>;
     fn scores(&self) -> Vec<SeatScore>;
     fn clone_box(&self) -> Box<dyn GameState>;
@@ -198,6 +203,22 @@ where
     }
     fn view(&self, viewer: Viewer) -> serde_json::Value {
         serde_json::to_value(G::view(&self.0, viewer)).unwrap_or(serde_json::Value::Null)
+    }
+    fn round(&self) -> u32 {
+        G::round(&self.0)
+    }
+    fn phase(&self) -> &'static str {
+        G::phase(&self.0)
+    }
+    fn entry_text(&self, actor: Actor, notation: &str, viewer: Viewer) -> String {
+        if actor == Actor::Dealer && G::to_act(&self.0) != ToAct::Over {
+            if let Ok(c) = G::parse_chance(notation) {
+                if !G::chance_visible(&self.0, &c, viewer) {
+                    return "hidden".to_string();
+                }
+            }
+        }
+        notation.to_string()
     }
     fn outcome(&self) -> Option<Outcome> {
         G::outcome(&self.0)

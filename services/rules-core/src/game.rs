@@ -124,6 +124,20 @@ pub trait Game: 'static {
     /// What `viewer` may see of the position.
     fn view(s: &Self::State, viewer: Viewer) -> Self::View;
 
+    /// The round number (from 1; 0 before the deal).
+    fn round(s: &Self::State) -> u32;
+
+    /// A short name of the phase (e.g. `bid`, `turn`, `over`).
+    fn phase(s: &Self::State) -> &'static str;
+
+    /// Whether `viewer` may see the chance outcome `c` dealt in position `s` (before it).
+    /// Outcomes the rules keep secret from some seats (a private draw) answer `false` for
+    /// them; logs served to those viewers show the outcome hidden.
+    fn chance_visible(s: &Self::State, c: &Self::Chance, viewer: Viewer) -> bool {
+        let _ = (s, c, viewer);
+        true
+    }
+
     /// Applies one log entry's action, checking that the right actor supplies it.
     fn apply(
         s: &mut Self::State,

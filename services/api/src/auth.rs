@@ -1,0 +1,107 @@
+//! Seat tokens and the admin token.
+//!
+//! `createGame` returns one random secret token per seat; the store keeps only their SHA-256.
+//! A request carries a token as `Authorization: Bearer …` (HTTP) or in the WebSocket
+//! `connection_init` payload (`{"authorization": "Bearer …"}`), since browsers cannot set
+//! headers on WebSockets. Which seat a token opens is decided per game.
+
+use rules_core::{Seat, Viewer};
+use sha2::{Digest, Sha256};
+use store::Header;
+
+/// Who is calling, as far as the request says.
+#[derive(Debug, Clone, Default)]
+pub struct Caller {
+    pub token: Option<String>,
+}
+
+impl Caller {
+    /// From an `Authorization` header value (or the same text in a WebSocket payload).
+    pub fn from_authorization(value: Option<&str>) -> Caller {
+        let token = value
+            .and_then(|v| {
+                v.strip_prefix("Bearer ")
+                    .or_else(|| v.strip_prefix("bearer "))
+            })
+            .map(|t| t.trim().to_string())
+            .filter(|t| !t.is_empty() && t.len() <= 256);
+        Caller { token }
+    }
+
+    /// The seat this caller's token opens in `game`, if any.
+    pub fn seat_in(&self, game: &Header) -> Option<Seat> {
+        let t = self.token.as_ref()?;
+        let h = hash_token(t);
+        game.seat_token_hashes
+            .iter()
+            .position(|x| *x == h)
+            .map(|i| Seat(i as u8))
+    }
+
+    /// What this caller may see of `game`: its seat's view, or a spectator's.
+    pub fn viewer(&self, game: &Header) -> Viewer {
+        self.seat_in(game).map_or(Viewer::Spectator, Viewer::Seat)
+    }
+
+    pub fn is_admin(&self, admin_token: Option<&str>) -> bool {
+        match (admin_token, &self.token) {
+            (Some(a), Some(t)) => constant_time_eq(a.as_bytes(), t.as_bytes()),
+            _ => false,
+        }
+    }
+}
+
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+pub fn hash_token(token: &str) -> String {
+    hex::encode(Sha256::digest(token.as_bytes()))
+}
+
+/// A new secret: 32 random bytes, hex.
+pub fn new_token() -> Result<String, getrandom::Error> {
+    let mut b = [0u8; 32];
+    getrandom::getrandom(&mut b)?;
+    Ok(hex::encode(b))
+}
+
+/// A random seed for a game whose creator gave none.
+pub fn random_seed() -> Result<u64, getrandom::Error> {
+    let mut b = [0u8; 8];
+    getrandom::getrandom(&mut b)?;
+    Ok(u64::from_le_bytes(b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bearer_tokens_are_parsed_and_bounded() {
+        assert_eq!(
+            Caller::from_authorization(Some("Bearer abc"))
+                .token
+                .as_deref(),
+            Some("abc")
+        );
+        assert_eq!(Caller::from_authorization(Some("Basic abc")).token, None);
+        assert_eq!(Caller::from_authorization(Some("Bearer ")).token, None);
+        assert_eq!(
+            Caller::from_authorization(Some(&format!("Bearer {}", "x".repeat(300)))).token,
+            None
+        );
+        assert_eq!(Caller::from_authorization(None).token, None);
+    }
+
+    #[test]
+    fn admin_needs_the_configured_token() {
+        let c = Caller::from_authorization(Some("Bearer s3cret"));
+        assert!(c.is_admin(Some("s3cret")));
+        assert!(!c.is_admin(Some("other")));
+        assert!(
+            !c.is_admin(None),
+            "no admin token configured: nobody is admin"
+        );
+    }
+}

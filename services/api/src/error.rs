@@ -1,0 +1,93 @@
+//! The one place where errors become GraphQL errors with a stable `extensions.code`.
+//!
+//! Codes: `ILLEGAL_MOVE` (with `rule`), `VERSION_CONFLICT` (with `currentPly`), `NOT_FOUND`,
+//! `BAD_NOTATION`, `UNAUTHORIZED`, `BAD_RECORD` (with `line`/`ply` when known),
+//! `LIMIT_EXCEEDED`, `BAD_INPUT`, `CORRUPT`, `INTERNAL`.
+
+use async_graphql::{Error, ErrorExtensions};
+use rules_core::EntryError;
+use store::StoreError;
+
+/// Deliberately not `Display`: async-graphql turns any `Display` error into a GraphQL error
+/// without a code, and this way the `From` below — the one place codes are set — is the only
+/// conversion there is.
+#[derive(Debug)]
+pub enum ApiError {
+    Store(StoreError),
+    Unauthorized(String),
+    LimitExceeded(String),
+    BadInput(String),
+    NotFound(String),
+    BadRecord(store::portable::RecordError),
+    Internal(String),
+}
+
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> Self {
+        ApiError::Store(e)
+    }
+}
+
+impl ApiError {
+    pub fn message(&self) -> String {
+        match self {
+            ApiError::Store(e) => e.to_string(),
+            ApiError::Unauthorized(m)
+            | ApiError::LimitExceeded(m)
+            | ApiError::BadInput(m)
+            | ApiError::NotFound(m) => m.clone(),
+            ApiError::BadRecord(r) => format!("bad record: {r}"),
+            ApiError::Internal(m) => format!("internal error: {m}"),
+        }
+    }
+
+    pub fn code(&self) -> &'static str {
+        match self {
+            ApiError::Store(e) => match e {
+                StoreError::NoSuchPly { .. } | StoreError::NotFound(_) => "NOT_FOUND",
+                StoreError::BadInput(_) | StoreError::UnknownKind(_) | StoreError::Exists(_) => {
+                    "BAD_INPUT"
+                }
+                other => other.code(),
+            },
+            ApiError::Unauthorized(_) => "UNAUTHORIZED",
+            ApiError::LimitExceeded(_) => "LIMIT_EXCEEDED",
+            ApiError::BadInput(_) => "BAD_INPUT",
+            ApiError::NotFound(_) => "NOT_FOUND",
+            ApiError::BadRecord(_) => "BAD_RECORD",
+            ApiError::Internal(_) => "INTERNAL",
+        }
+    }
+}
+
+impl From<ApiError> for Error {
+    fn from(e: ApiError) -> Error {
+        let code = e.code();
+        Error::new(e.message()).extend_with(|_, ext| {
+            ext.set("code", code);
+            match &e {
+                ApiError::Store(StoreError::VersionConflict {
+                    current, expected, ..
+                }) => {
+                    ext.set("currentPly", *current);
+                    ext.set("expectedPly", *expected);
+                }
+                ApiError::Store(StoreError::Rejected { ply, error, .. }) => {
+                    ext.set("ply", *ply);
+                    if let EntryError::Rule { rule, .. } = error {
+                        ext.set("rule", *rule);
+                    }
+                }
+                ApiError::BadRecord(r) => {
+                    ext.set("line", r.line);
+                    if let Some(p) = r.ply {
+                        ext.set("ply", p);
+                    }
+                }
+                _ => {}
+            }
+        })
+    }
+}
+
+pub type ApiResult<T> = Result<T, ApiError>;

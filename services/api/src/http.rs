@@ -1,0 +1,113 @@
+//! The HTTP surface: routes, limits, health, metrics.
+
+use crate::auth::Caller;
+use crate::schema::LudologSchema;
+use crate::App;
+use async_graphql::http::{GraphiQLSource, ALL_WEBSOCKET_PROTOCOLS};
+use async_graphql::Data;
+use async_graphql_axum::{GraphQLProtocol, GraphQLRequest, GraphQLResponse, GraphQLWebSocket};
+use axum::extract::{State, WebSocketUpgrade};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use std::sync::Arc;
+use std::time::Instant;
+use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::timeout::TimeoutLayer;
+
+#[derive(Clone)]
+struct Shared {
+    app: Arc<App>,
+    schema: LudologSchema,
+}
+
+/// The router of the whole service.
+pub fn router(app: Arc<App>) -> Router {
+    let schema = crate::build_schema(app.clone());
+    let limits = (
+        RequestBodyLimitLayer::new(app.config.max_body),
+        TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, app.config.timeout),
+    );
+    Router::new()
+        .route("/graphql", get(graphiql).post(graphql))
+        .route("/graphql/ws", get(graphql_ws))
+        .route("/healthz", get(|| async { "ok" }))
+        .route("/readyz", get(readyz))
+        .route("/metrics", get(metrics))
+        .layer(limits)
+        .with_state(Shared { app, schema })
+}
+
+async fn graphql(
+    State(s): State<Shared>,
+    headers: HeaderMap,
+    req: GraphQLRequest,
+) -> GraphQLResponse {
+    let caller = Caller::from_authorization(
+        headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok()),
+    );
+    let start = Instant::now();
+    let resp = s.schema.execute(req.into_inner().data(caller)).await;
+    s.app
+        .metrics
+        .observe(start.elapsed().as_secs_f64(), resp.is_err());
+    resp.into()
+}
+
+async fn graphiql() -> Html<String> {
+    Html(
+        GraphiQLSource::build()
+            .endpoint("/graphql")
+            .subscription_endpoint("/graphql/ws")
+            .finish(),
+    )
+}
+
+/// Subscriptions over graphql-transport-ws and graphql-ws. Browsers cannot set headers on a
+/// WebSocket, so the token comes in `connection_init`: `{"authorization": "Bearer …"}`.
+async fn graphql_ws(
+    State(s): State<Shared>,
+    protocol: GraphQLProtocol,
+    upgrade: WebSocketUpgrade,
+) -> Response {
+    upgrade
+        .protocols(ALL_WEBSOCKET_PROTOCOLS)
+        .on_upgrade(move |socket| {
+            GraphQLWebSocket::new(socket, s.schema.clone(), protocol)
+                .on_connection_init(|payload: serde_json::Value| async move {
+                    let auth = payload
+                        .get("authorization")
+                        .or_else(|| payload.get("Authorization"))
+                        .and_then(|v| v.as_str())
+                        .map(str::to_string);
+                    let mut data = Data::default();
+                    data.insert(Caller::from_authorization(auth.as_deref()));
+                    Ok(data)
+                })
+                .serve()
+        })
+}
+
+async fn readyz(State(s): State<Shared>) -> impl IntoResponse {
+    let store = s.app.store.clone();
+    match tokio::task::spawn_blocking(move || store.game_count()).await {
+        Ok(_) => (StatusCode::OK, "ready"),
+        Err(_) => (StatusCode::SERVICE_UNAVAILABLE, "store unavailable"),
+    }
+}
+
+async fn metrics(State(s): State<Shared>) -> impl IntoResponse {
+    let store = s.app.store.clone();
+    let (bytes, games) = tokio::task::spawn_blocking(move || {
+        (store.size_on_disk().unwrap_or(0), store.game_count())
+    })
+    .await
+    .unwrap_or((0, 0));
+    (
+        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+        s.app.metrics.render(bytes, games),
+    )
+}

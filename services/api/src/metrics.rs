@@ -1,0 +1,88 @@
+//! Prometheus text metrics: request counts and latencies, appends, store size.
+//!
+//! A handful of atomic counters and one fixed-bucket histogram, rendered on `/metrics`.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+const BUCKETS: [f64; 10] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0, 5.0];
+
+#[derive(Default)]
+pub struct Metrics {
+    pub requests: AtomicU64,
+    pub request_errors: AtomicU64,
+    latency_buckets: [AtomicU64; 10],
+    latency_count: AtomicU64,
+    latency_sum_micros: AtomicU64,
+    pub appends: AtomicU64,
+    pub games_created: AtomicU64,
+    pub subscriptions: AtomicU64,
+}
+
+impl Metrics {
+    pub fn observe(&self, seconds: f64, error: bool) {
+        self.requests.fetch_add(1, Relaxed);
+        if error {
+            self.request_errors.fetch_add(1, Relaxed);
+        }
+        for (i, b) in BUCKETS.iter().enumerate() {
+            if seconds <= *b {
+                self.latency_buckets[i].fetch_add(1, Relaxed);
+            }
+        }
+        self.latency_count.fetch_add(1, Relaxed);
+        self.latency_sum_micros
+            .fetch_add((seconds * 1e6) as u64, Relaxed);
+    }
+
+    pub fn render(&self, store_bytes: u64, games: usize) -> String {
+        let mut s = String::new();
+        let mut counter = |name: &str, help: &str, v: u64| {
+            s.push_str(&format!(
+                "# HELP {name} {help}\n# TYPE {name} counter\n{name} {v}\n"
+            ));
+        };
+        counter(
+            "ludolog_graphql_requests_total",
+            "GraphQL requests served.",
+            self.requests.load(Relaxed),
+        );
+        counter(
+            "ludolog_graphql_errors_total",
+            "GraphQL requests answered with errors.",
+            self.request_errors.load(Relaxed),
+        );
+        counter(
+            "ludolog_appends_total",
+            "Moves appended through playMove.",
+            self.appends.load(Relaxed),
+        );
+        counter(
+            "ludolog_games_created_total",
+            "Games created through createGame.",
+            self.games_created.load(Relaxed),
+        );
+        counter(
+            "ludolog_subscriptions_total",
+            "gameUpdates subscriptions started.",
+            self.subscriptions.load(Relaxed),
+        );
+        s.push_str("# HELP ludolog_graphql_request_seconds GraphQL request latency.\n# TYPE ludolog_graphql_request_seconds histogram\n");
+        for (i, b) in BUCKETS.iter().enumerate() {
+            s.push_str(&format!(
+                "ludolog_graphql_request_seconds_bucket{{le=\"{b}\"}} {}\n",
+                self.latency_buckets[i].load(Relaxed)
+            ));
+        }
+        let count = self.latency_count.load(Relaxed);
+        s.push_str(&format!(
+            "ludolog_graphql_request_seconds_bucket{{le=\"+Inf\"}} {count}\n"
+        ));
+        s.push_str(&format!(
+            "ludolog_graphql_request_seconds_sum {}\nludolog_graphql_request_seconds_count {count}\n",
+            self.latency_sum_micros.load(Relaxed) as f64 / 1e6
+        ));
+        s.push_str(&format!("# HELP ludolog_store_bytes Bytes the store uses on disk.\n# TYPE ludolog_store_bytes gauge\nludolog_store_bytes {store_bytes}\n"));
+        s.push_str(&format!("# HELP ludolog_store_games Games in the store.\n# TYPE ludolog_store_games gauge\nludolog_store_games {games}\n"));
+        s
+    }
+}

@@ -1,0 +1,637 @@
+//! The GraphQL schema: `Query`, `Mutation`, `Subscription`, and the `Game` / `Position` objects
+//! that resolve through the store.
+//!
+//! Every store call runs on the blocking pool (`spawn_blocking`): sled is synchronous and must
+//! never stall the async runtime. What a caller sees of an unfinished game is decided here,
+//! once, by `Caller::viewer`: views, logs, replays, scores and legal moves all go through it.
+
+use crate::auth::{hash_token, new_token, random_seed, Caller};
+use crate::error::{ApiError, ApiResult};
+use crate::types::*;
+use crate::App;
+use async_graphql::connection::{Connection, Edge, EmptyFields};
+use async_graphql::{Context, Json, Object, Result, Schema, Subscription, ID};
+use chrono::Utc;
+use futures_util::Stream;
+use rules_core::{Actor, GameKind, GameState, Viewer};
+use std::sync::Arc;
+use store::{Append, Entry, Filter, GameId, Header, NewGame, Status, Store};
+
+pub type LudologSchema = Schema<Query, Mutation, Subscription>;
+
+fn app<'a>(ctx: &Context<'a>) -> &'a Arc<App> {
+    ctx.data_unchecked::<Arc<App>>()
+}
+
+fn caller<'a>(ctx: &Context<'a>) -> Caller {
+    ctx.data_opt::<Caller>().cloned().unwrap_or_default()
+}
+
+/// Runs a store call on the blocking pool.
+pub async fn blocking<T: Send + 'static>(
+    app: &Arc<App>,
+    f: impl FnOnce(&Store) -> ApiResult<T> + Send + 'static,
+) -> ApiResult<T> {
+    let store = app.store.clone();
+    tokio::task::spawn_blocking(move || f(&store))
+        .await
+        .map_err(|e| ApiError::Internal(e.to_string()))?
+}
+
+fn parse_id(id: &str) -> ApiResult<GameId> {
+    id.parse::<GameId>()
+        .map_err(|e| ApiError::NotFound(e.to_string()))
+}
+
+fn page(app: &App, first: Option<i32>) -> ApiResult<usize> {
+    let n = first.unwrap_or(20);
+    if n < 0 || n as usize > app.config.max_page {
+        return Err(ApiError::LimitExceeded(format!(
+            "page size is 0 to {}, not {n}",
+            app.config.max_page
+        )));
+    }
+    Ok(n as usize)
+}
+
+/// Entries as `viewer` may see them: chance outcomes the rules keep secret are hidden while the
+/// game is unfinished. `state` is the position before the first entry.
+fn visible_moves(
+    mut state: Box<dyn GameState>,
+    entries: &[Entry],
+    viewer: Viewer,
+    finished: bool,
+) -> ApiResult<Vec<Move>> {
+    let mut out = Vec::with_capacity(entries.len());
+    for e in entries {
+        let text = if finished {
+            e.notation.clone()
+        } else {
+            state.entry_text(e.actor, &e.notation, viewer)
+        };
+        out.push(Move::from_entry(e, text));
+        state
+            .apply(e.actor, &e.notation)
+            .map_err(|err| ApiError::Internal(err.to_string()))?;
+    }
+    Ok(out)
+}
+
+pub struct Query;
+
+#[Object]
+impl Query {
+    /// The games this server plays, with player counts and rules versions.
+    async fn rules(&self, ctx: &Context<'_>) -> Vec<RulesInfo> {
+        app(ctx)
+            .store
+            .registry()
+            .iter()
+            .map(|g| RulesInfo {
+                kind: g.kind().to_string(),
+                player_counts: g.player_counts().to_vec(),
+                rules_version: g.rules_version().to_string(),
+                data_hash: g.data_hash(),
+            })
+            .collect()
+    }
+
+    /// A game by id.
+    async fn game(&self, ctx: &Context<'_>, id: ID) -> Result<Game> {
+        let id = parse_id(&id)?;
+        let header = blocking(app(ctx), move |s| Ok(s.header(id)?)).await?;
+        Ok(Game { header })
+    }
+
+    /// Games, newest first, filtered by kind, status and player (Relay connection; the cursor
+    /// is a game id).
+    async fn games(
+        &self,
+        ctx: &Context<'_>,
+        kind: Option<String>,
+        status: Option<GameStatus>,
+        player: Option<String>,
+        first: Option<i32>,
+        after: Option<String>,
+    ) -> Result<Connection<String, Game, EmptyFields, EmptyFields>> {
+        let app = app(ctx);
+        let first = page(app, first)?;
+        let kind = match kind {
+            Some(k) => Some(
+                k.parse::<GameKind>()
+                    .map_err(|e| ApiError::BadInput(e.to_string()))?,
+            ),
+            None => None,
+        };
+        let after = after.map(|a| parse_id(&a)).transpose()?;
+        let filter = Filter {
+            kind,
+            status: status.map(|s| match s {
+                GameStatus::Active => Status::Active,
+                GameStatus::Finished => Status::Finished,
+            }),
+            player,
+        };
+        let page = blocking(app, move |s| Ok(s.list(&filter, first, after)?)).await?;
+        let mut conn = Connection::new(after.is_some(), page.next.is_some());
+        conn.edges.extend(
+            page.games
+                .into_iter()
+                .map(|h| Edge::new(h.id.to_string(), Game { header: h })),
+        );
+        Ok(conn)
+    }
+}
+
+/// A game.
+pub struct Game {
+    header: Header,
+}
+
+impl Game {
+    fn finished(&self) -> bool {
+        self.header.status == Status::Finished
+    }
+}
+
+#[Object]
+impl Game {
+    async fn id(&self) -> ID {
+        ID(self.header.id.to_string())
+    }
+    async fn kind(&self) -> String {
+        self.header.kind.to_string()
+    }
+    /// Player names by seat.
+    async fn players(&self) -> &[String] {
+        &self.header.players
+    }
+    async fn options(&self) -> Json<serde_json::Value> {
+        Json(self.header.options_json())
+    }
+    /// The dealer's seed, once the game is over (before that it would reveal future draws).
+    async fn seed(&self) -> Option<String> {
+        self.finished()
+            .then(|| self.header.seed.map(|s| s.to_string()))
+            .flatten()
+    }
+    async fn status(&self) -> GameStatus {
+        self.header.status.into()
+    }
+    /// Number of entries.
+    async fn plies(&self) -> u32 {
+        self.header.plies
+    }
+    async fn rules_version(&self) -> &str {
+        &self.header.rules_version
+    }
+    async fn data_hash(&self) -> &str {
+        &self.header.data_hash
+    }
+    async fn created_at(&self) -> String {
+        self.header.created_at.to_rfc3339()
+    }
+    async fn updated_at(&self) -> String {
+        self.header.updated_at.to_rfc3339()
+    }
+    /// The seat the caller's token opens in this game, if any.
+    async fn my_seat(&self, ctx: &Context<'_>) -> Option<u8> {
+        caller(ctx).seat_in(&self.header).map(|s| s.0)
+    }
+
+    /// The log, as the caller may see it (Relay connection; the cursor is a ply).
+    async fn moves(
+        &self,
+        ctx: &Context<'_>,
+        first: Option<i32>,
+        after: Option<String>,
+    ) -> Result<Connection<String, Move, EmptyFields, EmptyFields>> {
+        let app = app(ctx);
+        let first = page(app, first)?;
+        let start = match after {
+            Some(a) => {
+                a.parse::<u32>()
+                    .map_err(|_| ApiError::BadInput(format!("bad cursor `{a}`")))?
+                    + 1
+            }
+            None => 0,
+        };
+        let (id, plies, finished) = (self.header.id, self.header.plies, self.finished());
+        let viewer = caller(ctx).viewer(&self.header);
+        let end = start.saturating_add(first as u32).min(plies);
+        let moves = blocking(app, move |s| {
+            if start >= plies {
+                return Ok(Vec::new());
+            }
+            let state = s.state_at(id, start)?;
+            let entries = s.entries(id, start, end)?;
+            visible_moves(state, &entries, viewer, finished)
+        })
+        .await?;
+        let mut conn = Connection::new(start > 0, end < plies);
+        conn.edges
+            .extend(moves.into_iter().map(|m| Edge::new(m.ply.to_string(), m)));
+        Ok(conn)
+    }
+
+    /// The position after `ply` entries (default: the latest).
+    async fn position(&self, ctx: &Context<'_>, ply: Option<u32>) -> Result<Position> {
+        let ply = ply.unwrap_or(self.header.plies);
+        let id = self.header.id;
+        let state = blocking(app(ctx), move |s| Ok(s.state_at(id, ply)?)).await?;
+        Ok(Position {
+            header: self.header.clone(),
+            ply,
+            state: Arc::new(state),
+        })
+    }
+
+    /// Frames from `fromPly` to `toPly` (default: the end): each the entry leading to its ply and
+    /// the JSON Patch from the previous view to the next, as the caller may see them.
+    async fn replay(
+        &self,
+        ctx: &Context<'_>,
+        from_ply: Option<u32>,
+        to_ply: Option<u32>,
+    ) -> Result<Vec<ReplayFrame>> {
+        let app = app(ctx);
+        let from = from_ply.unwrap_or(0);
+        let to = to_ply.unwrap_or(self.header.plies).min(self.header.plies);
+        if to < from {
+            return Err(ApiError::BadInput(format!("toPly {to} is before fromPly {from}")).into());
+        }
+        if (to - from) as usize > app.config.max_replay {
+            return Err(ApiError::LimitExceeded(format!(
+                "at most {} frames per replay",
+                app.config.max_replay
+            ))
+            .into());
+        }
+        let (id, finished) = (self.header.id, self.finished());
+        let viewer = if finished {
+            Viewer::Spectator
+        } else {
+            caller(ctx).viewer(&self.header)
+        };
+        let frames = blocking(app, move |s| {
+            let mut state = s.state_at(id, from)?;
+            let entries = s.entries(id, from, to)?;
+            let mut frames = Vec::with_capacity(entries.len());
+            let mut before = state.view(viewer);
+            for e in &entries {
+                let text = if finished {
+                    e.notation.clone()
+                } else {
+                    state.entry_text(e.actor, &e.notation, viewer)
+                };
+                state
+                    .apply(e.actor, &e.notation)
+                    .map_err(|err| ApiError::Internal(err.to_string()))?;
+                let after = state.view(viewer);
+                let patch = json_patch::diff(&before, &after);
+                frames.push(ReplayFrame {
+                    ply: e.ply + 1,
+                    actor: e.actor.to_string(),
+                    notation: text,
+                    patch: Json(serde_json::to_value(patch).unwrap_or_default()),
+                });
+                before = after;
+            }
+            Ok(frames)
+        })
+        .await?;
+        Ok(frames)
+    }
+
+    /// Final scores and winners, once the game is over.
+    async fn outcome(&self, ctx: &Context<'_>) -> Result<Option<OutcomeInfo>> {
+        if !self.finished() {
+            return Ok(None);
+        }
+        let (id, plies) = (self.header.id, self.header.plies);
+        let state = blocking(app(ctx), move |s| Ok(s.state_at(id, plies)?)).await?;
+        Ok(state.outcome().as_ref().map(OutcomeInfo::from))
+    }
+}
+
+/// A position of a game.
+pub struct Position {
+    header: Header,
+    ply: u32,
+    state: Arc<Box<dyn GameState>>,
+}
+
+impl Position {
+    fn open_to(&self, ctx: &Context<'_>) -> Viewer {
+        if self.header.status == Status::Finished {
+            Viewer::Spectator
+        } else {
+            caller(ctx).viewer(&self.header)
+        }
+    }
+}
+
+#[Object]
+impl Position {
+    async fn ply(&self) -> u32 {
+        self.ply
+    }
+    async fn round(&self) -> u32 {
+        self.state.round()
+    }
+    async fn phase(&self) -> &str {
+        self.state.phase()
+    }
+    async fn to_act(&self) -> ToActInfo {
+        self.state.to_act().into()
+    }
+    /// The position as JSON, as `seat` sees it (default: as the caller may). Another seat's view
+    /// of an unfinished game needs that seat's token.
+    async fn view(&self, ctx: &Context<'_>, seat: Option<u8>) -> Result<Json<serde_json::Value>> {
+        let allowed = self.open_to(ctx);
+        let viewer = match seat {
+            None => allowed,
+            Some(s)
+                if self.header.status == Status::Finished
+                    || allowed == Viewer::Seat(rules_core::Seat(s)) =>
+            {
+                Viewer::Seat(rules_core::Seat(s))
+            }
+            Some(s) => {
+                return Err(ApiError::Unauthorized(format!(
+                    "seat {s}'s view needs seat {s}'s token"
+                ))
+                .into())
+            }
+        };
+        Ok(Json(self.state.view(viewer)))
+    }
+    /// Legal moves of the seat to act, in notation. Only that seat sees them while the game is on
+    /// (they would tell others what it holds).
+    async fn legal_moves(
+        &self,
+        ctx: &Context<'_>,
+        first: Option<i32>,
+        offset: Option<i32>,
+    ) -> Result<LegalMoves> {
+        let app = app(ctx);
+        let first = page(app, first.or(Some(100)))?;
+        let to_act = self.state.to_act();
+        let viewer = self.open_to(ctx);
+        if let rules_core::ToAct::Seat(s) = to_act {
+            if self.header.status == Status::Active && viewer != Viewer::Seat(s) {
+                return Err(
+                    ApiError::Unauthorized(format!("only seat {s} sees its legal moves")).into(),
+                );
+            }
+        }
+        let all = self.state.legal_moves();
+        let offset = offset.unwrap_or(0).max(0) as usize;
+        Ok(LegalMoves {
+            total: all.len(),
+            moves: all.into_iter().skip(offset).take(first).collect(),
+        })
+    }
+    /// Scores as they stand, with their breakdown. While the game is on, a seat sees only its own
+    /// (a score includes secret gold).
+    async fn scores(&self, ctx: &Context<'_>) -> Vec<Score> {
+        let viewer = self.open_to(ctx);
+        let finished = self.header.status == Status::Finished;
+        self.state
+            .scores()
+            .iter()
+            .filter(|s| finished || viewer == Viewer::Seat(s.seat))
+            .map(Score::from)
+            .collect()
+    }
+    /// A keyed hash of the full state: equal positions have equal hashes; the key is the
+    /// server's, so hidden information cannot be guessed from it.
+    async fn state_hash(&self, ctx: &Context<'_>) -> String {
+        format!(
+            "{:016x}",
+            self.state.state_hash(app(ctx).config.state_hash_key)
+        )
+    }
+}
+
+#[derive(async_graphql::SimpleObject)]
+pub struct CreatedGame {
+    pub game: Game,
+    /// One secret per seat, in seat order: shown once, stored only hashed.
+    pub seat_tokens: Vec<String>,
+}
+
+#[derive(async_graphql::SimpleObject)]
+pub struct PlayResult {
+    pub game: Game,
+    /// The entry written, then any the dealer added after it.
+    pub entries: Vec<Move>,
+    /// True when an idempotent retry returned the first result.
+    pub replayed: bool,
+}
+
+pub struct Mutation;
+
+#[Object]
+impl Mutation {
+    /// Creates a game; the store deals it from `seed` (default: random).
+    async fn create_game(
+        &self,
+        ctx: &Context<'_>,
+        kind: String,
+        players: Vec<String>,
+        options: Option<Json<serde_json::Value>>,
+        seed: Option<String>,
+    ) -> Result<CreatedGame> {
+        let app = app(ctx);
+        let kind: GameKind = kind
+            .parse()
+            .map_err(|e: rules_core::ParseIdError| ApiError::BadInput(e.to_string()))?;
+        let seed = match seed {
+            Some(s) => s.parse::<u64>().map_err(|_| {
+                ApiError::BadInput(format!("seed `{s}` is not a 64-bit unsigned integer"))
+            })?,
+            None => random_seed().map_err(|e| ApiError::Internal(e.to_string()))?,
+        };
+        let options = options
+            .map(|o| o.0)
+            .unwrap_or_else(|| serde_json::json!({ "players": players.len() }));
+        let tokens = (0..players.len())
+            .map(|_| new_token())
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| ApiError::Internal(e.to_string()))?;
+        let hashes = tokens.iter().map(|t| hash_token(t)).collect();
+        let (header, _) = blocking(app, move |s| {
+            Ok(s.create(NewGame {
+                kind,
+                players,
+                options,
+                seed,
+                at: Utc::now(),
+                seat_token_hashes: hashes,
+            })?)
+        })
+        .await?;
+        app.metrics
+            .games_created
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Ok(CreatedGame {
+            game: Game { header },
+            seat_tokens: tokens,
+        })
+    }
+
+    /// Plays the caller's move (the seat is the one the `Authorization: Bearer` token opens).
+    async fn play_move(
+        &self,
+        ctx: &Context<'_>,
+        game_id: ID,
+        expected_ply: u32,
+        #[graphql(name = "move")] notation: String,
+        idempotency_key: Option<String>,
+    ) -> Result<PlayResult> {
+        let app = app(ctx);
+        let id = parse_id(&game_id)?;
+        let caller = caller(ctx);
+        let header = blocking(app, move |s| Ok(s.header(id)?)).await?;
+        let seat = caller.seat_in(&header).ok_or_else(|| {
+            ApiError::Unauthorized("playMove needs the token of a seat of this game".into())
+        })?;
+        let appended = blocking(app, move |s| {
+            Ok(s.append(Append {
+                game: id,
+                expected_ply,
+                actor: Actor::Seat(seat),
+                notation: &notation,
+                key: idempotency_key.as_deref(),
+                at: Utc::now(),
+            })?)
+        })
+        .await?;
+        if !appended.replayed {
+            app.metrics
+                .appends
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            app.hub.publish(id, &appended.entries);
+        }
+        // The caller sees its own move; dealt entries as the rules let it.
+        let finished = appended.header.status == Status::Finished;
+        let first = appended.entries.first().map_or(0, |e| e.ply);
+        let entries = appended.entries.clone();
+        let viewer = Viewer::Seat(seat);
+        let moves = blocking(app, move |s| {
+            visible_moves(s.state_at(id, first)?, &entries, viewer, finished)
+        })
+        .await?;
+        Ok(PlayResult {
+            game: Game {
+                header: appended.header,
+            },
+            entries: moves,
+            replayed: appended.replayed,
+        })
+    }
+
+    /// Imports a game record (one NDJSON line of `schema/game-record.schema.json`). Needs the
+    /// admin token; with none configured, imports are refused.
+    async fn import_game(&self, ctx: &Context<'_>, record: String) -> Result<Game> {
+        let app = app(ctx);
+        if app.config.admin_token.is_none() {
+            return Err(ApiError::Unauthorized(
+                "imports are disabled: no admin token is configured".into(),
+            )
+            .into());
+        }
+        if !caller(ctx).is_admin(app.config.admin_token.as_deref()) {
+            return Err(ApiError::Unauthorized("importGame needs the admin token".into()).into());
+        }
+        let header = blocking(app, move |s| {
+            let h = s.import_line(1, &record).map_err(ApiError::BadRecord)?;
+            s.flush()?;
+            Ok(h)
+        })
+        .await?;
+        Ok(Game { header })
+    }
+}
+
+pub struct Subscription;
+
+#[Subscription]
+impl Subscription {
+    /// Every entry from `fromPly` on, then each new one as it is played: in order, no gap, no
+    /// duplicate, as the caller may see them.
+    async fn game_updates(
+        &self,
+        ctx: &Context<'_>,
+        game_id: ID,
+        from_ply: Option<u32>,
+    ) -> Result<impl Stream<Item = Move>> {
+        let app = app(ctx).clone();
+        let id = parse_id(&game_id)?;
+        let caller = caller(ctx);
+        let header = blocking(&app, move |s| Ok(s.header(id)?)).await?;
+        let viewer = caller.viewer(&header);
+        let rx = app.hub.subscribe(id);
+        app.metrics
+            .subscriptions
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let start = from_ply.unwrap_or(0);
+        // The broadcast only wakes the stream: entries always come from the store, from the next
+        // ply not yet sent, so a lagging subscriber catches up and nothing is sent twice.
+        let state = (
+            app,
+            rx,
+            start,
+            std::collections::VecDeque::<Move>::new(),
+            false,
+        );
+        Ok(futures_util::stream::unfold(
+            state,
+            move |(app, mut rx, mut next, mut buf, mut done)| async move {
+                loop {
+                    if let Some(m) = buf.pop_front() {
+                        return Some((m, (app, rx, next, buf, done)));
+                    }
+                    if done {
+                        return None;
+                    }
+                    let from = next;
+                    let read = blocking(&app, move |s| {
+                        let h = s.header(id)?;
+                        if from >= h.plies {
+                            return Ok((Vec::new(), h.status == Status::Finished));
+                        }
+                        let to = h.plies.min(from + 100);
+                        let finished = h.status == Status::Finished;
+                        let moves = visible_moves(
+                            s.state_at(id, from)?,
+                            &s.entries(id, from, to)?,
+                            viewer,
+                            finished,
+                        )?;
+                        Ok((moves, finished && to == h.plies))
+                    })
+                    .await;
+                    match read {
+                        Ok((moves, finished)) if !moves.is_empty() => {
+                            next = moves.last().map_or(next, |m| m.ply + 1);
+                            buf.extend(moves);
+                            done = finished;
+                            continue;
+                        }
+                        Ok((_, true)) => return None,
+                        Ok(_) => {}
+                        Err(_) => return None,
+                    }
+                    match rx.recv().await {
+                        Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {
+                            continue
+                        }
+                        Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
+                    }
+                }
+            },
+        ))
+    }
+}

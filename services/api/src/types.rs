@@ -1,0 +1,147 @@
+//! GraphQL object types that are plain data.
+
+use async_graphql::{Enum, Json, SimpleObject};
+use rules_core::{Outcome, SeatScore, ToAct};
+use store::Entry;
+
+#[derive(SimpleObject)]
+pub struct RulesInfo {
+    pub kind: String,
+    pub player_counts: Vec<u8>,
+    pub rules_version: String,
+    pub data_hash: String,
+}
+
+#[derive(Enum, Copy, Clone, Eq, PartialEq)]
+pub enum GameStatus {
+    Active,
+    Finished,
+}
+
+impl From<store::Status> for GameStatus {
+    fn from(s: store::Status) -> Self {
+        match s {
+            store::Status::Active => GameStatus::Active,
+            store::Status::Finished => GameStatus::Finished,
+        }
+    }
+}
+
+/// One log entry as a viewer may see it.
+#[derive(SimpleObject, Clone)]
+pub struct Move {
+    pub ply: u32,
+    /// A seat number, or `dealer`.
+    pub actor: String,
+    /// The move (or chance outcome) in the game's notation; `hidden` where the rules keep a
+    /// chance outcome from this viewer.
+    #[graphql(name = "move")]
+    pub notation: String,
+    pub recorded_at: String,
+}
+
+impl Move {
+    pub fn from_entry(e: &Entry, text: String) -> Move {
+        Move {
+            ply: e.ply,
+            actor: e.actor.to_string(),
+            notation: text,
+            recorded_at: e.recorded_at.to_rfc3339(),
+        }
+    }
+}
+
+#[derive(Enum, Copy, Clone, Eq, PartialEq)]
+pub enum ToActKind {
+    Seat,
+    Chance,
+    Over,
+}
+
+#[derive(SimpleObject)]
+pub struct ToActInfo {
+    pub kind: ToActKind,
+    pub seat: Option<u8>,
+}
+
+impl From<ToAct> for ToActInfo {
+    fn from(t: ToAct) -> Self {
+        match t {
+            ToAct::Seat(s) => ToActInfo {
+                kind: ToActKind::Seat,
+                seat: Some(s.0),
+            },
+            ToAct::Chance => ToActInfo {
+                kind: ToActKind::Chance,
+                seat: None,
+            },
+            ToAct::Over => ToActInfo {
+                kind: ToActKind::Over,
+                seat: None,
+            },
+        }
+    }
+}
+
+#[derive(SimpleObject)]
+pub struct ScoreItem {
+    pub category: String,
+    pub points: i32,
+}
+
+#[derive(SimpleObject)]
+pub struct Score {
+    pub seat: u8,
+    pub total: i32,
+    pub breakdown: Vec<ScoreItem>,
+}
+
+impl From<&SeatScore> for Score {
+    fn from(s: &SeatScore) -> Self {
+        Score {
+            seat: s.seat.0,
+            total: s.total,
+            breakdown: s
+                .breakdown
+                .iter()
+                .map(|(c, p)| ScoreItem {
+                    category: (*c).to_string(),
+                    points: *p,
+                })
+                .collect(),
+        }
+    }
+}
+
+#[derive(SimpleObject)]
+pub struct OutcomeInfo {
+    pub scores: Vec<Score>,
+    /// Every seat with the best score: ties share the win.
+    pub winners: Vec<u8>,
+}
+
+impl From<&Outcome> for OutcomeInfo {
+    fn from(o: &Outcome) -> Self {
+        OutcomeInfo {
+            scores: o.scores.iter().map(Score::from).collect(),
+            winners: o.winners.iter().map(|s| s.0).collect(),
+        }
+    }
+}
+
+/// One step of a replay: the entry that led to `ply`, and the RFC 6902 JSON Patch that turns the
+/// viewer's view at `ply - 1` into the view at `ply`.
+#[derive(SimpleObject)]
+pub struct ReplayFrame {
+    pub ply: u32,
+    pub actor: String,
+    #[graphql(name = "move")]
+    pub notation: String,
+    pub patch: Json<serde_json::Value>,
+}
+
+#[derive(SimpleObject)]
+pub struct LegalMoves {
+    pub total: usize,
+    pub moves: Vec<String>,
+}
