@@ -2,7 +2,9 @@
 //!
 //! Codes: `ILLEGAL_MOVE` (with `rule`), `VERSION_CONFLICT` (with `currentPly`), `NOT_FOUND`,
 //! `BAD_NOTATION`, `UNAUTHORIZED`, `BAD_RECORD` (with `line`/`ply` when known),
-//! `LIMIT_EXCEEDED`, `BAD_INPUT`, `CORRUPT`, `INTERNAL`.
+//! `LIMIT_EXCEEDED`, `BAD_INPUT`, `CORRUPT`, `INTERNAL`; and `BAD_QUERY` for what
+//! async-graphql itself refuses (set in `http`, with `LIMIT_EXCEEDED` for its depth and
+//! complexity limits).
 
 use async_graphql::{Error, ErrorExtensions};
 use rules_core::EntryError;

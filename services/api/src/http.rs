@@ -50,11 +50,34 @@ async fn graphql(
             .and_then(|v| v.to_str().ok()),
     );
     let start = Instant::now();
-    let resp = s.schema.execute(req.into_inner().data(caller)).await;
+    let mut resp = s.schema.execute(req.into_inner().data(caller)).await;
     s.app
         .metrics
         .observe(start.elapsed().as_secs_f64(), resp.is_err());
+    for e in &mut resp.errors {
+        label(e);
+    }
     resp.into()
+}
+
+/// Errors raised by async-graphql itself (parsing, validation, limits) carry no code; give them
+/// one, so that every error a client sees has `extensions.code`.
+fn label(e: &mut async_graphql::ServerError) {
+    let has_code = e
+        .extensions
+        .as_ref()
+        .is_some_and(|x| x.get("code").is_some());
+    if has_code {
+        return;
+    }
+    let code = if e.message.contains("nested too deep") || e.message.contains("too complex") {
+        "LIMIT_EXCEEDED"
+    } else {
+        "BAD_QUERY"
+    };
+    e.extensions
+        .get_or_insert_with(Default::default)
+        .set("code", code);
 }
 
 async fn graphiql() -> Html<String> {

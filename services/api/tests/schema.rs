@@ -12,7 +12,8 @@ fn root() -> PathBuf {
 
 #[test]
 fn schema_file_matches_the_code() {
-    let on_disk = std::fs::read_to_string(root().join("schema/schema.graphql")).expect("schema/schema.graphql exists");
+    let on_disk = std::fs::read_to_string(root().join("schema/schema.graphql"))
+        .expect("schema/schema.graphql exists");
     assert!(
         on_disk == api::sdl(),
         "schema/schema.graphql is out of date: run `cargo run -p ludolog -- schema > schema/schema.graphql`"

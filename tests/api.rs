@@ -1,0 +1,560 @@
+//! The GraphQL service, driven from outside: the real binary on a free port, over HTTP and
+//! WebSocket. A seeded game is created, played to the end through `playMove`, followed by
+//! subscription, replayed frame by frame and read at any ply; every error code is provoked,
+//! each writing nothing; spectators never see a seat's secrets.
+
+use ludolog_e2e::Server;
+use serde_json::{json, Value};
+use std::time::Duration;
+
+fn gql(server: &Server, token: Option<&str>, query: &str, vars: Value) -> Value {
+    let mut req = ureq::post(&format!("{}/graphql", server.url)).timeout(Duration::from_secs(30));
+    if let Some(t) = token {
+        req = req.set("Authorization", &format!("Bearer {t}"));
+    }
+    match req.send_json(json!({ "query": query, "variables": vars })) {
+        Ok(r) => r.into_json().unwrap(),
+        Err(ureq::Error::Status(_, r)) => r.into_json().unwrap_or(Value::Null),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+fn data(v: &Value) -> &Value {
+    assert!(v.get("errors").is_none(), "unexpected errors: {v}");
+    &v["data"]
+}
+
+fn code(v: &Value) -> String {
+    v["errors"][0]["extensions"]["code"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no error code in {v}"))
+        .to_string()
+}
+
+fn create(server: &Server, players: &[&str], seed: &str) -> (String, Vec<String>) {
+    let v = gql(
+        server,
+        None,
+        "mutation($p: [String!]!, $s: String) { createGame(kind: \"five-tribes\", players: $p, seed: $s) { game { id plies } seatTokens } }",
+        json!({ "p": players, "s": seed }),
+    );
+    let c = &data(&v)["createGame"];
+    (
+        c["game"]["id"].as_str().unwrap().to_string(),
+        c["seatTokens"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_str().unwrap().to_string())
+            .collect(),
+    )
+}
+
+fn plies(server: &Server, id: &str) -> u64 {
+    let v = gql(
+        server,
+        None,
+        "query($id: ID!) { game(id: $id) { plies } }",
+        json!({ "id": id }),
+    );
+    data(&v)["game"]["plies"].as_u64().unwrap()
+}
+
+/// Subscribes over graphql-transport-ws and collects entries until `count` arrived.
+fn subscribe(
+    server: &Server,
+    id: &str,
+    from: u64,
+    token: Option<String>,
+) -> std::thread::JoinHandle<Vec<Value>> {
+    let url = format!("{}/graphql/ws", server.url.replace("http://", "ws://"));
+    let id = id.to_string();
+    std::thread::spawn(move || {
+        use tungstenite::client::IntoClientRequest;
+        use tungstenite::Message;
+        let mut req = url.into_client_request().unwrap();
+        req.headers_mut().insert(
+            "Sec-WebSocket-Protocol",
+            "graphql-transport-ws".parse().unwrap(),
+        );
+        let (mut ws, _) = tungstenite::connect(req).expect("websocket");
+        let auth = token.map(|t| format!("Bearer {t}"));
+        ws.send(Message::text(
+            json!({ "type": "connection_init", "payload": { "authorization": auth } }).to_string(),
+        ))
+        .unwrap();
+        ws.send(Message::text(
+            json!({
+                "id": "1",
+                "type": "subscribe",
+                "payload": {
+                    "query": "subscription($id: ID!, $from: Int) { gameUpdates(gameId: $id, fromPly: $from) { ply actor move } }",
+                    "variables": { "id": id, "from": from }
+                }
+            })
+            .to_string(),
+        ))
+        .unwrap();
+        let mut got = Vec::new();
+        loop {
+            let msg = match ws.read() {
+                Ok(m) => m,
+                Err(_) => break,
+            };
+            let Message::Text(t) = msg else { continue };
+            let v: Value = serde_json::from_str(&t).unwrap();
+            match v["type"].as_str() {
+                Some("next") => got.push(v["payload"]["data"]["gameUpdates"].clone()),
+                Some("complete") | Some("error") => break,
+                _ => {}
+            }
+        }
+        got
+    })
+}
+
+fn seat_gold_visible(view: &Value) -> Vec<bool> {
+    view["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| !s["gold"].is_null())
+        .collect()
+}
+
+#[test]
+fn a_seeded_game_is_played_followed_replayed_and_read() {
+    let server = Server::start(&["--no-samples"]);
+    let (id, tokens) = create(&server, &["ann", "bob", "cid"], "42");
+    let sub = subscribe(&server, &id, 0, None);
+    std::thread::sleep(Duration::from_millis(300));
+    let mut played = 0;
+    let mut hidden_seen = 0;
+    loop {
+        let v = gql(&server, None, "query($id: ID!) { game(id: $id) { plies status position { toAct { kind seat } view } } }", json!({ "id": id }));
+        let g = &data(&v)["game"];
+        let view = &g["position"]["view"];
+        // A spectator never sees gold while the game is on.
+        if g["status"] == "ACTIVE" {
+            assert!(
+                seat_gold_visible(view).iter().all(|v| !v),
+                "spectator saw gold: {view}"
+            );
+        }
+        if g["position"]["toAct"]["kind"] == "OVER" {
+            break;
+        }
+        let seat = g["position"]["toAct"]["seat"].as_u64().unwrap() as usize;
+        let token = &tokens[seat];
+        let v = gql(&server, Some(token), "query($id: ID!) { game(id: $id) { mySeat position { view legalMoves(first: 100) { total moves } } } }", json!({ "id": id }));
+        let g = &data(&v)["game"];
+        assert_eq!(g["mySeat"], seat);
+        let own = seat_gold_visible(&g["position"]["view"]);
+        assert_eq!(
+            own.iter().filter(|v| **v).count(),
+            1,
+            "a seat sees its own gold only"
+        );
+        assert!(own[seat]);
+        let moves = g["position"]["legalMoves"]["moves"].as_array().unwrap();
+        assert!(!moves.is_empty());
+        let m = moves[(played * 7919 + 13) % moves.len()].as_str().unwrap();
+        let ply = g_plies(&server, &id);
+        let r = gql(
+            &server,
+            Some(token),
+            "mutation($id: ID!, $p: Int!, $m: String!) { playMove(gameId: $id, expectedPly: $p, move: $m) { entries { ply actor move } game { plies } } }",
+            json!({ "id": id, "p": ply, "m": m }),
+        );
+        let entries = data(&r)["playMove"]["entries"].as_array().unwrap().clone();
+        assert_eq!(entries[0]["move"], m);
+        assert_eq!(entries[0]["ply"], ply);
+        played += 1;
+        assert!(played < 2000, "the game does not end");
+        if played % 40 == 0 {
+            spectator_sees_no_secret(&server, &id);
+        }
+    }
+    let total = plies(&server, &id);
+    assert!(total > 100);
+    // The subscription delivered every entry, in order, once.
+    let got = sub.join().unwrap();
+    let plies_got: Vec<u64> = got.iter().map(|e| e["ply"].as_u64().unwrap()).collect();
+    assert_eq!(plies_got, (0..total).collect::<Vec<_>>());
+    hidden_seen += got.iter().filter(|e| e["move"] == "hidden").count();
+    let _ = hidden_seen;
+    // The log as read now (finished: all public) agrees with what was followed live, except
+    // for outcomes hidden from spectators while the game was on.
+    let mut log = Vec::new();
+    let mut after: Option<String> = None;
+    loop {
+        let v = gql(&server, None, "query($id: ID!, $a: String) { game(id: $id) { moves(first: 100, after: $a) { edges { cursor node { ply actor move } } pageInfo { hasNextPage endCursor } } } }", json!({ "id": id, "a": after }));
+        let m = &data(&v)["game"]["moves"];
+        log.extend(
+            m["edges"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|e| e["node"].clone()),
+        );
+        if !m["pageInfo"]["hasNextPage"].as_bool().unwrap() {
+            break;
+        }
+        after = m["pageInfo"]["endCursor"].as_str().map(str::to_string);
+    }
+    assert_eq!(log.len() as u64, total);
+    for (live, stored) in got.iter().zip(&log) {
+        assert_eq!(live["ply"], stored["ply"]);
+        if live["move"] != "hidden" {
+            assert_eq!(live["move"], stored["move"]);
+        }
+    }
+    // Replay frame by frame: applying each patch to the previous view gives the next view.
+    let v = gql(
+        &server,
+        None,
+        "query($id: ID!) { game(id: $id) { position(ply: 0) { view } replay { ply move patch } } }",
+        json!({ "id": id }),
+    );
+    let g = &data(&v)["game"];
+    let mut view = g["position"]["view"].clone();
+    let frames = g["replay"].as_array().unwrap();
+    assert_eq!(frames.len() as u64, total);
+    for (i, f) in frames.iter().enumerate() {
+        assert_eq!(f["ply"], i as u64 + 1);
+        let patch: json_patch::Patch = serde_json::from_value(f["patch"].clone()).unwrap();
+        json_patch::patch(&mut view, &patch).unwrap();
+        if i % 50 == 0 || i + 1 == frames.len() {
+            let v = gql(
+                &server,
+                None,
+                "query($id: ID!, $p: Int) { game(id: $id) { position(ply: $p) { view } } }",
+                json!({ "id": id, "p": i + 1 }),
+            );
+            assert_eq!(
+                view,
+                data(&v)["game"]["position"]["view"],
+                "after frame {}",
+                i + 1
+            );
+        }
+    }
+    // The end: outcome and scores public, seed revealed.
+    let v = gql(&server, None, "query($id: ID!) { game(id: $id) { seed status outcome { winners scores { seat total breakdown { category points } } } position { scores { seat total } } } }", json!({ "id": id }));
+    let g = &data(&v)["game"];
+    assert_eq!(g["status"], "FINISHED");
+    assert_eq!(g["seed"], "42");
+    assert_eq!(g["outcome"]["scores"].as_array().unwrap().len(), 3);
+    assert_eq!(g["position"]["scores"].as_array().unwrap().len(), 3);
+    for s in g["outcome"]["scores"].as_array().unwrap() {
+        let sum: i64 = s["breakdown"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b["points"].as_i64().unwrap())
+            .sum();
+        assert_eq!(sum, s["total"].as_i64().unwrap());
+    }
+}
+
+/// Everything a spectator can ask of an unfinished game: no gold, no hidden draw.
+fn spectator_sees_no_secret(server: &Server, id: &str) {
+    let v = gql(
+        server,
+        None,
+        "query($id: ID!) { game(id: $id) { status replay { move patch } moves(first: 100) { edges { node { move } } } position { view scores { seat } } } }",
+        json!({ "id": id }),
+    );
+    let g = &data(&v)["game"];
+    assert_eq!(g["status"], "ACTIVE");
+    assert!(g["position"]["scores"].as_array().unwrap().is_empty(), "a spectator sees no score (it holds gold)");
+    for f in g["replay"].as_array().unwrap() {
+        for op in f["patch"].as_array().unwrap() {
+            let path = op["path"].as_str().unwrap();
+            assert!(!(path.ends_with("/gold") && op["value"].is_number()), "a patch revealed gold: {op}");
+        }
+        assert!(!f["move"].as_str().unwrap().starts_with("draw djinns="), "a Sibittis draw was shown: {f}");
+    }
+    for e in g["moves"]["edges"].as_array().unwrap() {
+        assert!(!e["node"]["move"].as_str().unwrap().starts_with("draw djinns="));
+    }
+}
+
+fn g_plies(server: &Server, id: &str) -> u64 {
+    plies(server, id)
+}
+
+#[test]
+fn every_error_has_its_code_and_writes_nothing() {
+    let server = Server::start(&["--no-samples", "--admin-token", "root-secret"]);
+    let (id, tokens) = create(&server, &["ann", "bob"], "5");
+    let before = plies(&server, &id);
+    let v = gql(
+        &server,
+        None,
+        "query($id: ID!) { game(id: $id) { position { toAct { seat } } } }",
+        json!({ "id": id }),
+    );
+    let seat = data(&v)["game"]["position"]["toAct"]["seat"]
+        .as_u64()
+        .unwrap() as usize;
+    let (mine, other) = (&tokens[seat], &tokens[1 - seat]);
+    let play = "mutation($id: ID!, $p: Int!, $m: String!) { playMove(gameId: $id, expectedPly: $p, move: $m) { game { plies } } }";
+
+    let v = gql(
+        &server,
+        Some(mine),
+        play,
+        json!({ "id": id, "p": before, "m": "end" }),
+    );
+    assert_eq!(code(&v), "ILLEGAL_MOVE");
+    assert_eq!(v["errors"][0]["extensions"]["rule"], "turn.step");
+    let v = gql(
+        &server,
+        Some(mine),
+        play,
+        json!({ "id": id, "p": before, "m": "pick z9" }),
+    );
+    assert_eq!(code(&v), "BAD_NOTATION");
+    let v = gql(
+        &server,
+        Some(mine),
+        play,
+        json!({ "id": id, "p": before + 3, "m": "bid 0" }),
+    );
+    assert_eq!(code(&v), "VERSION_CONFLICT");
+    assert_eq!(v["errors"][0]["extensions"]["currentPly"], before);
+    let v = gql(
+        &server,
+        None,
+        play,
+        json!({ "id": id, "p": before, "m": "bid 0" }),
+    );
+    assert_eq!(code(&v), "UNAUTHORIZED");
+    let v = gql(
+        &server,
+        Some("not-a-token"),
+        play,
+        json!({ "id": id, "p": before, "m": "bid 0" }),
+    );
+    assert_eq!(code(&v), "UNAUTHORIZED");
+    let v = gql(
+        &server,
+        Some(other),
+        play,
+        json!({ "id": id, "p": before, "m": "bid 0" }),
+    );
+    assert_eq!(code(&v), "ILLEGAL_MOVE");
+    assert_eq!(v["errors"][0]["extensions"]["rule"], "turn.wrong-seat");
+    let v = gql(
+        &server,
+        None,
+        "{ game(id: \"0000000000000\") { id } }",
+        json!({}),
+    );
+    assert_eq!(code(&v), "NOT_FOUND");
+    let v = gql(
+        &server,
+        None,
+        "{ game(id: \"nonsense\") { id } }",
+        json!({}),
+    );
+    assert_eq!(code(&v), "NOT_FOUND");
+    let v = gql(
+        &server,
+        None,
+        "query($id: ID!) { game(id: $id) { position(ply: 999) { ply } } }",
+        json!({ "id": id }),
+    );
+    assert_eq!(code(&v), "NOT_FOUND");
+    let v = gql(
+        &server,
+        None,
+        "{ games(first: 1000) { edges { cursor } } }",
+        json!({}),
+    );
+    assert_eq!(code(&v), "LIMIT_EXCEEDED");
+    let deep = format!(
+        "{{ __schema {{ types {{ {}name{} }} }} }}",
+        "fields { type { ".to_string() + &"ofType { ".repeat(14),
+        " }".repeat(16)
+    );
+    let v = gql(&server, None, &deep, json!({}));
+    assert_eq!(code(&v), "LIMIT_EXCEEDED", "{v}");
+    let v = gql(&server, None, "{ nope }", json!({}));
+    assert_eq!(code(&v), "BAD_QUERY");
+    // Another seat's view, or the legal moves of the seat to act, need that seat's token.
+    let v = gql(
+        &server,
+        None,
+        "query($id: ID!, $s: Int) { game(id: $id) { position { view(seat: $s) } } }",
+        json!({ "id": id, "s": seat }),
+    );
+    assert_eq!(code(&v), "UNAUTHORIZED");
+    let v = gql(
+        &server,
+        Some(other),
+        "query($id: ID!) { game(id: $id) { position { legalMoves { total } } } }",
+        json!({ "id": id }),
+    );
+    assert_eq!(code(&v), "UNAUTHORIZED");
+    // Imports: the admin token is needed; a bad record is BAD_RECORD.
+    let import = "mutation($r: String!) { importGame(record: $r) { id } }";
+    let v = gql(&server, None, import, json!({ "r": "{}" }));
+    assert_eq!(code(&v), "UNAUTHORIZED");
+    let v = gql(
+        &server,
+        Some("root-secret"),
+        import,
+        json!({ "r": "{not json" }),
+    );
+    assert_eq!(code(&v), "BAD_RECORD");
+    let v = gql(
+        &server,
+        None,
+        "mutation { createGame(kind: \"chess\", players: [\"a\", \"b\"]) { seatTokens } }",
+        json!({}),
+    );
+    assert_eq!(code(&v), "BAD_INPUT");
+    let v = gql(
+        &server,
+        None,
+        "mutation { createGame(kind: \"five-tribes\", players: [\"a\"]) { seatTokens } }",
+        json!({}),
+    );
+    assert_eq!(code(&v), "BAD_INPUT");
+    // Nothing was written by any of it.
+    assert_eq!(plies(&server, &id), before);
+    let v = gql(
+        &server,
+        None,
+        "{ games(first: 100) { edges { cursor } } }",
+        json!({}),
+    );
+    assert_eq!(data(&v)["games"]["edges"].as_array().unwrap().len(), 1);
+
+    // An idempotent retry returns the first result.
+    let keyed = "mutation($id: ID!, $p: Int!, $m: String!, $k: String) { playMove(gameId: $id, expectedPly: $p, move: $m, idempotencyKey: $k) { replayed entries { ply move } game { plies } } }";
+    let a = gql(
+        &server,
+        Some(mine),
+        keyed,
+        json!({ "id": id, "p": before, "m": "bid 0", "k": "k1" }),
+    );
+    let b = gql(
+        &server,
+        Some(mine),
+        keyed,
+        json!({ "id": id, "p": before, "m": "bid 0", "k": "k1" }),
+    );
+    assert_eq!(data(&a)["playMove"]["replayed"], false);
+    assert_eq!(data(&b)["playMove"]["replayed"], true);
+    assert_eq!(
+        data(&a)["playMove"]["entries"],
+        data(&b)["playMove"]["entries"]
+    );
+    assert_eq!(plies(&server, &id), before + 1);
+}
+
+#[test]
+fn imports_are_refused_without_an_admin_token_configured() {
+    let server = Server::start(&["--no-samples"]);
+    let v = gql(
+        &server,
+        Some("anything"),
+        "mutation($r: String!) { importGame(record: $r) { id } }",
+        json!({ "r": "{}" }),
+    );
+    assert_eq!(code(&v), "UNAUTHORIZED");
+    assert!(v["errors"][0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("no admin token"));
+}
+
+#[test]
+fn samples_load_health_metrics_graphiql_and_introspection() {
+    let server = Server::start(&[]);
+    let v = gql(
+        &server,
+        None,
+        include_str!("../schema/examples/first-query.graphql"),
+        json!({}),
+    );
+    let edges = data(&v)["games"]["edges"].as_array().unwrap();
+    assert_eq!(edges.len(), 3, "the samples are loaded into an empty store");
+    assert!(edges[0]["node"]["outcome"]["winners"].as_array().is_some());
+    assert_eq!(
+        ureq::get(&format!("{}/healthz", server.url))
+            .call()
+            .unwrap()
+            .into_string()
+            .unwrap(),
+        "ok"
+    );
+    assert_eq!(
+        ureq::get(&format!("{}/readyz", server.url))
+            .call()
+            .unwrap()
+            .status(),
+        200
+    );
+    let metrics = ureq::get(&format!("{}/metrics", server.url))
+        .call()
+        .unwrap()
+        .into_string()
+        .unwrap();
+    assert!(metrics.contains("ludolog_graphql_requests_total"));
+    assert!(metrics.contains("ludolog_store_games 200"));
+    let page = ureq::get(&format!("{}/graphql", server.url))
+        .call()
+        .unwrap()
+        .into_string()
+        .unwrap();
+    assert!(page.to_lowercase().contains("graphiql"));
+    // GraphiQL's introspection query passes the depth and complexity limits.
+    let introspection = r#"query IntrospectionQuery { __schema { queryType { name } mutationType { name } subscriptionType { name }
+      types { ...FullType } directives { name description locations args { ...InputValue } } } }
+      fragment FullType on __Type { kind name description fields(includeDeprecated: true) { name description args { ...InputValue }
+      type { ...TypeRef } isDeprecated deprecationReason } inputFields { ...InputValue } interfaces { ...TypeRef }
+      enumValues(includeDeprecated: true) { name description isDeprecated deprecationReason } possibleTypes { ...TypeRef } }
+      fragment InputValue on __InputValue { name description type { ...TypeRef } defaultValue }
+      fragment TypeRef on __Type { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name
+      ofType { kind name ofType { kind name ofType { kind name ofType { kind name } } } } } } } } }"#;
+    let v = gql(&server, None, introspection, json!({}));
+    assert!(data(&v)["__schema"]["types"].as_array().unwrap().len() > 10);
+}
+
+#[test]
+fn sigterm_shuts_down_cleanly() {
+    let mut server = Server::start(&["--no-samples"]);
+    let (id, _) = create(&server, &["a", "b", "c", "d"], "1");
+    let status = std::process::Command::new("kill")
+        .args(["-TERM", &server.pid().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let started = std::time::Instant::now();
+    loop {
+        if let Some(st) = server.child.try_wait().unwrap() {
+            assert!(st.success(), "exit status {st}");
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(15),
+            "no exit after SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // The game is still there for the next start.
+    let out = std::process::Command::new(ludolog_e2e::ludolog())
+        .args(["replay", &id, "--data-dir"])
+        .arg(server.dir.path().join("store"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
