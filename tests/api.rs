@@ -267,16 +267,28 @@ fn spectator_sees_no_secret(server: &Server, id: &str) {
     );
     let g = &data(&v)["game"];
     assert_eq!(g["status"], "ACTIVE");
-    assert!(g["position"]["scores"].as_array().unwrap().is_empty(), "a spectator sees no score (it holds gold)");
+    assert!(
+        g["position"]["scores"].as_array().unwrap().is_empty(),
+        "a spectator sees no score (it holds gold)"
+    );
     for f in g["replay"].as_array().unwrap() {
         for op in f["patch"].as_array().unwrap() {
             let path = op["path"].as_str().unwrap();
-            assert!(!(path.ends_with("/gold") && op["value"].is_number()), "a patch revealed gold: {op}");
+            assert!(
+                !(path.ends_with("/gold") && op["value"].is_number()),
+                "a patch revealed gold: {op}"
+            );
         }
-        assert!(!f["move"].as_str().unwrap().starts_with("draw djinns="), "a Sibittis draw was shown: {f}");
+        assert!(
+            !f["move"].as_str().unwrap().starts_with("draw djinns="),
+            "a Sibittis draw was shown: {f}"
+        );
     }
     for e in g["moves"]["edges"].as_array().unwrap() {
-        assert!(!e["node"]["move"].as_str().unwrap().starts_with("draw djinns="));
+        assert!(!e["node"]["move"]
+            .as_str()
+            .unwrap()
+            .starts_with("draw djinns="));
     }
 }
 
