@@ -570,3 +570,65 @@ fn sigterm_shuts_down_cleanly() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn the_readme_first_query_works_as_printed() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
+    let start = readme.find("-d '").expect("a curl -d '...' in the README") + 4;
+    let body = &readme[start..start + readme[start..].find('\'').unwrap()];
+    let server = Server::start(&[]);
+    let resp: Value = ureq::post(&format!("{}/graphql", server.url))
+        .set("content-type", "application/json")
+        .send_string(body)
+        .unwrap()
+        .into_json()
+        .unwrap();
+    let games = data(&resp)["games"]["edges"].as_array().unwrap();
+    assert_eq!(games.len(), 3);
+    assert_eq!(data(&resp)["rules"][0]["kind"], "five-tribes");
+}
+
+#[test]
+fn subscriptions_also_speak_the_older_graphql_ws_protocol() {
+    use tungstenite::client::IntoClientRequest;
+    use tungstenite::Message;
+    let server = Server::start(&["--no-samples"]);
+    let (id, _) = create(&server, &["a", "b"], "3");
+    let mut req = format!("{}/graphql/ws", server.url.replace("http://", "ws://")).into_client_request().unwrap();
+    req.headers_mut().insert("Sec-WebSocket-Protocol", "graphql-ws".parse().unwrap());
+    let (mut ws, resp) = tungstenite::connect(req).unwrap();
+    assert_eq!(resp.headers()["sec-websocket-protocol"], "graphql-ws");
+    ws.send(Message::text(json!({ "type": "connection_init", "payload": {} }).to_string())).unwrap();
+    ws.send(Message::text(
+        json!({ "id": "1", "type": "start", "payload": {
+            "query": "subscription($id: ID!) { gameUpdates(gameId: $id) { ply actor move } }",
+            "variables": { "id": id } } })
+        .to_string(),
+    ))
+    .unwrap();
+    loop {
+        let Message::Text(t) = ws.read().unwrap() else { continue };
+        let v: Value = serde_json::from_str(&t).unwrap();
+        if v["type"] == "data" {
+            let e = &v["payload"]["data"]["gameUpdates"];
+            assert_eq!(e["ply"], 0);
+            assert_eq!(e["actor"], "dealer");
+            assert!(e["move"].as_str().unwrap().starts_with("deal "));
+            break;
+        }
+        assert_ne!(v["type"], "error", "{v}");
+    }
+}
+
+#[test]
+fn an_oversized_body_is_refused() {
+    let server = Server::start(&["--no-samples", "--max-body", "4096"]);
+    let big = json!({ "query": format!("{{ rules {{ kind }} }} # {}", "x".repeat(10_000)) });
+    match ureq::post(&format!("{}/graphql", server.url)).send_json(big) {
+        Err(ureq::Error::Status(code, _)) => assert_eq!(code, 413),
+        other => panic!("expected 413, got {:?}", other.map(|r| r.status())),
+    }
+    // A normal request still works.
+    let v = gql(&server, None, "{ rules { kind } }", json!({}));
+    assert_eq!(data(&v)["rules"][0]["kind"], "five-tribes");
+}
