@@ -573,7 +573,8 @@ fn sigterm_shuts_down_cleanly() {
 
 #[test]
 fn the_readme_first_query_works_as_printed() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
     let start = readme.find("-d '").expect("a curl -d '...' in the README") + 4;
     let body = &readme[start..start + readme[start..].find('\'').unwrap()];
     let server = Server::start(&[]);
@@ -594,11 +595,17 @@ fn subscriptions_also_speak_the_older_graphql_ws_protocol() {
     use tungstenite::Message;
     let server = Server::start(&["--no-samples"]);
     let (id, _) = create(&server, &["a", "b"], "3");
-    let mut req = format!("{}/graphql/ws", server.url.replace("http://", "ws://")).into_client_request().unwrap();
-    req.headers_mut().insert("Sec-WebSocket-Protocol", "graphql-ws".parse().unwrap());
+    let mut req = format!("{}/graphql/ws", server.url.replace("http://", "ws://"))
+        .into_client_request()
+        .unwrap();
+    req.headers_mut()
+        .insert("Sec-WebSocket-Protocol", "graphql-ws".parse().unwrap());
     let (mut ws, resp) = tungstenite::connect(req).unwrap();
     assert_eq!(resp.headers()["sec-websocket-protocol"], "graphql-ws");
-    ws.send(Message::text(json!({ "type": "connection_init", "payload": {} }).to_string())).unwrap();
+    ws.send(Message::text(
+        json!({ "type": "connection_init", "payload": {} }).to_string(),
+    ))
+    .unwrap();
     ws.send(Message::text(
         json!({ "id": "1", "type": "start", "payload": {
             "query": "subscription($id: ID!) { gameUpdates(gameId: $id) { ply actor move } }",
@@ -607,7 +614,9 @@ fn subscriptions_also_speak_the_older_graphql_ws_protocol() {
     ))
     .unwrap();
     loop {
-        let Message::Text(t) = ws.read().unwrap() else { continue };
+        let Message::Text(t) = ws.read().unwrap() else {
+            continue;
+        };
         let v: Value = serde_json::from_str(&t).unwrap();
         if v["type"] == "data" {
             let e = &v["payload"]["data"]["gameUpdates"];

@@ -111,6 +111,25 @@ impl State {
         Ok(Cost::default().plus(r.pay))
     }
 
+    /// Where a palace or palm tree placed at `origin` lands: there, or where Hagis / Lamia (`d`)
+    /// redirects it, paying for the djinn and marking it used.
+    pub(crate) fn redirected(
+        &mut self,
+        seat: u8,
+        d: Djinn,
+        origin: Tile,
+        r: Option<Redirect>,
+    ) -> Tile {
+        match r {
+            Some(r) => {
+                self.djinns_used.insert(d);
+                self.pay(seat, Cost::default().plus(r.pay));
+                r.at
+            }
+            None => origin,
+        }
+    }
+
     /// Places a palace from the supply (Monkir pays). Ruling 6: none left, nothing happens.
     pub(crate) fn place_palace(&mut self, seat: u8, at: Tile) {
         if self.palaces_left == 0 {
@@ -234,25 +253,11 @@ impl State {
                 self.pending = Some(Draw::Meeples(n, tile));
             }
             DjinnUse::Bouraq { village, hagis, .. } => {
-                let at = match hagis {
-                    Some(r) => {
-                        self.djinns_used.insert(Djinn::Hagis);
-                        self.pay(seat, Cost::default().plus(r.pay));
-                        r.at
-                    }
-                    None => village,
-                };
+                let at = self.redirected(seat, Djinn::Hagis, village, hagis);
                 self.place_palace(seat, at);
             }
             DjinnUse::Enki { oasis, lamia, .. } => {
-                let at = match lamia {
-                    Some(r) => {
-                        self.djinns_used.insert(Djinn::Lamia);
-                        self.pay(seat, Cost::default().plus(r.pay));
-                        r.at
-                    }
-                    None => oasis,
-                };
+                let at = self.redirected(seat, Djinn::Lamia, oasis, lamia);
                 self.place_palm(at);
             }
             DjinnUse::Leta { tile, .. } | DjinnUse::Utug { tile, .. } => {

@@ -115,25 +115,11 @@ impl State {
     pub(crate) fn apply_tile_move(&mut self, seat: u8, tile: Tile, m: &Move) {
         match *m {
             Move::Palm(r) => {
-                let at = match r {
-                    Some(r) => {
-                        self.djinns_used.insert(Djinn::Lamia);
-                        self.pay(seat, Cost::default().plus(r.pay));
-                        r.at
-                    }
-                    None => tile,
-                };
+                let at = self.redirected(seat, Djinn::Lamia, tile, r);
                 self.place_palm(at);
             }
             Move::Palace(r) => {
-                let at = match r {
-                    Some(r) => {
-                        self.djinns_used.insert(Djinn::Hagis);
-                        self.pay(seat, Cost::default().plus(r.pay));
-                        r.at
-                    }
-                    None => tile,
-                };
+                let at = self.redirected(seat, Djinn::Hagis, tile, r);
                 self.place_palace(seat, at);
             }
             Move::Buy { first, second } => {
