@@ -3,7 +3,8 @@
 //! subscription, replayed frame by frame and read at any ply; every error code is provoked,
 //! each writing nothing; spectators never see a seat's secrets.
 
-use ludolog_e2e::Server;
+mod common;
+use common::Server;
 use serde_json::{json, Value};
 use std::time::Duration;
 
@@ -559,7 +560,7 @@ fn sigterm_shuts_down_cleanly() {
         std::thread::sleep(Duration::from_millis(50));
     }
     // The game is still there for the next start.
-    let out = std::process::Command::new(ludolog_e2e::ludolog())
+    let out = std::process::Command::new(common::ludolog())
         .args(["replay", &id, "--data-dir"])
         .arg(server.dir.path().join("store"))
         .output()
@@ -574,7 +575,7 @@ fn sigterm_shuts_down_cleanly() {
 #[test]
 fn the_readme_first_query_works_as_printed() {
     let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
     let start = readme.find("-d '").expect("a curl -d '...' in the README") + 4;
     let body = &readme[start..start + readme[start..].find('\'').unwrap()];
     let server = Server::start(&[]);

@@ -1,6 +1,7 @@
 //! The `ludolog` command line, driven from outside.
 
-use ludolog_e2e::ludolog;
+mod common;
+use common::ludolog;
 use serde_json::Value;
 use std::process::Command;
 

@@ -3,7 +3,8 @@
 //! acknowledged entry is there with its checksum good, and the next child carries on from the
 //! right ply. The store keeps a write-ahead log and replays it on open; the test proves it.
 
-use ludolog_e2e::ludolog;
+mod common;
+use common::ludolog;
 use rules_core::{Erased, Registry};
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};

@@ -1,14 +1,15 @@
 //! The store's commands, driven from outside: import (the sample data), export, replay,
 //! rebuild, and import's refusals with line numbers.
 
-use ludolog_e2e::ludolog;
+mod common;
+use common::ludolog;
 use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
 
 const SAMPLE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../data/samples/five-tribes.ndjson"
+    "/../../data/samples/five-tribes.ndjson"
 );
 
 fn run(args: &[&str], data: &Path) -> (bool, String, String) {
