@@ -63,15 +63,21 @@ impl Default for ApiConfig {
 /// Everything a request can reach.
 pub struct App {
     pub store: Arc<Store>,
+    pub analysis: Arc<analysis::Analysis>,
     pub hub: hub::Hub,
     pub config: ApiConfig,
     pub metrics: metrics::Metrics,
 }
 
 impl App {
-    pub fn new(store: Arc<Store>, config: ApiConfig) -> Arc<App> {
+    pub fn new(
+        store: Arc<Store>,
+        analysis: Arc<analysis::Analysis>,
+        config: ApiConfig,
+    ) -> Arc<App> {
         Arc::new(App {
             store,
+            analysis,
             hub: hub::Hub::default(),
             config,
             metrics: metrics::Metrics::default(),

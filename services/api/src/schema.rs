@@ -77,6 +77,20 @@ fn visible_moves(
     Ok(out)
 }
 
+/// Which finished games `statistics` counts.
+#[derive(async_graphql::InputObject, Default)]
+pub struct StatsFilterInput {
+    pub player_count: Option<u32>,
+    /// Games where this player had a seat.
+    pub player: Option<String>,
+    /// Games where a seat had this tag (e.g. `djinn:baal`).
+    pub tag: Option<String>,
+    /// Created at or after (RFC 3339).
+    pub since: Option<String>,
+    /// Created before (RFC 3339).
+    pub until: Option<String>,
+}
+
 pub struct Query;
 
 #[Object]
@@ -94,6 +108,48 @@ impl Query {
                 data_hash: g.data_hash(),
             })
             .collect()
+    }
+
+    /// Statistics of the finished games of `kind`: games, win rate by seat (95% Wilson
+    /// intervals), win rate and mean score by tag, score distributions overall and per
+    /// category, length in plies, rounds and wall time, tie rate. Filters: player count, a
+    /// player's name, a tag, and creation time (`since` inclusive, `until` exclusive, RFC 3339).
+    /// Read from projections kept as games finish: a query never rescans logs.
+    async fn statistics(
+        &self,
+        ctx: &Context<'_>,
+        kind: String,
+        filter: Option<StatsFilterInput>,
+    ) -> Result<Json<serde_json::Value>> {
+        let StatsFilterInput {
+            player_count,
+            player,
+            tag,
+            since,
+            until,
+        } = filter.unwrap_or_default();
+        let kind: GameKind = kind
+            .parse()
+            .map_err(|e: rules_core::ParseIdError| ApiError::BadInput(e.to_string()))?;
+        let time = |t: Option<String>| -> ApiResult<Option<chrono::DateTime<Utc>>> {
+            t.map(|t| {
+                chrono::DateTime::parse_from_rfc3339(&t)
+                    .map(|d| d.with_timezone(&Utc))
+                    .map_err(|e| ApiError::BadInput(format!("`{t}` is not an RFC 3339 time: {e}")))
+            })
+            .transpose()
+        };
+        let filter = analysis::StatsFilter {
+            player_count: player_count.map(|n| n as usize),
+            player,
+            tag,
+            since: time(since)?,
+            until: time(until)?,
+        };
+        let stats = app(ctx).analysis.statistics(kind, &filter);
+        Ok(Json(
+            serde_json::to_value(stats).map_err(|e| ApiError::Internal(e.to_string()))?,
+        ))
     }
 
     /// A game by id.

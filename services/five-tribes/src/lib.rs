@@ -157,6 +157,14 @@ impl Game for FiveTribes {
         }
     }
 
+    /// Each seat's djinns, as `djinn:<slug>`: "which djinn wins?"
+    fn tags(s: &State) -> Vec<Vec<String>> {
+        s.seats
+            .iter()
+            .map(|p| p.djinns.iter().map(|d| format!("djinn:{d}")).collect())
+            .collect()
+    }
+
     /// Sibittis's draw is seen by its drawer only (Ruling F15); everything else dealt is public.
     fn chance_visible(s: &State, c: &Chance, viewer: Viewer) -> bool {
         match (c, &s.phase) {

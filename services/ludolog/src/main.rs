@@ -94,7 +94,23 @@ enum Command {
         #[command(flatten)]
         data: DataDir,
     },
-    /// Recompute snapshots and indexes from the logs.
+    /// Statistics of the finished games of a kind (win rates by seat and tag, scores, lengths).
+    Stats {
+        #[arg(long)]
+        kind: GameKind,
+        #[arg(long)]
+        players: Option<usize>,
+        #[arg(long)]
+        player: Option<String>,
+        #[arg(long)]
+        tag: Option<String>,
+        /// `json` (default) or `csv`.
+        #[arg(long, default_value = "json")]
+        format: String,
+        #[command(flatten)]
+        data: DataDir,
+    },
+    /// Recompute snapshots, indexes and projections from the logs.
     Rebuild {
         #[command(flatten)]
         data: DataDir,
@@ -146,6 +162,40 @@ enum Command {
         #[command(flatten)]
         data: DataDir,
     },
+}
+
+/// Statistics as CSV: one row per seat, tag and score category.
+fn stats_csv(s: &analysis::Statistics) -> String {
+    let mut out =
+        String::from("section,key,count,win_rate,win_low,win_high,mean,median,p10,p90,min,max\n");
+    for r in &s.by_seat {
+        out.push_str(&format!(
+            "seat,{},{},{:.6},{:.6},{:.6},{:.4},,,,,\n",
+            r.seat, r.win.trials, r.win.rate, r.win.low, r.win.high, r.mean_score
+        ));
+    }
+    for r in &s.by_tag {
+        out.push_str(&format!(
+            "tag,{},{},{:.6},{:.6},{:.6},{:.4},,,,,\n",
+            r.tag, r.count, r.win.rate, r.win.low, r.win.high, r.mean_score
+        ));
+    }
+    let mut dist = |section: &str, key: &str, d: &Option<analysis::stats::Distribution>| {
+        if let Some(d) = d {
+            out.push_str(&format!(
+                "{section},{key},{},,,,{:.4},{:.4},{:.4},{:.4},{},{}\n",
+                d.count, d.mean, d.median, d.p10, d.p90, d.min, d.max
+            ));
+        }
+    };
+    dist("score", "total", &s.scores);
+    for c in &s.by_category {
+        dist("score", &c.category, &Some(c.scores));
+    }
+    dist("length", "plies", &s.plies);
+    dist("length", "rounds", &s.rounds);
+    dist("length", "wall_seconds", &s.wall_seconds);
+    out
 }
 
 fn print_json(v: &impl Serialize) -> Result<()> {
@@ -232,9 +282,31 @@ fn main() -> Result<()> {
             let store = storecmd::open(&data.data_dir)?;
             print_json(&storecmd::replay(&store, &game, ply, seat)?)?;
         }
+        Command::Stats {
+            kind,
+            players,
+            player,
+            tag,
+            format,
+            data,
+        } => {
+            let (_store, analysis) = storecmd::open_analysed(&data.data_dir)?;
+            let filter = analysis::StatsFilter {
+                player_count: players,
+                player,
+                tag,
+                ..Default::default()
+            };
+            let stats = analysis.statistics(kind, &filter);
+            match format.as_str() {
+                "json" => print_json(&stats)?,
+                "csv" => print!("{}", stats_csv(&stats)),
+                other => anyhow::bail!("unknown format `{other}`: json or csv"),
+            }
+        }
         Command::Rebuild { data } => {
-            let store = storecmd::open(&data.data_dir)?;
-            let r = storecmd::rebuild(&store)?;
+            let (store, analysis) = storecmd::open_analysed(&data.data_dir)?;
+            let r = storecmd::rebuild(&store, &analysis)?;
             println!("rebuilt {} games ({} entries)", r.games, r.entries);
         }
         Command::Sample {

@@ -147,14 +147,15 @@ fn init_logs(json: bool) {
 pub fn serve(args: ServeArgs) -> Result<()> {
     let s = settings(args)?;
     init_logs(s.log_json);
-    let store = Arc::new(crate::storecmd::open(&s.data_dir)?);
+    let (store, analysis) = crate::storecmd::open_analysed(&s.data_dir)?;
+    let store = Arc::new(store);
     if s.load_samples && store.game_count() == 0 {
         load_samples(&store, &s.samples_dir)?;
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(run(store.clone(), s))?;
+    runtime.block_on(run(store.clone(), analysis, s))?;
     store.flush()?;
     tracing::info!("store flushed; bye");
     Ok(())
@@ -178,8 +179,12 @@ fn load_samples(store: &store::Store, dir: &Path) -> Result<()> {
     Ok(())
 }
 
-async fn run(store: Arc<store::Store>, s: Settings) -> Result<()> {
-    let app = api::App::new(store, s.api.clone());
+async fn run(
+    store: Arc<store::Store>,
+    analysis: Arc<analysis::Analysis>,
+    s: Settings,
+) -> Result<()> {
+    let app = api::App::new(store, analysis, s.api.clone());
     let router = api::http::router(app).layer(tower_http_trace());
     let listener = tokio::net::TcpListener::bind(s.listen)
         .await

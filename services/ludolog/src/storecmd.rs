@@ -15,6 +15,24 @@ pub fn open(data_dir: &Path) -> Result<Store> {
         .with_context(|| format!("opening the store in {}", data_dir.display()))
 }
 
+/// Opens the store with the analysis projections attached (and filled, the first time, from
+/// the games already stored).
+pub fn open_analysed(data_dir: &Path) -> Result<(Store, std::sync::Arc<analysis::Analysis>)> {
+    let store = open(data_dir)?;
+    let a = analysis::Analysis::attach(&store)?;
+    if a.is_empty() && store.game_count() > 0 {
+        for id in store.game_ids() {
+            let id = id?;
+            let h = store.header(id)?;
+            if h.status == store::Status::Finished {
+                let s = store.state_at(id, h.plies)?;
+                a.on_finish(&store, &h, s.as_ref());
+            }
+        }
+    }
+    Ok((store, a))
+}
+
 /// A progress bar that shows itself only on a terminal and only once work takes a moment.
 fn bar(len: u64, what: &str) -> ProgressBar {
     let pb = ProgressBar::new(len);
@@ -119,7 +137,8 @@ pub fn replay(
     }))
 }
 
-pub fn rebuild(store: &Store) -> Result<store::RebuildReport> {
+pub fn rebuild(store: &Store, analysis: &analysis::Analysis) -> Result<store::RebuildReport> {
+    analysis.clear(store)?;
     let pb = bar(store.game_count() as u64, "rebuild");
     let r = store.rebuild(&mut |done, _| pb.set_position(done))?;
     pb.finish_and_clear();

@@ -79,6 +79,8 @@ pub trait GameState: Send + Sync {
     fn view(&self, viewer: Viewer) -> serde_json::Value;
     fn round(&self) -> u32;
     fn phase(&self) -> &'static str;
+    /// Per-seat labels for statistics (see [`Game::tags`]).
+    fn tags(&self) -> Vec<Vec<String>>;
     /// The text `viewer` may see of an entry applied to this position: the notation itself,
     /// or, for a chance outcome the rules keep from this viewer, `hidden` in its place.
     fn entry_text(&self, actor: Actor, notation: &str, viewer: Viewer) -> String;
@@ -209,6 +211,9 @@ where
     }
     fn phase(&self) -> &'static str {
         G::phase(&self.0)
+    }
+    fn tags(&self) -> Vec<Vec<String>> {
+        G::tags(&self.0)
     }
     fn entry_text(&self, actor: Actor, notation: &str, viewer: Viewer) -> String {
         if actor == Actor::Dealer && G::to_act(&self.0) != ToAct::Over {

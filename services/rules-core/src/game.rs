@@ -130,6 +130,13 @@ pub trait Game: 'static {
     /// A short name of the phase (e.g. `bid`, `turn`, `over`).
     fn phase(s: &Self::State) -> &'static str;
 
+    /// Labels of what each seat did, for statistics by tag (e.g. `djinn:baal`). One list per
+    /// seat, in seat order.
+    fn tags(s: &Self::State) -> Vec<Vec<String>> {
+        let _ = s;
+        Vec::new()
+    }
+
     /// Whether `viewer` may see the chance outcome `c` dealt in position `s` (before it).
     /// Outcomes the rules keep secret from some seats (a private draw) answer `false` for
     /// them; logs served to those viewers show the outcome hidden.

@@ -201,6 +201,9 @@ impl Store {
                 }
                 other => err(gid.clone(), None, other.to_string()),
             })?;
+        if header.status == Status::Finished {
+            self.finished(&header, state.as_ref());
+        }
         Ok(header)
     }
 

@@ -116,6 +116,10 @@ struct Tip {
     state: Box<dyn GameState>,
 }
 
+/// Called when a game ends (by an append or an import) and, for every finished game, during
+/// `rebuild`: how projections kept by other crates (analysis) follow the logs.
+pub type FinishHook = Arc<dyn Fn(&Store, &Header, &dyn GameState) + Send + Sync>;
+
 /// The event store.
 pub struct Store {
     db: sled::Db,
@@ -136,6 +140,7 @@ pub struct Store {
     tips: Mutex<HashMap<GameId, Arc<Mutex<Tip>>>>,
     commit: GroupCommit,
     last_id: Mutex<(u64, u16)>,
+    hooks: std::sync::RwLock<Vec<FinishHook>>,
 }
 
 /// Tree numbers, as written in the write-ahead log.
@@ -277,6 +282,7 @@ impl Store {
             tips: Mutex::new(HashMap::new()),
             db,
             last_id: Mutex::new((0, 0)),
+            hooks: Default::default(),
         };
         if !recovered.is_empty() {
             store.heal()?;
@@ -318,6 +324,7 @@ impl Store {
                 h.plies += dealt.len() as u32;
                 h.status = Status::Finished;
                 self.tip_records.insert(id.to_bytes(), encode(&h.tip()))?;
+                self.finished(&h, state.as_ref());
             }
         }
         Ok(())
@@ -361,6 +368,55 @@ impl Store {
 
     pub fn config(&self) -> &Config {
         &self.config
+    }
+
+    /// Registers a hook run when a game finishes (see [`FinishHook`]).
+    pub fn on_finish(&self, hook: FinishHook) {
+        self.hooks
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(hook);
+    }
+
+    pub(crate) fn finished(&self, header: &Header, state: &dyn GameState) {
+        let hooks = self.hooks.read().unwrap_or_else(|e| e.into_inner()).clone();
+        for h in hooks {
+            h(self, header, state);
+        }
+    }
+
+    fn projection_tree(&self, name: &str) -> Result<sled::Tree> {
+        Ok(self.db.open_tree(format!("projection:{name}"))?)
+    }
+
+    /// Writes a value of a named projection (derived data another crate keeps here).
+    pub fn projection_put(&self, name: &str, key: &[u8], value: &[u8]) -> Result<()> {
+        self.projection_tree(name)?.insert(key, frame(value))?;
+        Ok(())
+    }
+
+    /// Every (key, value) of a named projection, in key order, checksums verified.
+    pub fn projection_iter(
+        &self,
+        name: &str,
+    ) -> Result<impl Iterator<Item = Result<(Vec<u8>, Vec<u8>)>>> {
+        let tree = self.projection_tree(name)?;
+        Ok(tree.iter().map(|kv| {
+            let (k, v) = kv?;
+            let id = id_from_suffix(&k).unwrap_or(GameId(0));
+            let payload = unframe(&v).ok_or_else(|| StoreError::Corrupt {
+                game: id,
+                ply: None,
+                what: "projection record checksum mismatch".into(),
+            })?;
+            Ok((k.to_vec(), payload.to_vec()))
+        }))
+    }
+
+    /// Empties a named projection.
+    pub fn projection_clear(&self, name: &str) -> Result<()> {
+        self.projection_tree(name)?.clear()?;
+        Ok(())
     }
 
     /// Group commit activity so far.
@@ -721,6 +777,7 @@ impl Store {
             writes.push(write(IDEM, k, encode(&rec)));
         }
         self.commit_writes(&writes, None)?;
+        let final_state = (header.status == Status::Finished).then(|| state.clone());
         tip.header = header.clone();
         tip.state = state;
         let finished = header.status == Status::Finished;
@@ -729,6 +786,9 @@ impl Store {
             self.tips_lock().remove(&id);
         }
         self.commit.wait_durable(record(&writes))?;
+        if let Some(st) = final_state {
+            self.finished(&header, st.as_ref());
+        }
         Ok(Appended {
             header,
             entries,
@@ -908,6 +968,9 @@ impl Store {
             self.by_kind.insert(kind_key(&header), &[] as &[u8])?;
             for p in &header.players {
                 self.by_player.insert(player_key(p, id), &[] as &[u8])?;
+            }
+            if header.status == Status::Finished {
+                self.finished(&header, state.as_ref());
             }
             report.games += 1;
             progress(report.games, total);

@@ -1,0 +1,100 @@
+//! The summaries of finished games, kept in the store as the projection `summaries` and in
+//! memory for queries: a statistics query reads memory, it never rescans logs.
+//!
+//! The store calls [`Analysis::on_finish`] (registered as a finish hook) whenever a game ends,
+//! by an append or an import, and during `rebuild`, so the projection follows the logs.
+
+use crate::stats::{compute, Statistics, StatsFilter};
+use crate::summary::GameSummary;
+use rules_core::{GameKind, GameState};
+use std::collections::BTreeMap;
+use std::sync::{Arc, RwLock};
+use store::{GameId, Header, Store};
+
+/// Name of the projection in the store.
+pub const PROJECTION: &str = "summaries";
+
+#[derive(Debug, thiserror::Error)]
+pub enum AnalysisError {
+    #[error(transparent)]
+    Store(#[from] store::StoreError),
+    #[error("projection `{PROJECTION}` holds an unreadable summary: {0}")]
+    BadSummary(String),
+}
+
+/// Summaries of finished games, by id.
+#[derive(Default)]
+pub struct Analysis {
+    summaries: RwLock<BTreeMap<GameId, GameSummary>>,
+}
+
+impl Analysis {
+    /// Loads the projection from `store` and registers for finished games.
+    pub fn attach(store: &Store) -> Result<Arc<Analysis>, AnalysisError> {
+        let a = Arc::new(Analysis::default());
+        {
+            let mut map = a.write();
+            for kv in store.projection_iter(PROJECTION)? {
+                let (_, v) = kv?;
+                let s: GameSummary = postcard::from_bytes(&v)
+                    .map_err(|e| AnalysisError::BadSummary(e.to_string()))?;
+                map.insert(s.id, s);
+            }
+        }
+        let hook = Arc::downgrade(&a);
+        store.on_finish(Arc::new(
+            move |store: &Store, header: &Header, state: &dyn GameState| {
+                if let Some(a) = hook.upgrade() {
+                    a.on_finish(store, header, state);
+                }
+            },
+        ));
+        Ok(a)
+    }
+
+    fn write(&self) -> std::sync::RwLockWriteGuard<'_, BTreeMap<GameId, GameSummary>> {
+        self.summaries.write().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, BTreeMap<GameId, GameSummary>> {
+        self.summaries.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Records a finished game (idempotent).
+    pub fn on_finish(&self, store: &Store, header: &Header, state: &dyn GameState) {
+        let Some(s) = GameSummary::of(header, state) else {
+            return;
+        };
+        if let Ok(bytes) = postcard::to_allocvec(&s) {
+            // The projection is a cache: if this write fails, `rebuild` restores it.
+            let _ = store.projection_put(PROJECTION, &s.id.to_bytes(), &bytes);
+        }
+        self.write().insert(s.id, s);
+    }
+
+    /// Forgets everything, for a rebuild (the store then replays every finished game).
+    pub fn clear(&self, store: &Store) -> Result<(), AnalysisError> {
+        store.projection_clear(PROJECTION)?;
+        self.write().clear();
+        Ok(())
+    }
+
+    pub fn len(&self) -> usize {
+        self.read().len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.read().is_empty()
+    }
+
+    /// Statistics of the finished games of `kind` that `filter` accepts.
+    pub fn statistics(&self, kind: GameKind, filter: &StatsFilter) -> Statistics {
+        let map = self.read();
+        compute(map.values().filter(|g| g.kind == kind && filter.accepts(g)))
+    }
+
+    /// Every summary, in id order (for exports and tests).
+    pub fn summaries(&self) -> Vec<GameSummary> {
+        self.read().values().cloned().collect()
+    }
+}

@@ -1,0 +1,15 @@
+//! Ludolog's analysis: what people learn from many games. Knows no game by name: games expose
+//! their outcome breakdown and per-seat tags through `rules_core::GameState`.
+//!
+//! # Layout
+//! - `summary`: a finished game reduced to seats, scores, winners, tags, length and times.
+//! - `index`: the summaries, kept as a store projection and in memory; updated when games finish.
+//! - `stats`: win rates with Wilson intervals, score distributions, lengths, tie rate.
+
+pub mod index;
+pub mod stats;
+pub mod summary;
+
+pub use index::{Analysis, AnalysisError};
+pub use stats::{Statistics, StatsFilter};
+pub use summary::GameSummary;
