@@ -22,11 +22,17 @@ pub enum AnalysisError {
     BadSummary(String),
 }
 
-/// Summaries of finished games, by id.
+/// Summaries of finished games, by id, and the statistics last computed from them.
 #[derive(Default)]
 pub struct Analysis {
     summaries: RwLock<BTreeMap<GameId, GameSummary>>,
+    /// Results by (kind, filter), valid while no game has finished since: a repeated query is
+    /// a lookup. Emptied on every change, bounded in size.
+    cache: std::sync::Mutex<std::collections::HashMap<(GameKind, String), Arc<Statistics>>>,
 }
+
+/// Most cached results kept.
+const CACHE_ENTRIES: usize = 256;
 
 impl Analysis {
     /// Loads the projection from `store` and registers for finished games.
@@ -70,12 +76,18 @@ impl Analysis {
             let _ = store.projection_put(PROJECTION, &s.id.to_bytes(), &bytes);
         }
         self.write().insert(s.id, s);
+        self.invalidate();
+    }
+
+    fn invalidate(&self) {
+        self.cache.lock().unwrap_or_else(|e| e.into_inner()).clear();
     }
 
     /// Forgets everything, for a rebuild (the store then replays every finished game).
     pub fn clear(&self, store: &Store) -> Result<(), AnalysisError> {
         store.projection_clear(PROJECTION)?;
         self.write().clear();
+        self.invalidate();
         Ok(())
     }
 
@@ -87,8 +99,29 @@ impl Analysis {
         self.read().is_empty()
     }
 
-    /// Statistics of the finished games of `kind` that `filter` accepts.
-    pub fn statistics(&self, kind: GameKind, filter: &StatsFilter) -> Statistics {
+    /// Statistics of the finished games of `kind` that `filter` accepts (cached until the next
+    /// game finishes).
+    pub fn statistics(&self, kind: GameKind, filter: &StatsFilter) -> Arc<Statistics> {
+        let key = (kind, format!("{filter:?}"));
+        if let Some(hit) = self
+            .cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+        {
+            return hit.clone();
+        }
+        let stats = Arc::new(self.compute(kind, filter));
+        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        if cache.len() >= CACHE_ENTRIES {
+            cache.clear();
+        }
+        cache.insert(key, stats.clone());
+        stats
+    }
+
+    /// Statistics computed afresh from the summaries (what a cache miss costs).
+    pub fn compute(&self, kind: GameKind, filter: &StatsFilter) -> Statistics {
         let map = self.read();
         compute(map.values().filter(|g| g.kind == kind && filter.accepts(g)))
     }

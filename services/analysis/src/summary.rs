@@ -67,7 +67,8 @@ impl GameSummary {
         self.seats.iter().filter(|s| s.won).count()
     }
 
-    pub fn wall_seconds(&self) -> f64 {
-        (self.updated_at - self.created_at).num_milliseconds() as f64 / 1000.0
+    /// Time from creation to the last entry, in milliseconds.
+    pub fn wall_millis(&self) -> i64 {
+        (self.updated_at - self.created_at).num_milliseconds()
     }
 }

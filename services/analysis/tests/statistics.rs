@@ -100,7 +100,7 @@ fn statistics_match_hand_computed_values() {
     assert_eq!(s.by_category[1].category, "tiles");
     // Lengths: plies 200 240 280; wall time 30, 60, 90 minutes.
     assert_eq!(s.plies.unwrap().median, 240.0);
-    assert_eq!(s.wall_seconds.unwrap().mean, 3600.0);
+    assert_eq!(s.wall_millis.unwrap().mean, 3_600_000.0);
     assert!((s.tie_rate - 1.0 / 3.0).abs() < 1e-12);
     // Filters: a player's games, a tag's games.
     let only_cid = StatsFilter {

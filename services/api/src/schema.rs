@@ -148,7 +148,7 @@ impl Query {
         };
         let stats = app(ctx).analysis.statistics(kind, &filter);
         Ok(Json(
-            serde_json::to_value(stats).map_err(|e| ApiError::Internal(e.to_string()))?,
+            serde_json::to_value(&*stats).map_err(|e| ApiError::Internal(e.to_string()))?,
         ))
     }
 

@@ -261,6 +261,7 @@ fn resident_mib() -> f64 {
 
 /// Generates `games` random Five Tribes records in memory, then imports them into `store`.
 pub fn bench_import(store: &Store, games: u64, seed: u64) -> Result<ImportBench> {
+    let _analysis = analysis::Analysis::attach(store)?;
     use five_tribes::FiveTribes;
     use rules_core::{playout, Action, Game, Notation};
     let base = chrono::DateTime::from_timestamp(1_767_225_600, 0).unwrap_or_default();
@@ -327,4 +328,52 @@ pub fn bench_import(store: &Store, games: u64, seed: u64) -> Result<ImportBench>
         bytes_per_entry: bytes as f64 / entries.max(1) as f64,
         resident_mib_after: resident_mib(),
     })
+}
+
+#[derive(Serialize)]
+pub struct StatsBench {
+    pub games: usize,
+    pub queries: usize,
+    /// Computed afresh every time (the first query after a game finishes).
+    pub cold_p50_us: f64,
+    pub cold_p99_us: f64,
+    pub cold_max_us: f64,
+    /// Through the cache (repeated queries while no game finishes).
+    pub warm_p99_us: f64,
+}
+
+/// Latency of `statistics` over every finished game, with and without a filter.
+pub fn bench_stats(analysis: &analysis::Analysis, queries: usize) -> StatsBench {
+    let mut lat = Vec::with_capacity(queries);
+    let mut warm = Vec::with_capacity(queries);
+    for i in 0..queries {
+        let filter = match i % 3 {
+            0 => analysis::StatsFilter::default(),
+            1 => analysis::StatsFilter {
+                player_count: Some(2 + i % 3),
+                ..Default::default()
+            },
+            _ => analysis::StatsFilter {
+                tag: Some("djinn:baal".into()),
+                ..Default::default()
+            },
+        };
+        let t = Instant::now();
+        std::hint::black_box(analysis.compute(GameKind::FiveTribes, &filter));
+        lat.push(t.elapsed().as_secs_f64() * 1e6);
+        let t = Instant::now();
+        std::hint::black_box(analysis.statistics(GameKind::FiveTribes, &filter));
+        warm.push(t.elapsed().as_secs_f64() * 1e6);
+    }
+    lat.sort_by(f64::total_cmp);
+    warm.sort_by(f64::total_cmp);
+    let at = |v: &[f64], q: f64| v[((v.len() as f64 - 1.0) * q).round() as usize];
+    StatsBench {
+        games: analysis.len(),
+        queries,
+        cold_p50_us: at(&lat, 0.5),
+        cold_p99_us: at(&lat, 0.99),
+        cold_max_us: at(&lat, 1.0),
+        warm_p99_us: at(&warm, 0.99),
+    }
 }

@@ -156,6 +156,13 @@ enum Command {
         #[command(flatten)]
         data: DataDir,
     },
+    /// Measure `statistics` latency over the stored games' projections.
+    BenchStats {
+        #[arg(long, default_value_t = 300)]
+        queries: usize,
+        #[command(flatten)]
+        data: DataDir,
+    },
     /// Append forever, printing each acknowledged ply (for the crash test).
     #[command(hide = true)]
     CrashChild {
@@ -194,7 +201,7 @@ fn stats_csv(s: &analysis::Statistics) -> String {
     }
     dist("length", "plies", &s.plies);
     dist("length", "rounds", &s.rounds);
-    dist("length", "wall_seconds", &s.wall_seconds);
+    dist("length", "wall_millis", &s.wall_millis);
     out
 }
 
@@ -299,7 +306,7 @@ fn main() -> Result<()> {
             };
             let stats = analysis.statistics(kind, &filter);
             match format.as_str() {
-                "json" => print_json(&stats)?,
+                "json" => print_json(&*stats)?,
                 "csv" => print!("{}", stats_csv(&stats)),
                 other => anyhow::bail!("unknown format `{other}`: json or csv"),
             }
@@ -340,6 +347,10 @@ fn main() -> Result<()> {
         Command::BenchImport { games, seed, data } => {
             let store = storecmd::open(&data.data_dir)?;
             print_json(&bench::bench_import(&store, games, seed)?)?;
+        }
+        Command::BenchStats { queries, data } => {
+            let (_store, analysis) = storecmd::open_analysed(&data.data_dir)?;
+            print_json(&bench::bench_stats(&analysis, queries))?;
         }
         Command::CrashChild { data } => {
             let store = storecmd::open(&data.data_dir)?;
