@@ -642,3 +642,74 @@ fn an_oversized_body_is_refused() {
     let v = gql(&server, None, "{ rules { kind } }", json!({}));
     assert_eq!(data(&v)["rules"][0]["kind"], "five-tribes");
 }
+
+#[test]
+fn exported_csv_agrees_with_the_statistics_query_outside_rust() {
+    let server = Server::start(&[]);
+    let csv = ureq::get(&format!("{}/exports/five-tribes/games.csv", server.url))
+        .call()
+        .unwrap()
+        .into_string()
+        .unwrap();
+    let path = server.dir.path().join("games.csv");
+    std::fs::write(&path, &csv).unwrap();
+    // Python's csv module computes wins (shared wins split) and mean score per seat, 4 players.
+    let script = r#"
+import csv, json, sys
+wins, scores, n = {}, {}, 0
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["players"] != "4":
+        continue
+    s = int(r["seat"])
+    parts = sum(int(r[k]) for k in r if k.startswith("score_"))
+    assert parts == int(r["score"]), r
+    wins[s] = wins.get(s, 0.0) + (1.0 / int(r["winners"]) if r["won"] == "true" else 0.0)
+    scores.setdefault(s, []).append(int(r["score"]))
+print(json.dumps({"wins": [wins[s] for s in sorted(wins)], "means": [sum(v) / len(v) for _, v in sorted(scores.items())], "games": len(scores[0])}))
+"#;
+    let out = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .arg(&path)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let py: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = gql(
+        &server,
+        None,
+        "{ statistics(kind: \"five-tribes\", filter: { playerCount: 4 }) }",
+        json!({}),
+    );
+    let st = &data(&v)["statistics"];
+    assert_eq!(st["games"], py["games"]);
+    for (i, seat) in st["by_seat"].as_array().unwrap().iter().enumerate() {
+        let (w, m) = (
+            py["wins"][i].as_f64().unwrap(),
+            py["means"][i].as_f64().unwrap(),
+        );
+        assert!(
+            (seat["win"]["successes"].as_f64().unwrap() - w).abs() < 1e-9,
+            "seat {i}"
+        );
+        assert!(
+            (seat["mean_score"].as_f64().unwrap() - m).abs() < 1e-9,
+            "seat {i}"
+        );
+    }
+    // The moves table streams every entry of every finished game.
+    let moves = ureq::get(&format!("{}/exports/five-tribes/moves.ndjson", server.url))
+        .call()
+        .unwrap()
+        .into_string()
+        .unwrap();
+    assert_eq!(moves.lines().count(), 51_184);
+    let r = ureq::get(&format!("{}/exports/five-tribes/nothing.csv", server.url)).call();
+    assert!(matches!(r, Err(ureq::Error::Status(404, _))));
+    let r = ureq::get(&format!("{}/exports/chess/games.csv", server.url)).call();
+    assert!(matches!(r, Err(ureq::Error::Status(404, _))));
+}

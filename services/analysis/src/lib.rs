@@ -5,7 +5,9 @@
 //! - `summary`: a finished game reduced to seats, scores, winners, tags, length and times.
 //! - `index`: the summaries, kept as a store projection and in memory; updated when games finish.
 //! - `stats`: win rates with Wilson intervals, score distributions, lengths, tie rate.
+//! - `exports`: the `games` and `moves` tables as CSV or NDJSON, streamed.
 
+pub mod exports;
 pub mod index;
 pub mod stats;
 pub mod summary;

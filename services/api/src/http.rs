@@ -35,6 +35,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/healthz", get(|| async { "ok" }))
         .route("/readyz", get(readyz))
         .route("/metrics", get(metrics))
+        .route("/exports/{kind}/{file}", get(export))
         .layer(limits)
         .with_state(Shared { app, schema })
 }
@@ -133,4 +134,86 @@ async fn metrics(State(s): State<Shared>) -> impl IntoResponse {
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
         s.app.metrics.render(bytes, games),
     )
+}
+
+/// `GET /exports/{kind}/{games|moves}.{csv|ndjson}`: analysts' tables of finished games,
+/// streamed: a blocking task writes rows into a bounded channel that feeds the response body,
+/// so memory stays flat and a client that goes away stops the export.
+async fn export(
+    State(s): State<Shared>,
+    axum::extract::Path((kind, file)): axum::extract::Path<(String, String)>,
+) -> Response {
+    use analysis::exports::{self, Format};
+    let Ok(kind) = kind.parse::<rules_core::GameKind>() else {
+        return (StatusCode::NOT_FOUND, format!("unknown game kind `{kind}`")).into_response();
+    };
+    let (table, format, mime) = match file.as_str() {
+        "games.csv" => ("games", Format::Csv, "text/csv; charset=utf-8"),
+        "games.ndjson" => ("games", Format::Ndjson, "application/x-ndjson"),
+        "moves.csv" => ("moves", Format::Csv, "text/csv; charset=utf-8"),
+        "moves.ndjson" => ("moves", Format::Ndjson, "application/x-ndjson"),
+        _ => {
+            return (
+                StatusCode::NOT_FOUND,
+                "exports are games.csv, games.ndjson, moves.csv, moves.ndjson",
+            )
+                .into_response()
+        }
+    };
+    let (tx, rx) = tokio::sync::mpsc::channel::<Result<axum::body::Bytes, std::io::Error>>(16);
+    let app = s.app.clone();
+    tokio::task::spawn_blocking(move || {
+        let mut w = ChannelWriter {
+            tx,
+            buf: Vec::with_capacity(CHUNK),
+        };
+        let r = match table {
+            "games" => exports::games(&app.analysis, kind, format, &mut w),
+            _ => exports::moves(&app.store, &app.analysis, kind, format, &mut w),
+        };
+        match r {
+            Ok(_) => {
+                let _ = std::io::Write::flush(&mut w);
+            }
+            Err(e) => {
+                let _ =
+                    w.tx.blocking_send(Err(std::io::Error::other(e.to_string())));
+            }
+        }
+    });
+    Response::builder()
+        .header(header::CONTENT_TYPE, mime)
+        .body(axum::body::Body::from_stream(
+            tokio_stream::wrappers::ReceiverStream::new(rx),
+        ))
+        .unwrap_or_else(|_| StatusCode::INTERNAL_SERVER_ERROR.into_response())
+}
+
+const CHUNK: usize = 64 << 10;
+
+/// `Write` into the response body's channel, in 64 KiB chunks.
+struct ChannelWriter {
+    tx: tokio::sync::mpsc::Sender<Result<axum::body::Bytes, std::io::Error>>,
+    buf: Vec<u8>,
+}
+
+impl std::io::Write for ChannelWriter {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        self.buf.extend_from_slice(data);
+        if self.buf.len() >= CHUNK {
+            self.flush()?;
+        }
+        Ok(data.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if self.buf.is_empty() {
+            return Ok(());
+        }
+        let chunk =
+            axum::body::Bytes::from(std::mem::replace(&mut self.buf, Vec::with_capacity(CHUNK)));
+        self.tx
+            .blocking_send(Ok(chunk))
+            .map_err(|_| std::io::Error::new(std::io::ErrorKind::BrokenPipe, "client went away"))
+    }
 }

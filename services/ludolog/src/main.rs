@@ -110,6 +110,22 @@ enum Command {
         #[command(flatten)]
         data: DataDir,
     },
+    /// Export a table for analysts (finished games only): `games` (a row per game and seat) or
+    /// `moves` (a row per entry), as CSV or NDJSON. Columns: schema/exports.md.
+    Table {
+        #[arg(long)]
+        kind: GameKind,
+        /// `games` or `moves`.
+        #[arg(long)]
+        table: String,
+        /// `csv` or `ndjson`.
+        #[arg(long, default_value = "csv")]
+        format: String,
+        #[arg(long)]
+        out: PathBuf,
+        #[command(flatten)]
+        data: DataDir,
+    },
     /// Recompute snapshots, indexes and projections from the logs.
     Rebuild {
         #[command(flatten)]
@@ -310,6 +326,29 @@ fn main() -> Result<()> {
                 "csv" => print!("{}", stats_csv(&stats)),
                 other => anyhow::bail!("unknown format `{other}`: json or csv"),
             }
+        }
+        Command::Table {
+            kind,
+            table,
+            format,
+            out,
+            data,
+        } => {
+            let (store, analysis) = storecmd::open_analysed(&data.data_dir)?;
+            let format = match format.as_str() {
+                "csv" => analysis::exports::Format::Csv,
+                "ndjson" => analysis::exports::Format::Ndjson,
+                other => anyhow::bail!("unknown format `{other}`: csv or ndjson"),
+            };
+            let f = std::fs::File::create(&out)?;
+            let mut w = std::io::BufWriter::new(f);
+            let rows = match table.as_str() {
+                "games" => analysis::exports::games(&analysis, kind, format, &mut w)?,
+                "moves" => analysis::exports::moves(&store, &analysis, kind, format, &mut w)?,
+                other => anyhow::bail!("unknown table `{other}`: games or moves"),
+            };
+            std::io::Write::flush(&mut w)?;
+            eprintln!("wrote {rows} rows to {}", out.display());
         }
         Command::Rebuild { data } => {
             let (store, analysis) = storecmd::open_analysed(&data.data_dir)?;
