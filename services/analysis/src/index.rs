@@ -126,6 +126,13 @@ impl Analysis {
         compute(map.values().filter(|g| g.kind == kind && filter.accepts(g)))
     }
 
+    /// Weng-Lin ratings of the players of `kind`, best first (over every finished game, in
+    /// creation order).
+    pub fn ratings(&self, kind: GameKind) -> Vec<crate::ratings::PlayerRating> {
+        let map = self.read();
+        crate::ratings::ratings(map.values().filter(|g| g.kind == kind))
+    }
+
     /// Every summary, in id order (for exports and tests).
     pub fn summaries(&self) -> Vec<GameSummary> {
         self.read().values().cloned().collect()

@@ -6,9 +6,11 @@
 //! - `index`: the summaries, kept as a store projection and in memory; updated when games finish.
 //! - `stats`: win rates with Wilson intervals, score distributions, lengths, tie rate.
 //! - `exports`: the `games` and `moves` tables as CSV or NDJSON, streamed.
+//! - `ratings`: Weng-Lin (OpenSkill) player ratings per game kind.
 
 pub mod exports;
 pub mod index;
+pub mod ratings;
 pub mod stats;
 pub mod summary;
 

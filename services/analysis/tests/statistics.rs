@@ -138,6 +138,22 @@ fn statistics_match_hand_computed_values() {
 }
 
 #[test]
+fn ratings_follow_results() {
+    let games = crafted();
+    let r = analysis::ratings::ratings(&games);
+    let get = |p: &str| r.iter().find(|x| x.player == p).unwrap().clone();
+    let (ann, bob, cid) = (get("ann"), get("bob"), get("cid"));
+    assert_eq!((ann.games, bob.games, cid.games), (2, 3, 1));
+    // ann won once and tied once; cid only lost: ann above cid, cid below the start (25).
+    assert!(ann.rating > 25.0 && cid.rating < 25.0, "{r:?}");
+    assert!(ann.rating > cid.rating);
+    // Everyone who played is less uncertain than at the start.
+    assert!(r.iter().all(|x| x.uncertainty < 25.0 / 3.0));
+    // Best first by μ − 3σ.
+    assert!(r.windows(2).all(|w| w[0].ordinal >= w[1].ordinal));
+}
+
+#[test]
 fn projections_rebuilt_equal_projections_kept_incrementally() {
     let dir = tempfile::tempdir().unwrap();
     let registry = Registry::new().with(Erased::<five_tribes::FiveTribes>::new());

@@ -152,6 +152,33 @@ impl Query {
         ))
     }
 
+    /// Player ratings of a game kind (Weng-Lin, as OpenSkill), best first, with games played.
+    async fn ratings(
+        &self,
+        ctx: &Context<'_>,
+        kind: String,
+        first: Option<i32>,
+    ) -> Result<Vec<PlayerRating>> {
+        let app = app(ctx);
+        let first = page(app, first.or(Some(100)))?;
+        let kind: GameKind = kind
+            .parse()
+            .map_err(|e: rules_core::ParseIdError| ApiError::BadInput(e.to_string()))?;
+        Ok(app
+            .analysis
+            .ratings(kind)
+            .into_iter()
+            .take(first)
+            .map(|r| PlayerRating {
+                player: r.player,
+                rating: r.rating,
+                uncertainty: r.uncertainty,
+                ordinal: r.ordinal,
+                games: r.games,
+            })
+            .collect())
+    }
+
     /// A game by id.
     async fn game(&self, ctx: &Context<'_>, id: ID) -> Result<Game> {
         let id = parse_id(&id)?;

@@ -145,3 +145,16 @@ pub struct LegalMoves {
     pub total: usize,
     pub moves: Vec<String>,
 }
+
+/// A player's Weng-Lin (OpenSkill) rating in one game kind.
+#[derive(SimpleObject)]
+pub struct PlayerRating {
+    pub player: String,
+    /// Estimated skill (μ; 25 to start).
+    pub rating: f64,
+    /// Uncertainty (σ; 25/3 to start).
+    pub uncertainty: f64,
+    /// μ − 3σ, the order of the list.
+    pub ordinal: f64,
+    pub games: u64,
+}

@@ -110,6 +110,13 @@ enum Command {
         #[command(flatten)]
         data: DataDir,
     },
+    /// Player ratings of a game kind (Weng-Lin / OpenSkill), best first.
+    Ratings {
+        #[arg(long)]
+        kind: GameKind,
+        #[command(flatten)]
+        data: DataDir,
+    },
     /// Export a table for analysts (finished games only): `games` (a row per game and seat) or
     /// `moves` (a row per entry), as CSV or NDJSON. Columns: schema/exports.md.
     Table {
@@ -326,6 +333,10 @@ fn main() -> Result<()> {
                 "csv" => print!("{}", stats_csv(&stats)),
                 other => anyhow::bail!("unknown format `{other}`: json or csv"),
             }
+        }
+        Command::Ratings { kind, data } => {
+            let (_store, analysis) = storecmd::open_analysed(&data.data_dir)?;
+            print_json(&analysis.ratings(kind))?;
         }
         Command::Table {
             kind,
