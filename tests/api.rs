@@ -713,3 +713,41 @@ print(json.dumps({"wins": [wins[s] for s in sorted(wins)], "means": [sum(v) / le
     let r = ureq::get(&format!("{}/exports/chess/games.csv", server.url)).call();
     assert!(matches!(r, Err(ureq::Error::Status(404, _))));
 }
+
+#[test]
+fn charts_are_valid_svg_drawn_from_the_statistics() {
+    let server = Server::start(&[]);
+    for chart in ["win-rate-by-seat", "win-rate-by-tag", "score-by-category"] {
+        let r = ureq::get(&format!("{}/charts/five-tribes/{chart}.svg", server.url))
+            .call()
+            .unwrap();
+        assert_eq!(r.header("content-type"), Some("image/svg+xml"));
+        let svg = r.into_string().unwrap();
+        let path = server.dir.path().join(format!("{chart}.svg"));
+        std::fs::write(&path, &svg).unwrap();
+        // Well-formed XML with an <svg> root, by Python's standard XML parser.
+        let out = std::process::Command::new("python3")
+            .args(["-c", "import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); assert r.tag.endswith('svg'), r.tag; print(len(list(r.iter())))"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{chart}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let elements: usize = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap();
+        assert!(elements > 20, "{chart} draws something");
+    }
+    let svg = ureq::get(&format!(
+        "{}/charts/five-tribes/win-rate-by-tag.svg",
+        server.url
+    ))
+    .call()
+    .unwrap()
+    .into_string()
+    .unwrap();
+    assert!(svg.contains("djinn:baal"));
+    let r = ureq::get(&format!("{}/charts/five-tribes/pie.svg", server.url)).call();
+    assert!(matches!(r, Err(ureq::Error::Status(404, _))));
+}

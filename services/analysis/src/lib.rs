@@ -7,7 +7,9 @@
 //! - `stats`: win rates with Wilson intervals, score distributions, lengths, tie rate.
 //! - `exports`: the `games` and `moves` tables as CSV or NDJSON, streamed.
 //! - `ratings`: Weng-Lin (OpenSkill) player ratings per game kind.
+//! - `charts`: SVG charts of the statistics.
 
+pub mod charts;
 pub mod exports;
 pub mod index;
 pub mod ratings;

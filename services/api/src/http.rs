@@ -36,6 +36,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/readyz", get(readyz))
         .route("/metrics", get(metrics))
         .route("/exports/{kind}/{file}", get(export))
+        .route("/charts/{kind}/{file}", get(chart))
         .layer(limits)
         .with_state(Shared { app, schema })
 }
@@ -215,5 +216,30 @@ impl std::io::Write for ChannelWriter {
         self.tx
             .blocking_send(Ok(chunk))
             .map_err(|_| std::io::Error::new(std::io::ErrorKind::BrokenPipe, "client went away"))
+    }
+}
+
+/// `GET /charts/{kind}/{chart}.svg`: win rate by seat, by tag, score by category.
+async fn chart(
+    State(s): State<Shared>,
+    axum::extract::Path((kind, file)): axum::extract::Path<(String, String)>,
+) -> Response {
+    let Ok(k) = kind.parse::<rules_core::GameKind>() else {
+        return (StatusCode::NOT_FOUND, format!("unknown game kind `{kind}`")).into_response();
+    };
+    let Some(name) = file.strip_suffix(".svg") else {
+        return (StatusCode::NOT_FOUND, "charts end in .svg").into_response();
+    };
+    let stats = s
+        .app
+        .analysis
+        .statistics(k, &analysis::StatsFilter::default());
+    match analysis::charts::chart(name, k.as_str(), &stats) {
+        Some(svg) => ([(header::CONTENT_TYPE, "image/svg+xml")], svg).into_response(),
+        None => (
+            StatusCode::NOT_FOUND,
+            format!("charts: {}", analysis::charts::CHARTS.join(", ")),
+        )
+            .into_response(),
     }
 }
