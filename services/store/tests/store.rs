@@ -525,3 +525,32 @@ fn the_record_schema_describes_exported_records() {
         assert!(kinds.contains(&k.as_str()));
     }
 }
+
+#[test]
+fn paging_while_games_are_created_loses_and_repeats_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = open(dir.path());
+    let before: Vec<GameId> = (0..23).map(|i| new_game(&store, 2, 500 + i)).collect();
+    let mut seen = Vec::new();
+    let mut after = None;
+    let mut extra = 0;
+    loop {
+        let page = store.list(&Filter::default(), 5, after).unwrap();
+        seen.extend(page.games.iter().map(|h| h.id));
+        // Games created between pages are newer than every cursor: they belong to a fresh
+        // listing, never to the pages still to come.
+        new_game(&store, 3, 900 + extra);
+        extra += 1;
+        match page.next {
+            Some(n) => after = Some(n),
+            None => break,
+        }
+    }
+    let mut want = before.clone();
+    want.reverse();
+    assert_eq!(
+        seen, want,
+        "every game present at the start, once, newest first"
+    );
+    assert_eq!(store.game_count(), 23 + extra as usize);
+}
