@@ -230,11 +230,15 @@ async fn chart(
     let Some(name) = file.strip_suffix(".svg") else {
         return (StatusCode::NOT_FOUND, "charts end in .svg").into_response();
     };
-    let stats = s
-        .app
-        .analysis
-        .statistics(k, &analysis::StatsFilter::default());
-    match analysis::charts::chart(name, k.as_str(), &stats) {
+    let (a, name) = (s.app.analysis.clone(), name.to_string());
+    let svg = tokio::task::spawn_blocking(move || {
+        let stats = a.statistics(k, &analysis::StatsFilter::default());
+        analysis::charts::chart(&name, k.as_str(), &stats)
+    })
+    .await
+    .ok()
+    .flatten();
+    match svg {
         Some(svg) => ([(header::CONTENT_TYPE, "image/svg+xml")], svg).into_response(),
         None => (
             StatusCode::NOT_FOUND,

@@ -146,7 +146,11 @@ impl Query {
             since: time(since)?,
             until: time(until)?,
         };
-        let stats = app(ctx).analysis.statistics(kind, &filter);
+        // A cache miss computes over every summary (milliseconds): not on the async runtime.
+        let analysis = app(ctx).analysis.clone();
+        let stats = tokio::task::spawn_blocking(move || analysis.statistics(kind, &filter))
+            .await
+            .map_err(|e| ApiError::Internal(e.to_string()))?;
         Ok(Json(
             serde_json::to_value(&*stats).map_err(|e| ApiError::Internal(e.to_string()))?,
         ))
@@ -164,9 +168,11 @@ impl Query {
         let kind: GameKind = kind
             .parse()
             .map_err(|e: rules_core::ParseIdError| ApiError::BadInput(e.to_string()))?;
-        Ok(app
-            .analysis
-            .ratings(kind)
+        let analysis = app.analysis.clone();
+        let ratings = tokio::task::spawn_blocking(move || analysis.ratings(kind))
+            .await
+            .map_err(|e| ApiError::Internal(e.to_string()))?;
+        Ok(ratings
             .into_iter()
             .take(first)
             .map(|r| PlayerRating {
@@ -595,7 +601,7 @@ impl Mutation {
             app.metrics
                 .appends
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            app.hub.publish(id, &appended.entries);
+            app.hub.publish(id, appended.header.plies);
         }
         // The caller sees its own move; dealt entries as the rules let it.
         let finished = appended.header.status == Status::Finished;

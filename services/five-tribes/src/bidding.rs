@@ -102,14 +102,10 @@ impl State {
     }
 
     pub(crate) fn apply_bid(&mut self, seat: u8, spot: u8, kumarbi: u8) {
-        let forced = self.forced_spot(seat).is_some();
         let price = bid_price(spot, kumarbi);
         let p = self.player_mut(seat);
-        p.gold = if forced {
-            p.gold.saturating_sub(price)
-        } else {
-            p.gold - price.min(p.gold)
-        };
+        // Checked affordable, except for the broke bidder, who pays all they have (Ruling 8).
+        p.gold = p.gold.saturating_sub(price);
         p.cards[9] -= kumarbi.min(p.cards[9]);
         self.discard[9] += kumarbi;
         let spot = usize::from(spot);

@@ -88,13 +88,3 @@ impl RuleViolation for FtError {
         }
     }
 }
-
-impl FtError {
-    /// The broken rule, when it is a rule of Five Tribes.
-    pub fn ft_rule(&self) -> Option<Rule> {
-        match self {
-            FtError::Illegal { rule, .. } | FtError::BadChance { rule } => Some(*rule),
-            FtError::Turn(_) => None,
-        }
-    }
-}

@@ -6,7 +6,6 @@
 
 use crate::data::components;
 use crate::error::Rule;
-use crate::ids::Tile;
 use crate::moves::Move;
 use crate::state::{Phase, Resume, Stage, State, BID_SPOTS, NOBODY};
 use rules_core::ToAct;
@@ -210,19 +209,5 @@ impl State {
         self.round += 1;
         self.phase = Phase::Bid;
         self.djinns_used = Default::default();
-    }
-
-    /// The tile where the current move ended, if the turn is past its move.
-    pub fn final_tile(&self) -> Option<Tile> {
-        match &self.phase {
-            Phase::Turn {
-                stage:
-                    Stage::Builders { tile, .. }
-                    | Stage::Assassins { tile, .. }
-                    | Stage::TileAction { tile },
-                ..
-            } => Some(*tile),
-            _ => None,
-        }
     }
 }

@@ -71,7 +71,6 @@ impl State {
     }
 
     pub(crate) fn apply_drop(&mut self, seat: u8, at: Tile, hand: Hand, to: Tile, colour: Colour) {
-        let _ = at;
         let c = colour as usize;
         self.board.meeples[usize::from(to.0)][c] += 1;
         self.marid(seat, to);

@@ -71,6 +71,17 @@ pub enum Target {
     },
 }
 
+impl Target {
+    /// The victims named: the first, and the second Iblis allows.
+    pub const fn victims(self) -> (Colour, Option<Colour>) {
+        match self {
+            Target::Tile { first, second, .. } | Target::Seat { first, second, .. } => {
+                (first, second)
+            }
+        }
+    }
+}
+
 /// A djinn's stand-alone power.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum DjinnUse {

@@ -117,10 +117,9 @@ impl State {
         target: Target,
         iblis: Option<Pay>,
     ) -> Result<(), Rule> {
-        let second = match target {
-            Target::Tile { second, .. } | Target::Seat { second, .. } => second,
-        };
-        if second.is_some() != iblis.is_some() {
+        let (first, second) = target.victims();
+        // A second victim only with Iblis, and victims named in tribe order (one text per kill).
+        if second.is_some() != iblis.is_some() || second.is_some_and(|s| s < first) {
             return Err(Rule::Iblis);
         }
         let mut cost = crate::djinns::Cost::default();
@@ -136,11 +135,6 @@ impl State {
             } => {
                 if tile.0 >= crate::board::TILES as u8 {
                     return Err(Rule::NoSuchVictim);
-                }
-                if let Some(s) = second {
-                    if s < first {
-                        return Err(Rule::Iblis); // victims are named in tribe order
-                    }
                 }
                 let mut on = self.board.meeples[usize::from(tile.0)];
                 for c in [Some(first), second].into_iter().flatten() {
@@ -164,11 +158,6 @@ impl State {
                 }
                 if victim >= self.players {
                     return Err(Rule::NoSuchVictim);
-                }
-                if let Some(s) = second {
-                    if s < first {
-                        return Err(Rule::Iblis);
-                    }
                 }
                 let v = self.player(victim);
                 let (mut y, mut w) = (v.viziers, v.elders);
