@@ -13,6 +13,7 @@
 
 use crate::dealer::ChanceRng;
 use crate::error::RuleViolation;
+use crate::features::{DataCoverage, FeatureSchema, Features};
 use crate::ids::{GameKind, Seat, Viewer};
 use crate::outcome::{Outcome, SeatScore};
 use serde::de::DeserializeOwned;
@@ -135,6 +136,23 @@ pub trait Game: 'static {
     fn tags(s: &Self::State) -> Vec<Vec<String>> {
         let _ = s;
         Vec::new()
+    }
+
+    /// The position features this game declares beyond the common ones (see
+    /// [`crate::features`]).
+    fn feature_schema() -> FeatureSchema {
+        FeatureSchema::EMPTY
+    }
+
+    /// Fills `out` (cleared by the caller) with the values of [`Game::feature_schema`] for `s`:
+    /// all global values, then each seat's block in seat order.
+    fn features(s: &Self::State, out: &mut Features) {
+        let _ = (s, out);
+    }
+
+    /// How many component data items are verified and how many reconstructed.
+    fn data_coverage() -> DataCoverage {
+        DataCoverage::default()
     }
 
     /// Whether `viewer` may see the chance outcome `c` dealt in position `s` (before it).

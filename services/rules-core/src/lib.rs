@@ -12,6 +12,7 @@
 //! # Layout
 //! - [`ids`]: `Seat`, `Ply`, `GameKind`, `Actor`, `Viewer` — small newtypes with text forms.
 //! - [`game`]: the [`Game`] trait, [`ToAct`], move buffers.
+//! - [`features`]: named position features for position queries; data coverage.
 //! - [`outcome`]: per-seat scores with a breakdown by category, and winners (ties share).
 //! - [`error`]: errors every game shares (wrong actor, game over, bad notation).
 //! - [`notation`]: short text forms of moves and chance outcomes.
@@ -22,6 +23,7 @@
 pub mod dealer;
 pub mod erased;
 pub mod error;
+pub mod features;
 pub mod game;
 pub mod ids;
 pub mod notation;
@@ -31,6 +33,7 @@ pub mod playout;
 pub use dealer::{ChanceRng, Dealer};
 pub use erased::{EntryError, Erased, GameRules, GameState, Registry};
 pub use error::{NotationError, RuleViolation, TurnError};
+pub use features::{DataCoverage, FeatureSchema, Features};
 pub use game::{Action, Game, MoveBuf, ToAct};
 pub use ids::{Actor, GameKind, ParseIdError, Ply, Seat, Viewer};
 pub use notation::Notation;

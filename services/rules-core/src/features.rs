@@ -1,0 +1,97 @@
+//! Named numeric features of a position, declared by each game, for position queries.
+//!
+//! The analysis crate indexes every ply of every stored game by these features and evaluates
+//! CEL filters over them (`round == 3 && seats.exists(s, s.viziers >= 5)`). It knows no game
+//! by name: a game states *which* features it has ([`FeatureSchema`]) and *fills* them for a
+//! state ([`crate::Game::features`]); every value is an integer so the index stays compact and
+//! the evaluator is fed typed values without conversion.
+//!
+//! Every game also has the common features, which the core computes itself and which a game
+//! must not declare again: `ply`, `round`, `phase` (a string from [`FeatureSchema::phases`]),
+//! `to_act` (the seat to act, or -1 at chance and after the end) and `players`.
+
+/// The features a game declares. Names are CEL identifiers: lowercase ASCII, digits and `_`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FeatureSchema {
+    /// Every value [`crate::Game::phase`] can return, so phases index as small numbers.
+    pub phases: &'static [&'static str],
+    /// Game-wide features (e.g. a market price), in the order `features` fills them.
+    pub global: &'static [&'static str],
+    /// Features of each seat (e.g. `gold`, `viziers`, `score`), in fill order.
+    pub seat: &'static [&'static str],
+}
+
+impl FeatureSchema {
+    /// No game-specific features at all.
+    pub const EMPTY: FeatureSchema = FeatureSchema {
+        phases: &[],
+        global: &[],
+        seat: &[],
+    };
+
+    /// The index of `phase` in [`FeatureSchema::phases`], if declared.
+    pub fn phase_index(&self, phase: &str) -> Option<usize> {
+        self.phases.iter().position(|p| *p == phase)
+    }
+}
+
+/// The values of one position's features, in schema order: `global` has one value per
+/// global feature, `seats` one block of `schema.seat.len()` values per seat, seat after seat.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Features {
+    pub global: Vec<i64>,
+    pub seats: Vec<i64>,
+}
+
+impl Features {
+    pub fn clear(&mut self) {
+        self.global.clear();
+        self.seats.clear();
+    }
+}
+
+/// How much of a game's component data is verified against a public source and how much is
+/// reconstructed (marked as such in `data/`), as counted from the data files themselves.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct DataCoverage {
+    pub verified: u32,
+    pub reconstructed: u32,
+}
+
+impl DataCoverage {
+    /// The verified share in [0, 1]; 1 when a game has no component data at all.
+    pub fn verified_share(&self) -> f64 {
+        let total = self.verified + self.reconstructed;
+        if total == 0 {
+            1.0
+        } else {
+            f64::from(self.verified) / f64::from(total)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verified_share_counts_items() {
+        let c = DataCoverage {
+            verified: 3,
+            reconstructed: 1,
+        };
+        assert!((c.verified_share() - 0.75).abs() < 1e-12);
+        assert_eq!(DataCoverage::default().verified_share(), 1.0);
+    }
+
+    #[test]
+    fn phase_index_finds_declared_phases_only() {
+        let s = FeatureSchema {
+            phases: &["bid", "turn"],
+            global: &[],
+            seat: &[],
+        };
+        assert_eq!(s.phase_index("turn"), Some(1));
+        assert_eq!(s.phase_index("over"), None);
+    }
+}
