@@ -29,15 +29,22 @@ pub struct Analysis {
     /// Results by (kind, filter), valid while no game has finished since: a repeated query is
     /// a lookup. Emptied on every change, bounded in size.
     cache: std::sync::Mutex<std::collections::HashMap<(GameKind, String), Arc<Statistics>>>,
+    /// The key of the state hashes in the position index: the server's `stateHash` key, so
+    /// `positionsByHash` finds what `Position.stateHash` shows.
+    hash_key: [u8; 16],
 }
 
 /// Most cached results kept.
 const CACHE_ENTRIES: usize = 256;
 
 impl Analysis {
-    /// Loads the projection from `store` and registers for finished games.
-    pub fn attach(store: &Store) -> Result<Arc<Analysis>, AnalysisError> {
-        let a = Arc::new(Analysis::default());
+    /// Loads the projection from `store` and registers for finished games; `hash_key` keys
+    /// the state hashes of the position index.
+    pub fn attach(store: &Store, hash_key: [u8; 16]) -> Result<Arc<Analysis>, AnalysisError> {
+        let a = Arc::new(Analysis {
+            hash_key,
+            ..Analysis::default()
+        });
         {
             let mut map = a.write();
             for kv in store.projection_iter(PROJECTION)? {
@@ -66,11 +73,16 @@ impl Analysis {
         self.summaries.read().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Records a finished game (idempotent).
+    /// Records a finished game (idempotent): its summary and its positions.
     pub fn on_finish(&self, store: &Store, header: &Header, state: &dyn GameState) {
         let Some(s) = GameSummary::of(header, state) else {
             return;
         };
+        // Like the summary, the index is derived data: a failure here leaves the game stored
+        // and is mended by `rebuild`; it is logged, not returned to the appender.
+        if let Err(e) = crate::positions::index_game(store, header, self.hash_key) {
+            tracing::warn!(game = %header.id, error = %e, "position index not written");
+        }
         if let Ok(bytes) = postcard::to_allocvec(&s) {
             // The projection is a cache: if this write fails, `rebuild` restores it.
             let _ = store.projection_put(PROJECTION, &s.id.to_bytes(), &bytes);
@@ -86,6 +98,7 @@ impl Analysis {
     /// Forgets everything, for a rebuild (the store then replays every finished game).
     pub fn clear(&self, store: &Store) -> Result<(), AnalysisError> {
         store.projection_clear(PROJECTION)?;
+        crate::positions::clear(store)?;
         self.write().clear();
         self.invalidate();
         Ok(())
@@ -131,6 +144,11 @@ impl Analysis {
     pub fn ratings(&self, kind: GameKind) -> Vec<crate::ratings::PlayerRating> {
         let map = self.read();
         crate::ratings::ratings(map.values().filter(|g| g.kind == kind))
+    }
+
+    /// The key of the index's state hashes.
+    pub fn hash_key(&self) -> [u8; 16] {
+        self.hash_key
     }
 
     /// Every summary, in id order (for exports and tests).

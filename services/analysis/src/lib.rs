@@ -1,17 +1,19 @@
 //! Ludolog's analysis: what people learn from many games. Knows no game by name: games expose
-//! their outcome breakdown and per-seat tags through `rules_core::GameState`.
+//! their outcome breakdown, per-seat tags and position features through `rules_core::GameState`.
 //!
 //! # Layout
 //! - `summary`: a finished game reduced to seats, scores, winners, tags, length and times.
 //! - `index`: the summaries, kept as a store projection and in memory; updated when games finish.
 //! - `stats`: win rates with Wilson intervals, score distributions, lengths, tie rate.
 //! - `exports`: the `games` and `moves` tables as CSV or NDJSON, streamed.
+//! - `positions`: the per-ply feature index, CEL filters over it, paging, state-hash lookup.
 //! - `ratings`: Weng-Lin (OpenSkill) player ratings per game kind.
 //! - `charts`: SVG charts of the statistics.
 
 pub mod charts;
 pub mod exports;
 pub mod index;
+pub mod positions;
 pub mod ratings;
 pub mod stats;
 pub mod summary;

@@ -158,7 +158,7 @@ fn projections_rebuilt_equal_projections_kept_incrementally() {
     let dir = tempfile::tempdir().unwrap();
     let registry = Registry::new().with(Erased::<five_tribes::FiveTribes>::new());
     let store = Store::open(dir.path(), registry, Config::default()).unwrap();
-    let analysis = Analysis::attach(&store).unwrap();
+    let analysis = Analysis::attach(&store, [0; 16]).unwrap();
     let sample = include_str!("../../../data/samples/five-tribes.ndjson");
     for (i, line) in sample.lines().take(60).enumerate() {
         store.import_line(i as u64 + 1, line).unwrap();
@@ -180,7 +180,7 @@ fn projections_rebuilt_equal_projections_kept_incrementally() {
     );
     // And a fresh attach reads the same projection back from the store.
     drop(analysis);
-    let again = Analysis::attach(&store).unwrap();
+    let again = Analysis::attach(&store, [0; 16]).unwrap();
     assert_eq!(again.summaries(), incremental);
     let _ = Utc::now();
 }

@@ -17,7 +17,7 @@
 //! - `flow`: who acts, check-then-apply, automatic steps, turns, rounds, the end.
 //! - `bidding`, `movement`, `tribes`, `tiles`, `djinns`, `market`: the rules, by concept.
 //! - `chance`: dealing, drawing and checking outcomes.
-//! - [`scoring`], [`legal`], [`notation`], [`view`].
+//! - [`scoring`], [`legal`], [`notation`], [`view`], [`features`] (for position queries).
 
 mod bidding;
 pub mod board;
@@ -25,6 +25,7 @@ mod chance;
 pub mod data;
 mod djinns;
 pub mod error;
+pub mod features;
 mod flow;
 pub mod ids;
 pub mod legal;
@@ -155,6 +156,18 @@ impl Game for FiveTribes {
             state::Phase::Refill => "refill",
             state::Phase::Over => "over",
         }
+    }
+
+    fn feature_schema() -> rules_core::FeatureSchema {
+        features::SCHEMA
+    }
+
+    fn features(s: &State, out: &mut rules_core::Features) {
+        s.features(out);
+    }
+
+    fn data_coverage() -> rules_core::DataCoverage {
+        data::data_coverage()
     }
 
     /// Each seat's djinns, as `djinn:<slug>`: "which djinn wins?"

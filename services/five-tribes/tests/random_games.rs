@@ -53,6 +53,7 @@ fn every_position_to_act_has_a_legal_move() {
         let mut s = FiveTribes::new_game(&Options { players }).unwrap();
         let mut moves = <FiveTribes as Game>::MoveList::default();
         for a in &p.log {
+            rules_core::features::check_shape::<FiveTribes>(&s).unwrap();
             if let ToAct::Seat(_) = FiveTribes::to_act(&s) {
                 FiveTribes::legal_moves(&s, &mut moves);
                 assert!(!moves.as_slice().is_empty());

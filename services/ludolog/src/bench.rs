@@ -261,7 +261,7 @@ fn resident_mib() -> f64 {
 
 /// Generates `games` random Five Tribes records in memory, then imports them into `store`.
 pub fn bench_import(store: &Store, games: u64, seed: u64) -> Result<ImportBench> {
-    let _analysis = analysis::Analysis::attach(store)?;
+    let _analysis = analysis::Analysis::attach(store, [0; 16])?;
     use five_tribes::FiveTribes;
     use rules_core::{playout, Action, Game, Notation};
     let base = chrono::DateTime::from_timestamp(1_767_225_600, 0).unwrap_or_default();

@@ -103,32 +103,11 @@ pub fn settings(args: ServeArgs) -> Result<Settings> {
                     .unwrap_or(defaults.timeout.as_secs()),
             ),
             max_body: args.max_body.or(file.max_body).unwrap_or(defaults.max_body),
-            state_hash_key: state_hash_key(&data_dir)?,
+            state_hash_key: crate::storecmd::state_hash_key(&data_dir)?,
             ..defaults
         },
         data_dir,
     })
-}
-
-/// The key of `stateHash`: made once per store and kept beside it, so hashes stay comparable
-/// across restarts but cannot be computed by clients.
-fn state_hash_key(data_dir: &Path) -> Result<[u8; 16]> {
-    std::fs::create_dir_all(data_dir)
-        .with_context(|| format!("creating {}", data_dir.display()))?;
-    let path = data_dir.join("state-hash.key");
-    if let Ok(text) = std::fs::read_to_string(&path) {
-        if let Ok(bytes) = hex::decode(text.trim()) {
-            if let Ok(key) = <[u8; 16]>::try_from(bytes.as_slice()) {
-                return Ok(key);
-            }
-        }
-    }
-    let mut key = [0u8; 16];
-    getrandom::getrandom(&mut key)
-        .map_err(|e| anyhow::anyhow!("no randomness for the state-hash key: {e}"))?;
-    std::fs::write(&path, hex::encode(key))
-        .with_context(|| format!("writing {}", path.display()))?;
-    Ok(key)
 }
 
 fn init_logs(json: bool) {

@@ -15,12 +15,37 @@ pub fn open(data_dir: &Path) -> Result<Store> {
         .with_context(|| format!("opening the store in {}", data_dir.display()))
 }
 
+/// The key of `stateHash`: made once per store and kept beside it, so hashes stay comparable
+/// across restarts but cannot be computed by clients.
+pub fn state_hash_key(data_dir: &Path) -> Result<[u8; 16]> {
+    std::fs::create_dir_all(data_dir)
+        .with_context(|| format!("creating {}", data_dir.display()))?;
+    let path = data_dir.join("state-hash.key");
+    if let Ok(text) = std::fs::read_to_string(&path) {
+        if let Ok(bytes) = hex::decode(text.trim()) {
+            if let Ok(key) = <[u8; 16]>::try_from(bytes.as_slice()) {
+                return Ok(key);
+            }
+        }
+    }
+    let mut key = [0u8; 16];
+    getrandom::getrandom(&mut key)
+        .map_err(|e| anyhow::anyhow!("no randomness for the state-hash key: {e}"))?;
+    std::fs::write(&path, hex::encode(key))
+        .with_context(|| format!("writing {}", path.display()))?;
+    Ok(key)
+}
+
 /// Opens the store with the analysis projections attached (and filled, the first time, from
-/// the games already stored).
+/// the games already stored: a data folder made before a projection existed gets it here).
 pub fn open_analysed(data_dir: &Path) -> Result<(Store, std::sync::Arc<analysis::Analysis>)> {
     let store = open(data_dir)?;
-    let a = analysis::Analysis::attach(&store)?;
-    if a.is_empty() && store.game_count() > 0 {
+    let a = analysis::Analysis::attach(&store, state_hash_key(data_dir)?)?;
+    let no_positions = store
+        .projection_iter(analysis::positions::BLOCKS)?
+        .next()
+        .is_none();
+    if (a.is_empty() || no_positions) && store.game_count() > 0 {
         for id in store.game_ids() {
             let id = id?;
             let h = store.header(id)?;

@@ -11,6 +11,7 @@
 
 use crate::dealer::Dealer;
 use crate::error::{NotationError, RuleViolation};
+use crate::features::{DataCoverage, FeatureSchema, Features};
 use crate::game::{Game, MoveBuf, ToAct};
 use crate::ids::{Actor, GameKind, Ply, Viewer};
 use crate::notation::Notation;
@@ -63,6 +64,10 @@ pub trait GameRules: Send + Sync + 'static {
     ) -> Result<serde_json::Value, EntryError>;
     /// Rebuilds a state from [`GameState::encode`] bytes.
     fn decode_state(&self, bytes: &[u8]) -> Result<Box<dyn GameState>, EntryError>;
+    /// The position features the game declares (see [`Game::feature_schema`]).
+    fn feature_schema(&self) -> FeatureSchema;
+    /// Verified and reconstructed component data items.
+    fn data_coverage(&self) -> DataCoverage;
 }
 
 /// A position of some game, object-safe.
@@ -92,6 +97,8 @@ pub trait GameState: Send + Sync {
     /// A keyed hash of the full state: equal states give equal hashes for the same key. Keyed,
     /// so that a client cannot confirm a guess of hidden information by hashing candidates.
     fn state_hash(&self, key: [u8; 16]) -> u64;
+    /// Fills `out` with this position's declared features (see [`Game::features`]).
+    fn features(&self, out: &mut Features);
 }
 
 impl Clone for Box<dyn GameState> {
@@ -165,6 +172,12 @@ where
         let s: G::State =
             postcard::from_bytes(body).map_err(|e| EntryError::Snapshot(e.to_string()))?;
         Ok(Box::new(ErasedState::<G>(s)))
+    }
+    fn feature_schema(&self) -> FeatureSchema {
+        G::feature_schema()
+    }
+    fn data_coverage(&self) -> DataCoverage {
+        G::data_coverage()
     }
 }
 
@@ -248,6 +261,10 @@ where
         let mut h = siphasher::sip::SipHasher13::new_with_key(&key);
         h.write(&self.encode());
         h.finish()
+    }
+    fn features(&self, out: &mut Features) {
+        out.clear();
+        G::features(&self.0, out);
     }
 }
 

@@ -70,9 +70,99 @@ impl DataCoverage {
     }
 }
 
+/// Names every game has, computed by the core; a game must not declare them.
+pub const COMMON: &[&str] = &["ply", "round", "phase", "to_act", "players", "seats"];
+
+/// Checks a game's declared features against one of its states: names are CEL identifiers,
+/// unique and not [`COMMON`]; the phase is declared; `features` fills exactly the declared
+/// number of values. Every game's random-game test calls it on every position it reaches.
+pub fn check_shape<G: crate::Game>(s: &G::State) -> Result<(), String> {
+    let schema = G::feature_schema();
+    let mut seen = std::collections::HashSet::new();
+    for name in schema.global.iter().chain(schema.seat) {
+        let ident = name.starts_with(|c: char| c.is_ascii_lowercase())
+            && name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+        if !ident || COMMON.contains(name) || *name == "seat" || !seen.insert(*name) {
+            return Err(format!("feature name `{name}` is not a fresh identifier"));
+        }
+    }
+    let phase = G::phase(s);
+    if schema.phase_index(phase).is_none() {
+        return Err(format!("phase `{phase}` is not declared"));
+    }
+    let mut f = Features::default();
+    G::features(s, &mut f);
+    let players = usize::from(G::player_count(s));
+    if f.global.len() != schema.global.len() || f.seats.len() != players * schema.seat.len() {
+        return Err(format!(
+            "filled {} global and {} seat values for {} and {}×{}",
+            f.global.len(),
+            f.seats.len(),
+            schema.global.len(),
+            players,
+            schema.seat.len()
+        ));
+    }
+    Ok(())
+}
+
+impl DataCoverage {
+    /// Counts the items of a JSON data file: every object with a boolean `reconstructed` field
+    /// is one item, verified when the field is `false`. Data files mark each item so (see the
+    /// games' `SOURCES.md`); unreadable text counts nothing.
+    pub fn of_json(text: &str) -> DataCoverage {
+        fn walk(v: &serde_json::Value, c: &mut DataCoverage) {
+            match v {
+                serde_json::Value::Object(map) => {
+                    match map.get("reconstructed") {
+                        Some(serde_json::Value::Bool(true)) => c.reconstructed += 1,
+                        Some(serde_json::Value::Bool(false)) => c.verified += 1,
+                        _ => {}
+                    }
+                    map.values().for_each(|v| walk(v, c));
+                }
+                serde_json::Value::Array(items) => items.iter().for_each(|v| walk(v, c)),
+                _ => {}
+            }
+        }
+        let mut c = DataCoverage::default();
+        if let Ok(v) = serde_json::from_str::<serde_json::Value>(text) {
+            walk(&v, &mut c);
+        }
+        c
+    }
+
+    /// The sum of two counts (e.g. over a game's data files).
+    pub fn plus(self, other: DataCoverage) -> DataCoverage {
+        DataCoverage {
+            verified: self.verified + other.verified,
+            reconstructed: self.reconstructed + other.reconstructed,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn of_json_counts_marked_objects_at_any_depth() {
+        let text = r#"{"reconstructed": false, "items": [
+            {"id": 1, "reconstructed": true},
+            {"id": 2, "reconstructed": false, "parts": [{"reconstructed": true}]},
+            {"id": 3}
+        ]}"#;
+        assert_eq!(
+            DataCoverage::of_json(text),
+            DataCoverage {
+                verified: 2,
+                reconstructed: 2
+            }
+        );
+        assert_eq!(DataCoverage::of_json("not json"), DataCoverage::default());
+    }
 
     #[test]
     fn verified_share_counts_items() {

@@ -193,6 +193,16 @@ fn player_key(name: &str, id: GameId) -> Vec<u8> {
     k
 }
 
+fn unframe_projection(kv: sled::Result<(sled::IVec, sled::IVec)>) -> Result<(Vec<u8>, Vec<u8>)> {
+    let (k, v) = kv?;
+    let payload = unframe(&v).ok_or_else(|| StoreError::Corrupt {
+        game: id_from_suffix(&k).unwrap_or(GameId(0)),
+        ply: None,
+        what: "projection record checksum mismatch".into(),
+    })?;
+    Ok((k.to_vec(), payload.to_vec()))
+}
+
 fn id_from_suffix(k: &[u8]) -> Option<GameId> {
     let s = k.get(k.len().checked_sub(8)?..)?;
     Some(GameId(u64::from_be_bytes(s.try_into().ok()?)))
@@ -395,22 +405,43 @@ impl Store {
         Ok(())
     }
 
+    /// Writes many values of a named projection in one atomic batch (one game's index rows).
+    pub fn projection_put_many(&self, name: &str, items: &[(Vec<u8>, Vec<u8>)]) -> Result<()> {
+        let mut batch = sled::Batch::default();
+        for (k, v) in items {
+            batch.insert(k.as_slice(), frame(v));
+        }
+        self.projection_tree(name)?.apply_batch(batch)?;
+        Ok(())
+    }
+
     /// Every (key, value) of a named projection, in key order, checksums verified.
     pub fn projection_iter(
         &self,
         name: &str,
     ) -> Result<impl Iterator<Item = Result<(Vec<u8>, Vec<u8>)>>> {
+        self.projection_range(name, &[])
+    }
+
+    /// The (key, value) pairs of a named projection from `from` (inclusive), in key order,
+    /// checksums verified. A reader pages through a projection by resuming after its last key.
+    pub fn projection_range(
+        &self,
+        name: &str,
+        from: &[u8],
+    ) -> Result<impl Iterator<Item = Result<(Vec<u8>, Vec<u8>)>>> {
         let tree = self.projection_tree(name)?;
-        Ok(tree.iter().map(|kv| {
-            let (k, v) = kv?;
-            let id = id_from_suffix(&k).unwrap_or(GameId(0));
-            let payload = unframe(&v).ok_or_else(|| StoreError::Corrupt {
-                game: id,
-                ply: None,
-                what: "projection record checksum mismatch".into(),
-            })?;
-            Ok((k.to_vec(), payload.to_vec()))
-        }))
+        Ok(tree.range(from.to_vec()..).map(unframe_projection))
+    }
+
+    /// The (key, value) pairs of a named projection whose keys start with `prefix`.
+    pub fn projection_prefix(
+        &self,
+        name: &str,
+        prefix: &[u8],
+    ) -> Result<impl Iterator<Item = Result<(Vec<u8>, Vec<u8>)>>> {
+        let tree = self.projection_tree(name)?;
+        Ok(tree.scan_prefix(prefix).map(unframe_projection))
     }
 
     /// Empties a named projection.

@@ -1,0 +1,350 @@
+//! Position queries: every ply of every finished game, indexed by the features its game
+//! declares, filtered by CEL, paged by cursor, and looked up by state hash.
+//!
+//! The index is written when a game finishes (the store's finish hook, also run by imports
+//! and `rebuild`), by replaying its log once; a query then only reads and decodes blocks, it
+//! never replays a game. Finished games only: an active game's features would show what the
+//! rules still hide (Five Tribes gold, say).
+//!
+//! Store layout (projections, so `rebuild` recomputes them):
+//! - `positions`: key `kind (1 byte) ‖ game id (8)`, value a postcard [`GameBlock`];
+//! - `position-hashes`: key `state hash (8) ‖ kind (1) ‖ game id (8) ‖ ply (4)`, no value.
+//!
+//! Rows are ordered by (game id, ply) within a kind and the cursor names the last row a page
+//! gave, so pages read while other games finish lose and repeat nothing that existed when the
+//! first page was read.
+
+pub mod block;
+pub mod filter;
+mod output;
+
+pub use block::{GameBlock, PositionRef};
+pub use filter::{Filter, FilterError};
+pub use output::{write_ndjson_row, PositionRow, SeatFeatures};
+
+use rules_core::{FeatureSchema, GameKind, Registry};
+use std::fmt;
+use std::str::FromStr;
+use store::{GameId, Header, Store, StoreError};
+
+/// Projection holding one [`GameBlock`] per finished game.
+pub const BLOCKS: &str = "positions";
+/// Projection holding the state-hash index.
+pub const HASHES: &str = "position-hashes";
+
+/// Most positions a page scans before it returns, matched or not (see [`PositionPage`]).
+pub const DEFAULT_BUDGET: u64 = 2_000_000;
+
+/// Why a position query failed.
+#[derive(Debug, thiserror::Error)]
+pub enum PositionsError {
+    #[error(transparent)]
+    Filter(#[from] FilterError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("unknown game kind `{0}`")]
+    UnknownKind(GameKind),
+    #[error("bad cursor `{0}`: expected `<game id>:<ply>` as given by a previous page")]
+    BadCursor(String),
+    #[error("the index holds an unreadable block for game {0}; `ludolog rebuild` rewrites it")]
+    BadBlock(GameId),
+    #[error("writing the export: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// A position's place: game and ply. Its text form `<game id>:<ply>` is the page cursor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Cursor {
+    pub game: GameId,
+    pub ply: u32,
+}
+
+impl fmt::Display for Cursor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.game, self.ply)
+    }
+}
+
+impl FromStr for Cursor {
+    type Err = PositionsError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bad = || PositionsError::BadCursor(s.chars().take(64).collect());
+        let (game, ply) = s.split_once(':').ok_or_else(bad)?;
+        Ok(Cursor {
+            game: game.parse().map_err(|_| bad())?,
+            ply: ply.parse().map_err(|_| bad())?,
+        })
+    }
+}
+
+/// One page of matching positions.
+#[derive(Debug, Clone)]
+pub struct PositionPage {
+    pub rows: Vec<PositionRow>,
+    /// Positions examined for this page.
+    pub scanned: u64,
+    /// Where to resume (pass as `after`); `None` when the scan reached the end of the index.
+    pub next: Option<Cursor>,
+    /// True when the page stopped at its scan budget rather than at `first` rows: fewer rows
+    /// than asked does not mean there are no more.
+    pub budget_exhausted: bool,
+}
+
+fn kind_byte(kind: GameKind) -> u8 {
+    GameKind::ALL.iter().position(|k| *k == kind).unwrap_or(0) as u8
+}
+
+fn block_key(kind: GameKind, id: GameId) -> Vec<u8> {
+    let mut k = Vec::with_capacity(9);
+    k.push(kind_byte(kind));
+    k.extend_from_slice(&id.to_bytes());
+    k
+}
+
+fn id_of(key: &[u8]) -> Option<GameId> {
+    let b: [u8; 8] = key.get(1..9)?.try_into().ok()?;
+    Some(GameId(u64::from_be_bytes(b)))
+}
+
+/// Indexes a finished game (idempotent: the same game writes the same rows).
+pub fn index_game(store: &Store, header: &Header, hash_key: [u8; 16]) -> Result<(), String> {
+    let rules = store
+        .registry()
+        .get(header.kind)
+        .ok_or_else(|| format!("no rules for {}", header.kind))?;
+    let entries = store
+        .entries(header.id, 0, header.plies)
+        .map_err(|e| e.to_string())?;
+    let (block, hashes) = GameBlock::build(rules, &header.options_json(), &entries, hash_key)
+        .map_err(|e| e.to_string())?;
+    let bytes = postcard::to_allocvec(&block).map_err(|e| e.to_string())?;
+    store
+        .projection_put(BLOCKS, &block_key(header.kind, header.id), &bytes)
+        .map_err(|e| e.to_string())?;
+    let rows: Vec<(Vec<u8>, Vec<u8>)> = hashes
+        .iter()
+        .enumerate()
+        .map(|(ply, h)| {
+            let mut k = Vec::with_capacity(21);
+            k.extend_from_slice(&h.to_be_bytes());
+            k.extend_from_slice(&block_key(header.kind, header.id));
+            k.extend_from_slice(&(ply as u32).to_be_bytes());
+            (k, Vec::new())
+        })
+        .collect();
+    store
+        .projection_put_many(HASHES, &rows)
+        .map_err(|e| e.to_string())
+}
+
+/// Empties the index (before a rebuild re-indexes every finished game).
+pub fn clear(store: &Store) -> Result<(), StoreError> {
+    store.projection_clear(BLOCKS)?;
+    store.projection_clear(HASHES)
+}
+
+/// The feature schema of `kind`.
+pub fn schema(registry: &Registry, kind: GameKind) -> Result<FeatureSchema, PositionsError> {
+    registry
+        .get(kind)
+        .map(|r| r.feature_schema())
+        .ok_or(PositionsError::UnknownKind(kind))
+}
+
+/// A position query: the kind, an optional compiled filter, and paging.
+pub struct Query<'f> {
+    pub kind: GameKind,
+    pub filter: Option<&'f Filter>,
+    pub after: Option<Cursor>,
+    pub first: usize,
+    pub budget: u64,
+}
+
+/// Reads one page of matching positions.
+pub fn page(store: &Store, q: &Query<'_>) -> Result<PositionPage, PositionsError> {
+    let schema = schema(store.registry(), q.kind)?;
+    let first = q.first.max(1);
+    let mut out = PositionPage {
+        rows: Vec::new(),
+        scanned: 0,
+        next: None,
+        budget_exhausted: false,
+    };
+    let finished = scan(store, q.kind, q.after, |id, pos| {
+        if out.rows.len() >= first {
+            return Ok(Step::Stop);
+        }
+        if out.scanned >= q.budget {
+            out.budget_exhausted = true;
+            return Ok(Step::Stop);
+        }
+        out.scanned += 1;
+        out.next = Some(Cursor {
+            game: id,
+            ply: pos.ply,
+        });
+        let keep = match q.filter {
+            Some(f) => f.matches(pos, &|| id.to_string())?,
+            None => true,
+        };
+        if keep {
+            out.rows.push(PositionRow::of(id, pos, &schema));
+        }
+        Ok(Step::Go)
+    })?;
+    if finished {
+        out.next = None;
+    }
+    Ok(out)
+}
+
+/// Streams every matching position of `kind` as NDJSON to `w`, in index order, holding one
+/// game's block at a time. Returns (positions scanned, rows written).
+pub fn export_ndjson(
+    store: &Store,
+    kind: GameKind,
+    filter: Option<&Filter>,
+    w: &mut dyn std::io::Write,
+) -> Result<(u64, u64), PositionsError> {
+    let schema = schema(store.registry(), kind)?;
+    let (mut scanned, mut written) = (0u64, 0u64);
+    let mut line = Vec::with_capacity(512);
+    scan(store, kind, None, |id, pos| {
+        scanned += 1;
+        let keep = match filter {
+            Some(f) => f.matches(pos, &|| id.to_string())?,
+            None => true,
+        };
+        if keep {
+            line.clear();
+            write_ndjson_row(&mut line, id, pos, &schema);
+            w.write_all(&line)?;
+            written += 1;
+        }
+        Ok(Step::Go)
+    })?;
+    Ok((scanned, written))
+}
+
+/// Counts the positions of `kind` that pass `filter`, scanning the whole index (for
+/// benchmarks and the CLI). Returns (scanned, matched).
+pub fn count(
+    store: &Store,
+    kind: GameKind,
+    filter: Option<&Filter>,
+) -> Result<(u64, u64), PositionsError> {
+    let (mut scanned, mut matched) = (0u64, 0u64);
+    scan(store, kind, None, |id, pos| {
+        scanned += 1;
+        if filter.map_or(Ok(true), |f| f.matches(pos, &|| id.to_string()))? {
+            matched += 1;
+        }
+        Ok(Step::Go)
+    })?;
+    Ok((scanned, matched))
+}
+
+enum Step {
+    Go,
+    Stop,
+}
+
+/// Visits positions of `kind` after `after`, in (game, ply) order, until `visit` stops.
+/// Returns whether the end of the index was reached.
+fn scan(
+    store: &Store,
+    kind: GameKind,
+    after: Option<Cursor>,
+    mut visit: impl FnMut(GameId, &PositionRef<'_>) -> Result<Step, PositionsError>,
+) -> Result<bool, PositionsError> {
+    let schema = schema(store.registry(), kind)?;
+    let kb = kind_byte(kind);
+    let start = match after {
+        Some(c) => block_key(kind, c.game),
+        None => vec![kb],
+    };
+    for kv in store.projection_range(BLOCKS, &start)? {
+        let (key, value) = kv?;
+        if key.first() != Some(&kb) {
+            break;
+        }
+        let id = id_of(&key).ok_or(PositionsError::BadBlock(GameId(0)))?;
+        let first_ply = match after {
+            Some(c) if c.game == id => c.ply + 1,
+            _ => 0,
+        };
+        let block: GameBlock =
+            postcard::from_bytes(&value).map_err(|_| PositionsError::BadBlock(id))?;
+        for ply in first_ply..block.len() as u32 {
+            let pos = block
+                .position(&schema, ply)
+                .ok_or(PositionsError::BadBlock(id))?;
+            if let Step::Stop = visit(id, &pos)? {
+                return Ok(false);
+            }
+        }
+    }
+    Ok(true)
+}
+
+/// A position reached in some game, found by its state hash.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HashHit {
+    pub kind: GameKind,
+    pub game: GameId,
+    pub ply: u32,
+}
+
+/// Every (game, ply) of the finished games whose state hashed to `hash`, at most `limit`.
+pub fn by_hash(store: &Store, hash: u64, limit: usize) -> Result<Vec<HashHit>, PositionsError> {
+    let mut out = Vec::new();
+    for kv in store.projection_prefix(HASHES, &hash.to_be_bytes())? {
+        if out.len() >= limit {
+            break;
+        }
+        let (key, _) = kv?;
+        let rest = key.get(8..).unwrap_or(&[]);
+        let (Some(kind), Some(id), Some(ply)) = (
+            rest.first()
+                .and_then(|b| GameKind::ALL.get(usize::from(*b))),
+            id_of(rest),
+            rest.get(9..13)
+                .and_then(|b| <[u8; 4]>::try_from(b).ok())
+                .map(u32::from_be_bytes),
+        ) else {
+            continue;
+        };
+        out.push(HashHit {
+            kind: *kind,
+            game: id,
+            ply,
+        });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cursor_round_trips_and_refuses_garbage() {
+        let c = Cursor {
+            game: GameId(0x0123_4567_89ab),
+            ply: 17,
+        };
+        assert_eq!(c.to_string().parse::<Cursor>().unwrap(), c);
+        for bad in [
+            "",
+            "17",
+            "x:1",
+            &format!("{}:", c.game),
+            &format!("{}:-1", c.game),
+        ] {
+            assert!(
+                matches!(bad.parse::<Cursor>(), Err(PositionsError::BadCursor(_))),
+                "{bad}"
+            );
+        }
+    }
+}

@@ -1,0 +1,465 @@
+//! Position queries over the per-ply feature index: results checked against the games'
+//! own states, paging (also while games finish), the scan budget, the state-hash lookup, and
+//! every way a filter is refused.
+
+use analysis::positions::{self, by_hash, Cursor, Filter, FilterError, PositionsError, Query};
+use analysis::Analysis;
+use five_tribes::{FiveTribes, Options, State};
+use rules_core::{Action, Erased, Game, GameKind, Notation, Registry};
+use std::collections::HashSet;
+use store::{Config, Store};
+
+const KEY: [u8; 16] = *b"0123456789abcdef";
+const SAMPLE: &str = include_str!("../../../data/samples/five-tribes.ndjson");
+
+fn store_with(games: usize) -> (tempfile::TempDir, Store, std::sync::Arc<Analysis>) {
+    let dir = tempfile::tempdir().unwrap();
+    let registry = Registry::new().with(Erased::<FiveTribes>::new());
+    let store = Store::open(dir.path(), registry, Config::default()).unwrap();
+    let analysis = Analysis::attach(&store, KEY).unwrap();
+    for (i, line) in SAMPLE.lines().take(games).enumerate() {
+        store.import_line(i as u64 + 1, line).unwrap();
+    }
+    (dir, store, analysis)
+}
+
+fn filter(expr: &str) -> Result<Filter, FilterError> {
+    Filter::compile(expr, FiveTribes::feature_schema())
+}
+
+fn all_rows(store: &Store, f: Option<&Filter>, first: usize) -> Vec<Cursor> {
+    let mut out = Vec::new();
+    let mut after = None;
+    loop {
+        let page = positions::page(
+            store,
+            &Query {
+                kind: GameKind::FiveTribes,
+                filter: f,
+                after,
+                first,
+                budget: positions::DEFAULT_BUDGET,
+            },
+        )
+        .unwrap();
+        out.extend(page.rows.iter().map(|r| Cursor {
+            game: r.game,
+            ply: r.ply,
+        }));
+        match page.next {
+            Some(c) => after = Some(c),
+            None => return out,
+        }
+    }
+}
+
+/// Every position of every stored game, as typed Five Tribes states, replayed here without the
+/// index: the oracle the index is checked against.
+fn typed_positions(store: &Store) -> Vec<(Cursor, State)> {
+    let mut out = Vec::new();
+    for id in store.game_ids() {
+        let id = id.unwrap();
+        let h = store.header(id).unwrap();
+        let players = h.players.len() as u8;
+        let mut s = FiveTribes::new_game(&Options { players }).unwrap();
+        out.push((Cursor { game: id, ply: 0 }, s.clone()));
+        for e in store.entries(id, 0, h.plies).unwrap() {
+            let action = match e.actor {
+                rules_core::Actor::Seat(seat) => {
+                    Action::Move(seat, FiveTribes::parse_move(&e.notation).unwrap())
+                }
+                rules_core::Actor::Dealer => {
+                    Action::Chance(FiveTribes::parse_chance(&e.notation).unwrap())
+                }
+            };
+            FiveTribes::apply(&mut s, &action).unwrap();
+            out.push((
+                Cursor {
+                    game: id,
+                    ply: e.ply + 1,
+                },
+                s.clone(),
+            ));
+        }
+    }
+    out
+}
+
+#[test]
+fn a_filter_finds_exactly_the_positions_the_states_say() {
+    let (_d, store, _a) = store_with(12);
+    let oracle = typed_positions(&store);
+    let everything = all_rows(&store, None, 500);
+    assert_eq!(everything.len(), oracle.len(), "one row per position");
+
+    let f = filter("round == 3 && seats.exists(s, s.viziers >= 2)").unwrap();
+    let got: Vec<Cursor> = all_rows(&store, Some(&f), 50);
+    let want: Vec<Cursor> = oracle
+        .iter()
+        .filter(|(_, s)| s.round == 3 && s.seats.iter().any(|p| p.viziers >= 2))
+        .map(|(c, _)| *c)
+        .collect();
+    assert!(!want.is_empty(), "the sample has such positions");
+    assert_eq!(got, want);
+
+    // Seat indexing, size(), the phase string, to_act and a global feature.
+    let f = filter(
+        "phase == 'bid' && to_act == 0 && size(seats) == players && seats[0].gold > seats[1].gold && bag > 0",
+    )
+    .unwrap();
+    let want: Vec<Cursor> = oracle
+        .iter()
+        .filter(|(_, s)| {
+            matches!(s.phase, five_tribes::state::Phase::Bid)
+                && FiveTribes::to_act(s) == rules_core::ToAct::Seat(rules_core::Seat(0))
+                && s.seats[0].gold > s.seats[1].gold
+                && s.bag.iter().any(|&n| n > 0)
+        })
+        .map(|(c, _)| *c)
+        .collect();
+    assert!(!want.is_empty());
+    assert_eq!(all_rows(&store, Some(&f), 1000), want);
+}
+
+#[test]
+fn rows_carry_the_features_of_the_position() {
+    let (_d, store, _a) = store_with(3);
+    let f = filter("ply == 40").unwrap();
+    let page = positions::page(
+        &store,
+        &Query {
+            kind: GameKind::FiveTribes,
+            filter: Some(&f),
+            after: None,
+            first: 10,
+            budget: positions::DEFAULT_BUDGET,
+        },
+    )
+    .unwrap();
+    assert_eq!(page.rows.len(), 3);
+    let oracle = typed_positions(&store);
+    for row in &page.rows {
+        let (_, s) = oracle
+            .iter()
+            .find(|(c, _)| c.game == row.game && c.ply == 40)
+            .unwrap();
+        assert_eq!(row.round, i64::from(s.round));
+        for seat in &row.seats {
+            let p = &s.seats[usize::from(seat.seat)];
+            let get = |n: &str| seat.values.iter().find(|(k, _)| *k == n).unwrap().1;
+            assert_eq!(get("gold"), i64::from(p.gold));
+            assert_eq!(get("viziers"), i64::from(p.viziers));
+            assert_eq!(get("score"), i64::from(s.seat_score(seat.seat).total));
+        }
+    }
+}
+
+#[test]
+fn paging_while_games_finish_loses_and_repeats_nothing() {
+    let (_d, store, _a) = store_with(10);
+    let f = filter("seats.exists(s, s.elders >= 1)").unwrap();
+    let before: Vec<Cursor> = all_rows(&store, Some(&f), 1000);
+    // Page through in small pages, importing a new finished game after every page.
+    let mut seen = Vec::new();
+    let mut after = None;
+    let mut next_line = 10;
+    loop {
+        let page = positions::page(
+            &store,
+            &Query {
+                kind: GameKind::FiveTribes,
+                filter: Some(&f),
+                after,
+                first: 97,
+                budget: positions::DEFAULT_BUDGET,
+            },
+        )
+        .unwrap();
+        seen.extend(page.rows.iter().map(|r| Cursor {
+            game: r.game,
+            ply: r.ply,
+        }));
+        if let Some(line) = SAMPLE.lines().nth(next_line) {
+            store.import_line(next_line as u64 + 1, line).unwrap();
+            next_line += 1;
+        }
+        match page.next {
+            Some(c) => after = Some(c),
+            None => break,
+        }
+    }
+    let unique: HashSet<Cursor> = seen.iter().copied().collect();
+    assert_eq!(unique.len(), seen.len(), "no row repeated");
+    for c in &before {
+        assert!(unique.contains(c), "row {c} lost");
+    }
+    assert!(next_line > 12, "games were imported between pages");
+}
+
+#[test]
+fn a_page_stops_at_its_scan_budget_and_says_so() {
+    let (_d, store, _a) = store_with(4);
+    let never = filter("round > 1000").unwrap();
+    let total = all_rows(&store, None, 10_000).len() as u64;
+    let mut after = None;
+    let mut pages = 0;
+    let mut scanned = 0;
+    loop {
+        let page = positions::page(
+            &store,
+            &Query {
+                kind: GameKind::FiveTribes,
+                filter: Some(&never),
+                after,
+                first: 10,
+                budget: 100,
+            },
+        )
+        .unwrap();
+        assert!(page.rows.is_empty());
+        assert!(page.scanned <= 100);
+        scanned += page.scanned;
+        pages += 1;
+        match page.next {
+            Some(c) => {
+                assert!(page.budget_exhausted, "stopped early only at the budget");
+                after = Some(c)
+            }
+            None => break,
+        }
+    }
+    assert_eq!(
+        scanned, total,
+        "the pages together scanned every position once"
+    );
+    assert_eq!(
+        pages,
+        total.div_ceil(100) as usize + usize::from(total % 100 == 0)
+    );
+}
+
+#[test]
+fn positions_by_hash_find_every_game_that_reached_a_state() {
+    let (_d, store, _a) = store_with(6);
+    let id = store.game_ids().next().unwrap().unwrap();
+    // Ply 0 is the position before the deal: the same in every game with as many players.
+    let h = store.header(id).unwrap();
+    let s0 = store.state_at(id, 0).unwrap();
+    let hits = by_hash(&store, s0.state_hash(KEY), 100).unwrap();
+    let same_size = store
+        .game_ids()
+        .map(|g| store.header(g.unwrap()).unwrap())
+        .filter(|g| g.players.len() == h.players.len())
+        .count();
+    assert_eq!(hits.len(), same_size);
+    assert!(hits
+        .iter()
+        .all(|x| x.ply == 0 && x.kind == GameKind::FiveTribes));
+    // A mid-game position is found in its own game at its own ply.
+    let s = store.state_at(id, 57).unwrap();
+    let hits = by_hash(&store, s.state_hash(KEY), 100).unwrap();
+    assert!(hits.iter().any(|x| x.game == id && x.ply == 57));
+    // A hash no state had finds nothing, and another key's hash finds nothing either.
+    assert!(by_hash(&store, s.state_hash([9; 16]), 100)
+        .unwrap()
+        .is_empty());
+}
+
+#[test]
+fn a_rebuilt_index_equals_the_one_kept_incrementally() {
+    let (_d, store, analysis) = store_with(8);
+    let everything = |store: &Store| {
+        let mut out = Vec::new();
+        positions::export_ndjson(store, GameKind::FiveTribes, None, &mut out).unwrap();
+        out
+    };
+    let before = everything(&store);
+    analysis.clear(&store).unwrap();
+    assert!(everything(&store).is_empty());
+    store.rebuild(&mut |_, _| {}).unwrap();
+    assert_eq!(everything(&store), before);
+}
+
+#[test]
+fn the_ndjson_export_has_one_parsable_line_per_matching_position() {
+    let (_d, store, _a) = store_with(3);
+    let f = filter("round == 2").unwrap();
+    let mut out = Vec::new();
+    let (scanned, written) =
+        positions::export_ndjson(&store, GameKind::FiveTribes, Some(&f), &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(text.lines().count() as u64, written);
+    assert!(written > 0 && scanned > written);
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(v["round"], 2);
+        assert_eq!(
+            v["seats"].as_array().unwrap().len() as u64,
+            v["players"].as_u64().unwrap()
+        );
+        assert!(v["seats"][0]["viziers"].is_i64());
+    }
+}
+
+// ---- every way a filter is refused -------------------------------------------------------
+
+#[test]
+fn a_syntax_error_names_its_line_and_column() {
+    for (expr, column) in [
+        ("round ==", 9),
+        ("round == 3 &&& x", 14),
+        ("seats.exists(s,", 16),
+    ] {
+        match filter(expr) {
+            Err(FilterError::Syntax {
+                line, column: c, ..
+            }) => {
+                assert_eq!(line, 1, "{expr}");
+                assert_eq!(c, column, "{expr}");
+            }
+            other => panic!("{expr}: {other:?}"),
+        }
+    }
+    let e = filter("round ==\n  && 3").unwrap_err();
+    assert_eq!(e.line(), Some(2), "{e}");
+}
+
+#[test]
+fn unknown_names_are_refused_before_any_scan() {
+    let e = filter("rounds == 3").unwrap_err();
+    match &e {
+        FilterError::UnknownFeature {
+            name,
+            known,
+            column,
+        } => {
+            assert_eq!(name, "rounds");
+            assert_eq!(*column, 1);
+            assert!(
+                known.contains("round") && known.contains("seats[].viziers"),
+                "{known}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    // Comprehension variables are not features, and may be any name.
+    assert!(filter("seats.all(p, p.gold >= 0)").is_ok());
+    assert!(
+        filter("seats.exists(x, x.gold > 0) && x > 1").is_err(),
+        "x is unbound outside"
+    );
+    // A seat field the game does not have, through a variable or an index, with its column.
+    for (expr, column) in [
+        ("seats.exists(s, s.wealth > 3)", 18),
+        ("round == 1 && seats[0].wealth > 3", 23),
+    ] {
+        match filter(expr) {
+            Err(FilterError::UnknownFeature {
+                name, column: c, ..
+            }) => {
+                assert_eq!(name, "wealth", "{expr}");
+                assert_eq!(c, column, "{expr}");
+            }
+            other => panic!("{expr}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn over_long_and_over_deep_expressions_are_refused() {
+    let long = format!("round == 1{}", " ".repeat(2_000));
+    assert!(matches!(filter(&long), Err(FilterError::TooLong { .. })));
+    let deep = format!("{}true{}", "(".repeat(60), ")".repeat(60));
+    assert!(matches!(
+        filter(&deep),
+        Err(FilterError::TooDeep { column: 49 })
+    ));
+    let nots = format!("{}true", "!".repeat(60));
+    assert!(matches!(filter(&nots), Err(FilterError::TooDeep { .. })));
+    // Long flat chains are not nesting: the longest ones allowed compile without exhausting
+    // a thread's stack (this test runs on a 2 MiB test thread, like the server's workers).
+    let (_d, store, _a) = store_with(1);
+    let sum = format!("round + 495 == 0{}", " + 1".repeat(495));
+    let ands = format!("ply == 0{}", " && true".repeat(248));
+    for expr in [&sum, &ands] {
+        let f = filter(expr).unwrap();
+        let page = positions::page(
+            &store,
+            &Query {
+                kind: GameKind::FiveTribes,
+                filter: Some(&f),
+                after: None,
+                first: 10,
+                budget: 1000,
+            },
+        )
+        .unwrap();
+        assert_eq!(page.rows.len(), 1, "only ply 0 (round 0) passes");
+    }
+    let calls = format!("size(seats){}", ".size()".repeat(3)); // methods on ints fail at run time
+    assert!(filter(&calls).is_ok());
+    // Within the bounds, deep but legal expressions run.
+    let ok = format!("{}true{}", "(".repeat(40), ")".repeat(40));
+    assert!(filter(&ok).is_ok());
+}
+
+#[test]
+fn evaluation_errors_name_the_game_and_ply() {
+    let (_d, store, _a) = store_with(1);
+    let run = |expr: &str| {
+        let f = filter(expr).unwrap();
+        positions::page(
+            &store,
+            &Query {
+                kind: GameKind::FiveTribes,
+                filter: Some(&f),
+                after: None,
+                first: 10,
+                budget: 1000,
+            },
+        )
+    };
+    for (expr, what) in [
+        ("seats.map(s, s).exists(t, t.wealth > 3)", "no such feature"),
+        ("round / (ply - ply) == 1", "ivision by zero"),
+        ("seats[9].gold > 1", "out of bounds"),
+        ("phase > 3", "no matching overload"),
+    ] {
+        match run(expr) {
+            Err(PositionsError::Filter(FilterError::Eval { message, ply, .. })) => {
+                assert!(message.contains(what), "{expr}: {message}");
+                assert_eq!(ply, 0, "fails on the first position");
+            }
+            other => panic!("{expr}: {:?}", other.map(|p| p.rows.len())),
+        }
+    }
+    match run("round + 1") {
+        Err(PositionsError::Filter(FilterError::NotBoolean { got, .. })) => {
+            assert!(got.contains("Int"), "{got}")
+        }
+        other => panic!("{:?}", other.map(|p| p.rows.len())),
+    }
+}
+
+#[test]
+fn a_bad_cursor_and_an_unregistered_kind_are_typed_errors() {
+    let (_d, store, _a) = store_with(1);
+    assert!(matches!(
+        "nonsense".parse::<Cursor>(),
+        Err(PositionsError::BadCursor(_))
+    ));
+    let r = positions::page(
+        &store,
+        &Query {
+            kind: GameKind::Mombasa,
+            filter: None,
+            after: None,
+            first: 1,
+            budget: 10,
+        },
+    );
+    assert!(matches!(
+        r,
+        Err(PositionsError::UnknownKind(GameKind::Mombasa))
+    ));
+}
