@@ -234,7 +234,7 @@ fn a_page_stops_at_its_scan_budget_and_says_so() {
     );
     assert_eq!(
         pages,
-        total.div_ceil(100) as usize + usize::from(total % 100 == 0)
+        total.div_ceil(100) as usize + usize::from(total.is_multiple_of(100))
     );
 }
 

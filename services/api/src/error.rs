@@ -21,7 +21,21 @@ pub enum ApiError {
     BadInput(String),
     NotFound(String),
     BadRecord(store::portable::RecordError),
+    /// A position filter that does not compile or fails to evaluate.
+    BadQuery(analysis::positions::FilterError),
     Internal(String),
+}
+
+impl From<analysis::positions::PositionsError> for ApiError {
+    fn from(e: analysis::positions::PositionsError) -> Self {
+        use analysis::positions::PositionsError as P;
+        match e {
+            P::Filter(f) => ApiError::BadQuery(f),
+            P::Store(s) => ApiError::Store(s),
+            P::UnknownKind(_) | P::BadCursor(_) => ApiError::BadInput(e.to_string()),
+            P::BadBlock(_) | P::Io(_) => ApiError::Internal(e.to_string()),
+        }
+    }
 }
 
 impl From<StoreError> for ApiError {
@@ -39,6 +53,7 @@ impl ApiError {
             | ApiError::BadInput(m)
             | ApiError::NotFound(m) => m.clone(),
             ApiError::BadRecord(r) => format!("bad record: {r}"),
+            ApiError::BadQuery(f) => f.to_string(),
             ApiError::Internal(m) => format!("internal error: {m}"),
         }
     }
@@ -57,6 +72,7 @@ impl ApiError {
             ApiError::BadInput(_) => "BAD_INPUT",
             ApiError::NotFound(_) => "NOT_FOUND",
             ApiError::BadRecord(_) => "BAD_RECORD",
+            ApiError::BadQuery(_) => "BAD_QUERY",
             ApiError::Internal(_) => "INTERNAL",
         }
     }
@@ -78,6 +94,14 @@ impl From<ApiError> for Error {
                     ext.set("ply", *ply);
                     if let EntryError::Rule { rule, .. } = error {
                         ext.set("rule", *rule);
+                    }
+                }
+                ApiError::BadQuery(f) => {
+                    if let Some(line) = f.line() {
+                        ext.set("line", line);
+                    }
+                    if let Some(column) = f.column() {
+                        ext.set("column", column);
                     }
                 }
                 ApiError::BadRecord(r) => {

@@ -137,30 +137,85 @@ async fn metrics(State(s): State<Shared>) -> impl IntoResponse {
     )
 }
 
+/// `GET /exports/{kind}/positions.ndjson?where=<CEL>`: every indexed position of finished games
+/// that passes the filter, streamed. A filter that does not compile is refused with 400 and
+/// the error as JSON (`code` BAD_QUERY, `message`, `line`, `column`) before anything streams.
+fn export_positions(s: Shared, kind: rules_core::GameKind, filter: Option<&str>) -> Response {
+    use analysis::positions;
+    let schema = match positions::schema(s.app.store.registry(), kind) {
+        Ok(schema) => schema,
+        Err(e) => return (StatusCode::NOT_FOUND, e.to_string()).into_response(),
+    };
+    let filter = match filter
+        .map(|f| positions::Filter::compile(f, schema))
+        .transpose()
+    {
+        Ok(f) => f,
+        Err(e) => {
+            let body = serde_json::json!({
+                "code": "BAD_QUERY",
+                "message": e.to_string(),
+                "line": e.line(),
+                "column": e.column(),
+            });
+            return (StatusCode::BAD_REQUEST, axum::Json(body)).into_response();
+        }
+    };
+    let (tx, rx) = tokio::sync::mpsc::channel::<Result<axum::body::Bytes, std::io::Error>>(16);
+    let app = s.app.clone();
+    tokio::task::spawn_blocking(move || {
+        let mut w = ChannelWriter {
+            tx,
+            buf: Vec::with_capacity(CHUNK),
+        };
+        match positions::export_ndjson(&app.store, kind, filter.as_ref(), &mut w) {
+            Ok(_) => {
+                let _ = std::io::Write::flush(&mut w);
+            }
+            // Headers are gone by now: an evaluation error ends the stream with an error,
+            // which the client sees as a broken transfer rather than a short, valid file.
+            Err(e) => {
+                let _ = std::io::Write::flush(&mut w);
+                let _ =
+                    w.tx.blocking_send(Err(std::io::Error::other(e.to_string())));
+            }
+        }
+    });
+    Response::builder()
+        .header(header::CONTENT_TYPE, "application/x-ndjson")
+        .body(axum::body::Body::from_stream(
+            tokio_stream::wrappers::ReceiverStream::new(rx),
+        ))
+        .unwrap_or_else(|_| StatusCode::INTERNAL_SERVER_ERROR.into_response())
+}
+
 /// `GET /exports/{kind}/{games|moves}.{csv|ndjson}`: analysts' tables of finished games,
 /// streamed: a blocking task writes rows into a bounded channel that feeds the response body,
 /// so memory stays flat and a client that goes away stops the export.
 async fn export(
     State(s): State<Shared>,
     axum::extract::Path((kind, file)): axum::extract::Path<(String, String)>,
+    axum::extract::Query(params): axum::extract::Query<std::collections::HashMap<String, String>>,
 ) -> Response {
     use analysis::exports::{self, Format};
     let Ok(kind) = kind.parse::<rules_core::GameKind>() else {
         return (StatusCode::NOT_FOUND, format!("unknown game kind `{kind}`")).into_response();
     };
-    let (table, format, mime) = match file.as_str() {
-        "games.csv" => ("games", Format::Csv, "text/csv; charset=utf-8"),
-        "games.ndjson" => ("games", Format::Ndjson, "application/x-ndjson"),
-        "moves.csv" => ("moves", Format::Csv, "text/csv; charset=utf-8"),
-        "moves.ndjson" => ("moves", Format::Ndjson, "application/x-ndjson"),
-        _ => {
-            return (
+    if file == "positions.ndjson" {
+        return export_positions(s, kind, params.get("where").map(String::as_str));
+    }
+    let (table, format, mime) =
+        match file.as_str() {
+            "games.csv" => ("games", Format::Csv, "text/csv; charset=utf-8"),
+            "games.ndjson" => ("games", Format::Ndjson, "application/x-ndjson"),
+            "moves.csv" => ("moves", Format::Csv, "text/csv; charset=utf-8"),
+            "moves.ndjson" => ("moves", Format::Ndjson, "application/x-ndjson"),
+            _ => return (
                 StatusCode::NOT_FOUND,
-                "exports are games.csv, games.ndjson, moves.csv, moves.ndjson",
+                "exports are games.csv, games.ndjson, moves.csv, moves.ndjson, positions.ndjson",
             )
-                .into_response()
-        }
-    };
+                .into_response(),
+        };
     let (tx, rx) = tokio::sync::mpsc::channel::<Result<axum::body::Bytes, std::io::Error>>(16);
     let app = s.app.clone();
     tokio::task::spawn_blocking(move || {

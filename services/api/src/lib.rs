@@ -43,6 +43,8 @@ pub struct ApiConfig {
     pub timeout: Duration,
     /// Key of `stateHash` (keep it secret: it is what stops hash guessing).
     pub state_hash_key: [u8; 16],
+    /// Most indexed positions one `positions` page examines before it returns.
+    pub scan_budget: u64,
 }
 
 impl Default for ApiConfig {
@@ -56,6 +58,7 @@ impl Default for ApiConfig {
             max_body: 8 << 20,
             timeout: Duration::from_secs(30),
             state_hash_key: [0; 16],
+            scan_budget: analysis::positions::DEFAULT_BUDGET,
         }
     }
 }

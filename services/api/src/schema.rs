@@ -101,13 +101,109 @@ impl Query {
             .store
             .registry()
             .iter()
-            .map(|g| RulesInfo {
-                kind: g.kind().to_string(),
-                player_counts: g.player_counts().to_vec(),
-                rules_version: g.rules_version().to_string(),
-                data_hash: g.data_hash(),
-            })
+            .map(RulesInfo::of)
             .collect()
+    }
+
+    /// Positions of finished games whose features pass `where`, a CEL expression such as
+    /// `round == 3 && seats.exists(s, s.viziers >= 5)` (the names are in `rules.features`),
+    /// in (game, ply) order. Served from the per-ply feature index: no game is replayed. A
+    /// page examines at most the server's scan budget of positions and says so in `scan`;
+    /// resume from `pageInfo.endCursor`. An expression that does not compile or fails is a
+    /// BAD_QUERY error with the `line` and `column` it points at.
+    #[graphql(complexity = "first.unwrap_or(20).max(0) as usize * child_complexity + 1")]
+    async fn positions(
+        &self,
+        ctx: &Context<'_>,
+        kind: String,
+        #[graphql(name = "where")] filter: Option<String>,
+        first: Option<i32>,
+        after: Option<String>,
+    ) -> Result<Connection<String, IndexedPosition, PositionScan, EmptyFields>> {
+        use analysis::positions::{self, Cursor, Filter, Query};
+        let app = app(ctx);
+        let first = page(app, first)?;
+        let kind: GameKind = kind
+            .parse()
+            .map_err(|e: rules_core::ParseIdError| ApiError::BadInput(e.to_string()))?;
+        let after = after
+            .map(|a| a.parse::<Cursor>())
+            .transpose()
+            .map_err(ApiError::from)?;
+        let schema = positions::schema(app.store.registry(), kind).map_err(ApiError::from)?;
+        let filter = filter
+            .map(|f| Filter::compile(&f, schema))
+            .transpose()
+            .map_err(ApiError::BadQuery)?;
+        let budget = app.config.scan_budget;
+        let page = blocking(app, move |store| {
+            Ok(positions::page(
+                store,
+                &Query {
+                    kind,
+                    filter: filter.as_ref(),
+                    after,
+                    first,
+                    budget,
+                },
+            )?)
+        })
+        .await?;
+        let mut conn = Connection::with_additional_fields(
+            after.is_some(),
+            page.next.is_some(),
+            PositionScan {
+                scanned: page.scanned,
+                budget_exhausted: page.budget_exhausted,
+                resume_after: page.next.map(|c| c.to_string()),
+            },
+        );
+        let last = page.next;
+        let n = page.rows.len();
+        conn.edges
+            .extend(page.rows.into_iter().enumerate().map(|(i, row)| {
+                // The last edge's cursor is where the scan stopped, which may be past the last
+                // match: resuming from it skips nothing and rescans nothing.
+                let cursor = match last {
+                    Some(c) if i + 1 == n => c.to_string(),
+                    _ => Cursor {
+                        game: row.game,
+                        ply: row.ply,
+                    }
+                    .to_string(),
+                };
+                Edge::new(cursor, IndexedPosition { row })
+            }));
+        Ok(conn)
+    }
+
+    /// Every finished game and ply whose state has this `stateHash` (as `Position.stateHash`
+    /// shows it): the same position reached in different games, or twice in one.
+    async fn positions_by_hash(
+        &self,
+        ctx: &Context<'_>,
+        state_hash: String,
+        first: Option<i32>,
+    ) -> Result<Vec<PositionHit>> {
+        let app = app(ctx);
+        let first = page(app, first.or(Some(100)))?;
+        let hash = u64::from_str_radix(state_hash.trim(), 16).map_err(|_| {
+            ApiError::BadInput(format!(
+                "`{state_hash}` is not a state hash (16 hexadecimal digits)"
+            ))
+        })?;
+        let hits = blocking(app, move |store| {
+            Ok(analysis::positions::by_hash(store, hash, first)?)
+        })
+        .await?;
+        Ok(hits
+            .into_iter()
+            .map(|h| PositionHit {
+                game_id: ID(h.game.to_string()),
+                kind: h.kind.to_string(),
+                ply: h.ply,
+            })
+            .collect())
     }
 
     /// Statistics of the finished games of `kind`: games, win rate by seat (95% Wilson
@@ -229,6 +325,68 @@ impl Query {
                 .map(|h| Edge::new(h.id.to_string(), Game { header: h })),
         );
         Ok(conn)
+    }
+}
+
+/// A position from the feature index: where it is and its features.
+pub struct IndexedPosition {
+    row: analysis::positions::PositionRow,
+}
+
+#[Object]
+impl IndexedPosition {
+    async fn game_id(&self) -> ID {
+        ID(self.row.game.to_string())
+    }
+    /// The game, for its players, outcome or the full position (`game { position(ply) }`).
+    async fn game(&self, ctx: &Context<'_>) -> Result<Game> {
+        let id = self.row.game;
+        let header = blocking(app(ctx), move |s| Ok(s.header(id)?)).await?;
+        Ok(Game { header })
+    }
+    async fn ply(&self) -> u32 {
+        self.row.ply
+    }
+    async fn round(&self) -> i64 {
+        self.row.round
+    }
+    async fn phase(&self) -> &str {
+        self.row.phase
+    }
+    /// The seat to act; null at chance and after the end.
+    async fn to_act(&self) -> Option<u8> {
+        self.row.to_act
+    }
+    async fn players(&self) -> u8 {
+        self.row.players
+    }
+    /// The game's global features.
+    async fn features(&self) -> Vec<Feature> {
+        self.row
+            .global
+            .iter()
+            .map(|(name, value)| Feature {
+                name: name.to_string(),
+                value: *value,
+            })
+            .collect()
+    }
+    async fn seats(&self) -> Vec<SeatFeatures> {
+        self.row
+            .seats
+            .iter()
+            .map(|s| SeatFeatures {
+                seat: s.seat,
+                features: s
+                    .values
+                    .iter()
+                    .map(|(name, value)| Feature {
+                        name: name.to_string(),
+                        value: *value,
+                    })
+                    .collect(),
+            })
+            .collect()
     }
 }
 

@@ -10,6 +10,90 @@ pub struct RulesInfo {
     pub player_counts: Vec<u8>,
     pub rules_version: String,
     pub data_hash: String,
+    /// How much of the component data is verified against public sources.
+    pub data: DataCoverageInfo,
+    /// The features position queries can filter on.
+    pub features: FeaturesInfo,
+}
+
+/// Component data items, verified or reconstructed (each marked so in `data/`).
+#[derive(SimpleObject)]
+pub struct DataCoverageInfo {
+    pub verified: u32,
+    pub reconstructed: u32,
+    /// verified / (verified + reconstructed).
+    pub verified_share: f64,
+}
+
+/// A game's position features: besides `ply`, `round`, `phase`, `toAct`, `players`.
+#[derive(SimpleObject)]
+pub struct FeaturesInfo {
+    /// Values `phase` takes.
+    pub phases: Vec<String>,
+    /// Game-wide features.
+    pub global: Vec<String>,
+    /// Features of each seat (in `seats[]`, beside `seat`).
+    pub seat: Vec<String>,
+}
+
+impl RulesInfo {
+    pub fn of(g: &dyn rules_core::GameRules) -> RulesInfo {
+        let c = g.data_coverage();
+        let f = g.feature_schema();
+        let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect();
+        RulesInfo {
+            kind: g.kind().to_string(),
+            player_counts: g.player_counts().to_vec(),
+            rules_version: g.rules_version().to_string(),
+            data_hash: g.data_hash(),
+            data: DataCoverageInfo {
+                verified: c.verified,
+                reconstructed: c.reconstructed,
+                verified_share: c.verified_share(),
+            },
+            features: FeaturesInfo {
+                phases: names(f.phases),
+                global: names(f.global),
+                seat: names(f.seat),
+            },
+        }
+    }
+}
+
+/// A named feature value.
+#[derive(SimpleObject)]
+pub struct Feature {
+    pub name: String,
+    pub value: i64,
+}
+
+/// One seat's features in an indexed position.
+#[derive(SimpleObject)]
+pub struct SeatFeatures {
+    pub seat: u8,
+    pub features: Vec<Feature>,
+}
+
+/// What a `positions` page did besides its rows.
+#[derive(SimpleObject)]
+pub struct PositionScan {
+    /// Positions examined for this page.
+    pub scanned: u64,
+    /// True when the page stopped at the server's scan budget rather than at `first` rows:
+    /// fewer rows than asked does not then mean there are no more (`hasNextPage` says).
+    pub budget_exhausted: bool,
+    /// Where the scan stopped, to pass as `after`; null when it reached the end. Equal to
+    /// `pageInfo.endCursor` when the page has edges, and the only cursor when the budget ran
+    /// out before any match.
+    pub resume_after: Option<String>,
+}
+
+/// A (game, ply) whose state has a given hash.
+#[derive(SimpleObject)]
+pub struct PositionHit {
+    pub game_id: async_graphql::ID,
+    pub kind: String,
+    pub ply: u32,
 }
 
 #[derive(Enum, Copy, Clone, Eq, PartialEq)]

@@ -260,8 +260,15 @@ fn resident_mib() -> f64 {
 }
 
 /// Generates `games` random Five Tribes records in memory, then imports them into `store`.
-pub fn bench_import(store: &Store, games: u64, seed: u64) -> Result<ImportBench> {
-    let _analysis = analysis::Analysis::attach(store, [0; 16])?;
+pub fn bench_import(
+    store: &Store,
+    hash_key: [u8; 16],
+    games: u64,
+    seed: u64,
+) -> Result<ImportBench> {
+    // Attached as `serve` attaches it, so the import pays for the projections and the
+    // position index, as a real import does.
+    let _analysis = analysis::Analysis::attach(store, hash_key)?;
     use five_tribes::FiveTribes;
     use rules_core::{playout, Action, Game, Notation};
     let base = chrono::DateTime::from_timestamp(1_767_225_600, 0).unwrap_or_default();
@@ -376,4 +383,76 @@ pub fn bench_stats(analysis: &analysis::Analysis, queries: usize) -> StatsBench 
         cold_max_us: at(&lat, 1.0),
         warm_p99_us: at(&warm, 0.99),
     }
+}
+
+/// What `bench-positions` measured.
+#[derive(Debug, Serialize)]
+pub struct PositionsBench {
+    pub kind: String,
+    pub filter: String,
+    pub games: usize,
+    /// Positions in the index (every ply of every finished game of the kind).
+    pub positions: u64,
+    pub matched: u64,
+    pub runs: usize,
+    /// Best and median wall time of a full scan with the filter.
+    pub best_s: f64,
+    pub median_s: f64,
+    /// Positions examined per second, from the median run.
+    pub positions_per_s: f64,
+    /// The same scan with no filter (decoding only), per second.
+    pub unfiltered_positions_per_s: f64,
+    /// `positionsByHash` of a mid-game position (median of 5 games), milliseconds.
+    pub by_hash_median_ms: f64,
+}
+
+/// Full scans of the position index of `kind` with `filter`, `runs` times (one core).
+pub fn bench_positions(
+    store: &Store,
+    hash_key: [u8; 16],
+    kind: rules_core::GameKind,
+    filter: &str,
+    runs: usize,
+) -> Result<PositionsBench> {
+    use analysis::positions;
+    let schema = positions::schema(store.registry(), kind)?;
+    let f = positions::Filter::compile(filter, schema)?;
+    let runs = runs.max(1);
+    let mut times = Vec::with_capacity(runs);
+    let (mut scanned, mut matched) = (0, 0);
+    for _ in 0..runs {
+        let t = Instant::now();
+        (scanned, matched) = positions::count(store, kind, Some(&f))?;
+        times.push(t.elapsed().as_secs_f64());
+    }
+    times.sort_by(f64::total_cmp);
+    let t = Instant::now();
+    let (all, _) = positions::count(store, kind, None)?;
+    let unfiltered = t.elapsed().as_secs_f64();
+    let median = times[times.len() / 2];
+    let mut lookups = Vec::new();
+    for id in store.game_ids().take(5) {
+        let id = id?;
+        let h = store
+            .state_at(id, 50.min(store.header(id)?.plies))?
+            .state_hash(hash_key);
+        let t = Instant::now();
+        let hits = positions::by_hash(store, h, 100)?;
+        lookups.push(t.elapsed().as_secs_f64() * 1e3);
+        anyhow::ensure!(hits.iter().any(|x| x.game == id), "hash lookup missed {id}");
+    }
+    lookups.sort_by(f64::total_cmp);
+    Ok(PositionsBench {
+        kind: kind.to_string(),
+        filter: filter.to_string(),
+        games: store.game_count(),
+        positions: scanned,
+        matched,
+        runs,
+        best_s: times[0],
+        median_s: median,
+        positions_per_s: scanned as f64 / median,
+        unfiltered_positions_per_s: all as f64 / unfiltered,
+        by_hash_median_ms: lookups.get(lookups.len() / 2).copied().unwrap_or(0.0),
+    })
 }

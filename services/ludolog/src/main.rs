@@ -133,6 +133,19 @@ enum Command {
         #[command(flatten)]
         data: DataDir,
     },
+    /// Export the indexed positions of finished games that pass a CEL filter, as NDJSON
+    /// (`--where 'round == 3 && seats.exists(s, s.viziers >= 5)'`; names: `ludolog rules --json`).
+    Positions {
+        #[arg(long)]
+        kind: GameKind,
+        #[arg(long = "where")]
+        filter: Option<String>,
+        /// Output file (default: standard output).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        #[command(flatten)]
+        data: DataDir,
+    },
     /// Recompute snapshots, indexes and projections from the logs.
     Rebuild {
         #[command(flatten)]
@@ -183,6 +196,20 @@ enum Command {
     BenchStats {
         #[arg(long, default_value_t = 300)]
         queries: usize,
+        #[command(flatten)]
+        data: DataDir,
+    },
+    /// Measure position queries: full scans of the feature index with a CEL filter.
+    BenchPositions {
+        #[arg(long, default_value = "five-tribes")]
+        kind: GameKind,
+        #[arg(
+            long = "where",
+            default_value = "round == 3 && seats.exists(s, s.viziers >= 5)"
+        )]
+        filter: String,
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
         #[command(flatten)]
         data: DataDir,
     },
@@ -239,6 +266,18 @@ struct RulesEntry {
     player_counts: Vec<u8>,
     rules_version: &'static str,
     data_hash: String,
+    /// Component data items verified against public sources, and reconstructed.
+    data: rules_core::DataCoverage,
+    verified_share: f64,
+    /// Position features: phases, global and per-seat names.
+    features: FeaturesEntry,
+}
+
+#[derive(serde::Serialize)]
+struct FeaturesEntry {
+    phases: &'static [&'static str],
+    global: &'static [&'static str],
+    seat: &'static [&'static str],
 }
 
 fn main() -> Result<()> {
@@ -269,11 +308,21 @@ fn main() -> Result<()> {
         Command::Rules { json } => {
             let list: Vec<RulesEntry> = games::registry()
                 .iter()
-                .map(|g| RulesEntry {
-                    kind: g.kind(),
-                    player_counts: g.player_counts().to_vec(),
-                    rules_version: g.rules_version(),
-                    data_hash: g.data_hash(),
+                .map(|g| {
+                    let f = g.feature_schema();
+                    RulesEntry {
+                        kind: g.kind(),
+                        player_counts: g.player_counts().to_vec(),
+                        rules_version: g.rules_version(),
+                        data_hash: g.data_hash(),
+                        data: g.data_coverage(),
+                        verified_share: g.data_coverage().verified_share(),
+                        features: FeaturesEntry {
+                            phases: f.phases,
+                            global: f.global,
+                            seat: f.seat,
+                        },
+                    }
                 })
                 .collect();
             if json {
@@ -281,8 +330,13 @@ fn main() -> Result<()> {
             } else {
                 for e in list {
                     println!(
-                        "{}: {:?} players, rules {}",
-                        e.kind, e.player_counts, e.rules_version
+                        "{}: {:?} players, rules {}, data {:.0}% verified ({} of {} items)",
+                        e.kind,
+                        e.player_counts,
+                        e.rules_version,
+                        100.0 * e.verified_share,
+                        e.data.verified,
+                        e.data.verified + e.data.reconstructed
                     );
                 }
             }
@@ -396,11 +450,47 @@ fn main() -> Result<()> {
         }
         Command::BenchImport { games, seed, data } => {
             let store = storecmd::open(&data.data_dir)?;
-            print_json(&bench::bench_import(&store, games, seed)?)?;
+            let key = storecmd::state_hash_key(&data.data_dir)?;
+            print_json(&bench::bench_import(&store, key, games, seed)?)?;
         }
         Command::BenchStats { queries, data } => {
             let (_store, analysis) = storecmd::open_analysed(&data.data_dir)?;
             print_json(&bench::bench_stats(&analysis, queries))?;
+        }
+        Command::Positions {
+            kind,
+            filter,
+            out,
+            data,
+        } => {
+            let (store, _analysis) = storecmd::open_analysed(&data.data_dir)?;
+            let schema = analysis::positions::schema(store.registry(), kind)?;
+            let filter = filter
+                .map(|f| analysis::positions::Filter::compile(&f, schema))
+                .transpose()?;
+            let mut w: Box<dyn std::io::Write> = match &out {
+                Some(path) => Box::new(std::io::BufWriter::new(std::fs::File::create(path)?)),
+                None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
+            };
+            let (scanned, written) =
+                analysis::positions::export_ndjson(&store, kind, filter.as_ref(), &mut w)?;
+            w.flush()?;
+            eprintln!("scanned {scanned} positions, wrote {written}");
+        }
+        Command::BenchPositions {
+            kind,
+            filter,
+            runs,
+            data,
+        } => {
+            let (store, analysis) = storecmd::open_analysed(&data.data_dir)?;
+            print_json(&bench::bench_positions(
+                &store,
+                analysis.hash_key(),
+                kind,
+                &filter,
+                runs,
+            )?)?;
         }
         Command::CrashChild { data } => {
             let store = storecmd::open(&data.data_dir)?;

@@ -405,16 +405,6 @@ impl Store {
         Ok(())
     }
 
-    /// Writes many values of a named projection in one atomic batch (one game's index rows).
-    pub fn projection_put_many(&self, name: &str, items: &[(Vec<u8>, Vec<u8>)]) -> Result<()> {
-        let mut batch = sled::Batch::default();
-        for (k, v) in items {
-            batch.insert(k.as_slice(), frame(v));
-        }
-        self.projection_tree(name)?.apply_batch(batch)?;
-        Ok(())
-    }
-
     /// Every (key, value) of a named projection, in key order, checksums verified.
     pub fn projection_iter(
         &self,
@@ -432,16 +422,6 @@ impl Store {
     ) -> Result<impl Iterator<Item = Result<(Vec<u8>, Vec<u8>)>>> {
         let tree = self.projection_tree(name)?;
         Ok(tree.range(from.to_vec()..).map(unframe_projection))
-    }
-
-    /// The (key, value) pairs of a named projection whose keys start with `prefix`.
-    pub fn projection_prefix(
-        &self,
-        name: &str,
-        prefix: &[u8],
-    ) -> Result<impl Iterator<Item = Result<(Vec<u8>, Vec<u8>)>>> {
-        let tree = self.projection_tree(name)?;
-        Ok(tree.scan_prefix(prefix).map(unframe_projection))
     }
 
     /// Empties a named projection.

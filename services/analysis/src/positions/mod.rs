@@ -8,7 +8,13 @@
 //!
 //! Store layout (projections, so `rebuild` recomputes them):
 //! - `positions`: key `kind (1 byte) ‖ game id (8)`, value a postcard [`GameBlock`];
-//! - `position-hashes`: key `state hash (8) ‖ kind (1) ‖ game id (8) ‖ ply (4)`, no value.
+//! - `position-hashes`: key `kind (1) ‖ game id (8)`, value every ply's keyed state hash,
+//!   8 bytes big-endian each, in ply order.
+//!
+//! Why the hashes are not keyed by hash (a true inverted index): one sled key per ply, at
+//! random places in the tree, cost about 450 bytes of disk per ply (page rewrites) and halved
+//! import speed when measured; a lookup instead reads every game's hash array in order, a
+//! sequential scan of 8 bytes per position (timed in ops/BENCHMARKS.md).
 //!
 //! Rows are ordered by (game id, ply) within a kind and the cursor names the last row a page
 //! gave, so pages read while other games finish lose and repeat nothing that existed when the
@@ -121,19 +127,9 @@ pub fn index_game(store: &Store, header: &Header, hash_key: [u8; 16]) -> Result<
     store
         .projection_put(BLOCKS, &block_key(header.kind, header.id), &bytes)
         .map_err(|e| e.to_string())?;
-    let rows: Vec<(Vec<u8>, Vec<u8>)> = hashes
-        .iter()
-        .enumerate()
-        .map(|(ply, h)| {
-            let mut k = Vec::with_capacity(21);
-            k.extend_from_slice(&h.to_be_bytes());
-            k.extend_from_slice(&block_key(header.kind, header.id));
-            k.extend_from_slice(&(ply as u32).to_be_bytes());
-            (k, Vec::new())
-        })
-        .collect();
+    let packed: Vec<u8> = hashes.iter().flat_map(|h| h.to_be_bytes()).collect();
     store
-        .projection_put_many(HASHES, &rows)
+        .projection_put(HASHES, &block_key(header.kind, header.id), &packed)
         .map_err(|e| e.to_string())
 }
 
@@ -295,30 +291,31 @@ pub struct HashHit {
     pub ply: u32,
 }
 
-/// Every (game, ply) of the finished games whose state hashed to `hash`, at most `limit`.
+/// Every (game, ply) of the finished games whose state hashed to `hash`, at most `limit`, in
+/// (kind, game, ply) order.
 pub fn by_hash(store: &Store, hash: u64, limit: usize) -> Result<Vec<HashHit>, PositionsError> {
     let mut out = Vec::new();
-    for kv in store.projection_prefix(HASHES, &hash.to_be_bytes())? {
-        if out.len() >= limit {
-            break;
-        }
-        let (key, _) = kv?;
-        let rest = key.get(8..).unwrap_or(&[]);
-        let (Some(kind), Some(id), Some(ply)) = (
-            rest.first()
-                .and_then(|b| GameKind::ALL.get(usize::from(*b))),
-            id_of(rest),
-            rest.get(9..13)
-                .and_then(|b| <[u8; 4]>::try_from(b).ok())
-                .map(u32::from_be_bytes),
+    let needle = hash.to_be_bytes();
+    for kv in store.projection_iter(HASHES)? {
+        let (key, value) = kv?;
+        let (Some(kind), Some(id)) = (
+            key.first().and_then(|b| GameKind::ALL.get(usize::from(*b))),
+            id_of(&key),
         ) else {
             continue;
         };
-        out.push(HashHit {
-            kind: *kind,
-            game: id,
-            ply,
-        });
+        for (ply, h) in value.chunks_exact(8).enumerate() {
+            if h == needle {
+                if out.len() >= limit {
+                    return Ok(out);
+                }
+                out.push(HashHit {
+                    kind: *kind,
+                    game: id,
+                    ply: ply as u32,
+                });
+            }
+        }
     }
     Ok(out)
 }
