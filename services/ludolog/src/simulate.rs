@@ -31,14 +31,21 @@ pub fn simulate(
     log: bool,
 ) -> Result<SimReport> {
     match game {
-        GameKind::FiveTribes => simulate_five_tribes(players, games, seed, log),
+        GameKind::FiveTribes => simulate_game::<FiveTribes>(players, games, seed, log),
         other => bail!("{other} is not implemented yet"),
     }
 }
 
-fn simulate_five_tribes(players: u8, games: u64, seed: u64, log: bool) -> Result<SimReport> {
-    let options = five_tribes::Options { players };
-    FiveTribes::new_game(&options).map_err(|e| anyhow::anyhow!("{e}"))?;
+/// Plays `games` random games of `G` with `players` seats (options otherwise default).
+fn simulate_game<G: Game + Notation>(
+    players: u8,
+    games: u64,
+    seed: u64,
+    log: bool,
+) -> Result<SimReport> {
+    let options: G::Options = serde_json::from_value(serde_json::json!({ "players": players }))
+        .with_context(|| format!("options for {players} players"))?;
+    G::new_game(&options).map_err(|e| anyhow::anyhow!("{e}"))?;
     let n = usize::from(players);
     let mut plies = 0u64;
     let mut rounds = 0u64;
@@ -48,19 +55,19 @@ fn simulate_five_tribes(players: u8, games: u64, seed: u64, log: bool) -> Result
     let start = Instant::now();
     for g in 0..games {
         let game_seed = seed.wrapping_mul(1_000_003).wrapping_add(g);
-        let p = playout::<FiveTribes>(&options, game_seed, 100_000, log)
+        let p = playout::<G>(&options, game_seed, 100_000, log)
             .with_context(|| format!("game {g} (seed {game_seed})"))?;
         if log {
             eprintln!("# game {g} seed {game_seed}");
             for a in &p.log {
                 match a {
-                    Action::Move(s, m) => eprintln!("{s} {}", FiveTribes::format_move(m)),
-                    Action::Chance(c) => eprintln!("dealer {}", FiveTribes::format_chance(c)),
+                    Action::Move(s, m) => eprintln!("{s} {}", G::format_move(m)),
+                    Action::Chance(c) => eprintln!("dealer {}", G::format_chance(c)),
                 }
             }
         }
         plies += u64::from(p.plies);
-        rounds += u64::from(p.state.round);
+        rounds += u64::from(G::round(&p.state));
         for s in &p.outcome.scores {
             score_sum[s.seat.index()] += i64::from(s.total);
             fp = (fp ^ s.total as u64).wrapping_mul(0x0100_0000_01b3);
@@ -73,7 +80,7 @@ fn simulate_five_tribes(players: u8, games: u64, seed: u64, log: bool) -> Result
     let seconds = start.elapsed().as_secs_f64();
     let gf = games.max(1) as f64;
     Ok(SimReport {
-        game: GameKind::FiveTribes,
+        game: G::KIND,
         players,
         seed,
         games,
