@@ -518,7 +518,8 @@ fn samples_load_health_metrics_graphiql_and_introspection() {
         .into_string()
         .unwrap();
     assert!(metrics.contains("ludolog_graphql_requests_total"));
-    assert!(metrics.contains("ludolog_store_games 200"));
+    // 200 sample games of each of the three games.
+    assert!(metrics.contains("ludolog_store_games 600"), "{metrics}");
     let page = ureq::get(&format!("{}/graphql", server.url))
         .call()
         .unwrap()
@@ -932,4 +933,132 @@ fn positions_are_filtered_paged_looked_up_by_hash_and_exported() {
         .as_array()
         .unwrap()
         .contains(&json!("viziers")));
+}
+
+/// Clans of Caledonia and Mombasa plug into every part of the service as Five Tribes does:
+/// creation and play, statistics, position queries on their own features, exports, charts.
+#[test]
+fn every_game_is_served_end_to_end() {
+    let server = Server::start(&[]);
+    for (kind, players, feature_filter) in [
+        (
+            "clans-of-caledonia",
+            3,
+            "round >= 2 && seats.exists(s, s.money > 20 && s.glory >= 0)",
+        ),
+        ("mombasa", 4, "round == 3 && seats.exists(s, s.pounds >= 3)"),
+    ] {
+        // Create and play a move as the seat to act.
+        let v = gql(
+            &server,
+            None,
+            "mutation($k: String!, $p: [String!]!) { createGame(kind: $k, players: $p) {
+                 game { id plies position { toAct { kind seat } } } seatTokens } }",
+            json!({ "k": kind, "p": (0..players).map(|i| format!("p{i}")).collect::<Vec<_>>() }),
+        );
+        let created = &data(&v)["createGame"];
+        let id = created["game"]["id"].as_str().unwrap().to_string();
+        let seat = created["game"]["position"]["toAct"]["seat"]
+            .as_u64()
+            .unwrap() as usize;
+        let ply = created["game"]["plies"].as_u64().unwrap();
+        let token = created["seatTokens"][seat].as_str().unwrap().to_string();
+        let v = gql(
+            &server,
+            Some(&token),
+            "query($id: ID!) { game(id: $id) { position { legalMoves(first: 1) { moves total } } } }",
+            json!({ "id": id }),
+        );
+        let m = data(&v)["game"]["position"]["legalMoves"]["moves"][0]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let v = gql(
+            &server,
+            Some(&token),
+            "mutation($id: ID!, $p: Int!, $m: String!) { playMove(gameId: $id, expectedPly: $p, move: $m) { game { plies } } }",
+            json!({ "id": id, "p": ply, "m": m }),
+        );
+        assert!(
+            data(&v)["playMove"]["game"]["plies"].as_u64().unwrap() > ply,
+            "{kind}: {v}"
+        );
+        // A malformed move is a typed error.
+        let v = gql(
+            &server,
+            Some(&token),
+            "mutation($id: ID!, $p: Int!) { playMove(gameId: $id, expectedPly: $p, move: \"%%%\") { game { plies } } }",
+            json!({ "id": id, "p": ply + 1 }),
+        );
+        assert_eq!(code(&v), "BAD_NOTATION", "{kind}: {v}");
+
+        // Statistics and ratings over the 200 samples.
+        let v = gql(
+            &server,
+            None,
+            "query($k: String!) { statistics(kind: $k) ratings(kind: $k, first: 3) { player games } }",
+            json!({ "k": kind }),
+        );
+        let stats = &data(&v)["statistics"];
+        assert_eq!(stats["games"], 200, "{kind}");
+        assert!(
+            !stats["by_tag"].as_array().unwrap().is_empty(),
+            "{kind} has tags"
+        );
+        assert!(
+            !stats["by_category"].as_array().unwrap().is_empty(),
+            "{kind} has categories"
+        );
+        assert_eq!(data(&v)["ratings"].as_array().unwrap().len(), 3);
+
+        // Position queries on the game's own features, and the export agrees.
+        let v = gql(
+            &server,
+            None,
+            "query($k: String!, $w: String!) { positions(kind: $k, where: $w, first: 3) {
+                 edges { node { round players } } scanned } }",
+            json!({ "k": kind, "w": feature_filter }),
+        );
+        let edges = data(&v)["positions"]["edges"].as_array().unwrap().clone();
+        assert_eq!(edges.len(), 3, "{kind}: {v}");
+        let v = gql(
+            &server,
+            None,
+            "query($k: String!) { positions(kind: $k, where: \"seats.exists(s, s.viziers > 0)\") { scanned } }",
+            json!({ "k": kind }),
+        );
+        assert_eq!(code(&v), "BAD_QUERY", "viziers are Five Tribes' only");
+        let csv = ureq::get(&format!("{}/exports/{kind}/games.csv", server.url))
+            .call()
+            .unwrap()
+            .into_string()
+            .unwrap();
+        let seats: usize = csv.lines().count() - 1;
+        assert!(seats >= 200, "{kind}: a row per game and seat");
+        let svg = ureq::get(&format!(
+            "{}/charts/{kind}/win-rate-by-seat.svg",
+            server.url
+        ))
+        .call()
+        .unwrap()
+        .into_string()
+        .unwrap();
+        assert!(
+            svg.starts_with("<svg") || svg.starts_with("<?xml"),
+            "{kind}"
+        );
+    }
+    // `rules` tells how much of each game's data is verified.
+    let v = gql(
+        &server,
+        None,
+        "{ rules { kind data { verifiedShare } } }",
+        json!({}),
+    );
+    let rules = data(&v)["rules"].as_array().unwrap();
+    assert_eq!(rules.len(), 3);
+    for r in rules {
+        let share = r["data"]["verifiedShare"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&share));
+    }
 }

@@ -1,1 +1,205 @@
-//! Clans of Caledonia (Karma Games, 2017) as a pure reducer. Work in progress (issue 6).
+//! Clans of Caledonia (Karma Games, 2017), base game for 1 to 4 players (with the optional
+//! Kickstarter clan, port and scoring tile), as a pure, deterministic reducer.
+//!
+//! The rules are those of `shared/rules/clans-of-caledonia.pt.md`, with the product's rulings
+//! (shared `RULINGS.md`, section Clans of Caledonia, and this game's
+//! `data/caledonia/RULINGS.md`) where the text is silent. Component data (map sides, market
+//! tracks, contracts, clans, start tiles, ports, scoring tiles, costs) is read from
+//! `data/caledonia/`; behaviour is code. Reconstructed data is marked there.
+//!
+//! A turn is a short chain of decisions, each a [`Move`]: free port uses (and MacDonald's
+//! rowing, MacKenzie's cellar) then one main action, then what it triggers (neighbour-bonus
+//! purchases, a building-bonus keep, export bonuses), then — only when one is possible —
+//! free actions again, closed by `done`. Chance (the deal, each preparation's refills and
+//! market drift, building-bonus draws) is a [`Chance`] outcome.
+//!
+//! # Layout
+//! - [`data`]: the embedded component data (`raw`: the file shapes; `validate`: its
+//!   invariants); [`ids`]: names and ids.
+//! - [`map`]: the assembled map as bit masks; reach and settlements.
+//! - [`state`], [`moves`], [`error`]: the position, the decisions, the broken rules.
+//! - `flow`: who acts, check-then-apply dispatch, turns, rounds.
+//! - `setup`, `actions`, `contracts`, `ports`, `production`: the rules, by concept.
+//! - `chance`: dealing, refills, drift, draws. [`scoring`]: round tiles and the final sheet.
+//! - [`legal`], [`notation`], [`view`], [`features`].
+
+mod actions;
+mod chance;
+mod contracts;
+pub mod data;
+pub mod error;
+pub mod features;
+mod flow;
+pub mod ids;
+pub mod legal;
+pub mod map;
+pub mod moves;
+pub mod notation;
+mod ports;
+mod production;
+mod raw;
+pub mod scoring;
+mod setup;
+pub mod state;
+mod validate;
+pub mod view;
+
+pub use error::{CalError, Rule};
+pub use moves::{Chance, Deal, Move, PortArgs, Upgrade};
+pub use state::{Options, State};
+pub use view::View;
+
+use rules_core::{
+    ChanceRng, DataCoverage, FeatureSchema, Features, Game, GameKind, Notation, NotationError,
+    Outcome, Seat, SeatScore, ToAct, TurnError, Viewer,
+};
+
+/// Clans of Caledonia as a [`Game`].
+pub struct Caledonia;
+
+impl Game for Caledonia {
+    const KIND: GameKind = GameKind::ClansOfCaledonia;
+    const RULES_VERSION: &'static str = "clans-of-caledonia/1";
+    type Options = Options;
+    type State = State;
+    type Move = Move;
+    type Chance = Chance;
+    type Error = CalError;
+    type View = View;
+    type MoveList = legal::MoveList;
+
+    fn data_hash() -> String {
+        format!("{:016x}", data::data_hash())
+    }
+
+    fn player_counts() -> &'static [u8] {
+        &[1, 2, 3, 4]
+    }
+
+    fn new_game(o: &Options) -> Result<State, CalError> {
+        if !(1..=4).contains(&o.players) {
+            return Err(TurnError::BadOptions(format!(
+                "Clans of Caledonia is for 1 to 4 players, not {}",
+                o.players
+            ))
+            .into());
+        }
+        Ok(State::new(*o))
+    }
+
+    fn player_count(s: &State) -> u8 {
+        s.players()
+    }
+
+    fn to_act(s: &State) -> ToAct {
+        s.to_act()
+    }
+
+    fn legal_moves(s: &State, out: &mut Self::MoveList) {
+        s.legal_moves(out)
+    }
+
+    fn play(s: &mut State, seat: Seat, m: &Move) -> Result<(), CalError> {
+        match s.to_act() {
+            ToAct::Seat(x) if x == seat => {}
+            ToAct::Over => return Err(TurnError::GameOver.into()),
+            other => return Err(TurnError::wrong_seat(seat, other).into()),
+        }
+        s.check(seat.0, m).map_err(|rule| CalError::Illegal {
+            rule,
+            mv: Box::new(m.clone()),
+        })?;
+        s.apply(seat.0, m);
+        Ok(())
+    }
+
+    fn sample_chance(s: &State, rng: &mut dyn ChanceRng) -> Option<Chance> {
+        s.sample(rng)
+    }
+
+    fn resolve(s: &mut State, c: &Chance) -> Result<(), CalError> {
+        match s.to_act() {
+            ToAct::Chance => {}
+            ToAct::Over => return Err(TurnError::GameOver.into()),
+            other => return Err(TurnError::no_chance(other).into()),
+        }
+        s.check_chance(c)
+            .map_err(|rule| CalError::BadChance { rule })?;
+        s.apply_chance(c);
+        Ok(())
+    }
+
+    fn outcome(s: &State) -> Option<Outcome> {
+        s.outcome()
+    }
+
+    fn scores(s: &State) -> Vec<SeatScore> {
+        s.scores()
+    }
+
+    fn view(s: &State, viewer: Viewer) -> View {
+        s.view(viewer)
+    }
+
+    fn round(s: &State) -> u32 {
+        u32::from(s.round)
+    }
+
+    fn phase(s: &State) -> &'static str {
+        s.phase_name()
+    }
+
+    /// `clan:<slug>` and `port:<id>` for every port a seat used.
+    fn tags(s: &State) -> Vec<Vec<String>> {
+        s.seats
+            .iter()
+            .map(|p| {
+                let mut t = Vec::new();
+                if p.start_tile != 0 {
+                    t.push(format!("clan:{}", p.clan));
+                }
+                for id in 1..=9u8 {
+                    if p.ports_used & (1 << id) != 0 {
+                        t.push(format!("port:{id}"));
+                    }
+                }
+                t
+            })
+            .collect()
+    }
+
+    fn feature_schema() -> FeatureSchema {
+        features::SCHEMA
+    }
+
+    fn features(s: &State, out: &mut Features) {
+        s.features(out)
+    }
+
+    fn data_coverage() -> DataCoverage {
+        data::coverage()
+    }
+
+    /// A building-bonus draw is seen by its drawer only (Ruling C11).
+    fn chance_visible(s: &State, c: &Chance, viewer: Viewer) -> bool {
+        match (c, &s.phase) {
+            (Chance::Draw(_), state::Phase::Draw(t)) => viewer == Viewer::Seat(Seat(t.seat)),
+            _ => true,
+        }
+    }
+}
+
+impl Notation for Caledonia {
+    fn format_move(m: &Move) -> String {
+        notation::format_move(m)
+    }
+    fn parse_move(text: &str) -> Result<Move, NotationError> {
+        notation::parse_move(text)
+    }
+    fn format_chance(c: &Chance) -> String {
+        notation::format_chance(c)
+    }
+    fn parse_chance(text: &str) -> Result<Chance, NotationError> {
+        notation::parse_chance(text)
+    }
+}

@@ -4,5 +4,8 @@ use rules_core::{Erased, Registry};
 
 /// Every game kind with an implementation.
 pub fn registry() -> Registry {
-    Registry::new().with(Erased::<five_tribes::FiveTribes>::new())
+    Registry::new()
+        .with(Erased::<five_tribes::FiveTribes>::new())
+        .with(Erased::<caledonia::Caledonia>::new())
+        .with(Erased::<mombasa::Mombasa>::new())
 }

@@ -1,6 +1,6 @@
 //! `ludolog simulate`: seeded random legal games, for speed and determinism checks.
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use five_tribes::FiveTribes;
 use rules_core::{playout, Action, Game, GameKind, Notation};
 use serde::Serialize;
@@ -32,7 +32,10 @@ pub fn simulate(
 ) -> Result<SimReport> {
     match game {
         GameKind::FiveTribes => simulate_game::<FiveTribes>(players, games, seed, log),
-        other => bail!("{other} is not implemented yet"),
+        GameKind::ClansOfCaledonia => {
+            simulate_game::<caledonia::Caledonia>(players, games, seed, log)
+        }
+        GameKind::Mombasa => simulate_game::<mombasa::Mombasa>(players, games, seed, log),
     }
 }
 

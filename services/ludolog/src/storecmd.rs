@@ -188,7 +188,10 @@ pub fn play_random_games(
     for g in 0..games {
         let game_seed = seed.wrapping_mul(1_000_003).wrapping_add(g);
         let players = counts[g as usize % counts.len()];
-        let start = base + Duration::hours(g as i64);
+        // Hourly games; each kind on its own minute so that ids (made from the creation time)
+        // never collide between the sample files of different games.
+        let kind_offset = GameKind::ALL.iter().position(|k| *k == kind).unwrap_or(0) as i64;
+        let start = base + Duration::hours(g as i64) + Duration::minutes(17 * kind_offset);
         let names = (0..players)
             .map(|i| format!("bot-{}", (g as usize + i as usize) % 7))
             .collect();

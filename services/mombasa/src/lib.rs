@@ -1,1 +1,310 @@
-//! Mombasa (eggertspiele, 2015) as a pure reducer. Work in progress (issue 7).
+//! Mombasa (eggertspiele, 2015), base game, for 2 to 4 players, as a pure reducer.
+//!
+//! The rules implemented are those of `shared/rules/mombasa.pt.md` and
+//! `shared/rules/mombasa-phases-and-scoring.zh.txt` (which completes the Portuguese text where
+//! it is cut off: preparation and final scoring), with the product's rulings (shared
+//! `RULINGS.md`, Mombasa M1–M14) and this game's own (`data/mombasa/RULINGS.md`). Component
+//! data is read from `data/mombasa/`; nearly all of it is reconstructed and marked so.
+//!
+//! Seven rounds of planning (secret, card by card, then a public reveal entry), actions (a
+//! turn is a chain of small decisions: choose the cards, then buy, step, enter a region, move
+//! the ink, spend bookkeeping points...) and preparation (a chance entry refills the displays).
+//!
+//! # Layout
+//! - [`data`]: the embedded component data and its checks; [`ids`]: component ids.
+//! - [`state`], [`moves`], [`error`]: the position, the decisions and outcomes, broken rules.
+//! - `flow`: who acts and check-then-apply; `planning`: secret choices and their reveals;
+//!   `display`: dealing, drawing and refilling (all chance); `ending`: the end of a seat's
+//!   action phase, turn order, the preparation phase.
+//! - The six actions by concept: `goods` (and buying), `map` (expansion), `books`
+//!   (bookkeeper and bookkeeping points), `diamonds`, `bonus`; `companies`: tracks, shares,
+//!   bases.
+//! - [`scoring`], [`legal`], [`notation`], [`view`].
+
+mod bonus;
+mod books;
+pub mod companies;
+pub mod data;
+mod diamonds;
+mod display;
+mod ending;
+pub mod error;
+mod flow;
+pub mod goods;
+pub mod ids;
+pub mod legal;
+mod map;
+pub mod moves;
+pub mod notation;
+mod planning;
+pub mod scoring;
+pub mod state;
+pub mod view;
+
+pub use error::{MbError, Rule};
+pub use moves::{BonusArg, Chance, Move};
+pub use state::{Options, Phase, Stage, State};
+pub use view::View;
+
+use ids::Company;
+use rules_core::{
+    ChanceRng, DataCoverage, FeatureSchema, Features, Game, GameKind, Notation, NotationError,
+    Outcome, Seat, SeatScore, ToAct, TurnError, Viewer,
+};
+
+/// Mombasa as a [`Game`].
+pub struct Mombasa;
+
+/// The name of a phase, as [`Game::phase`] reports it.
+pub const fn phase_name(p: Phase) -> &'static str {
+    match p {
+        Phase::Setup => "setup",
+        Phase::StartDeal => "start-deal",
+        Phase::StartKeep => "start-keep",
+        Phase::StartReveal => "start-reveal",
+        Phase::Planning => "planning",
+        Phase::Reveal => "reveal",
+        Phase::Actions => "actions",
+        Phase::Prep => "prep",
+        Phase::Over => "over",
+    }
+}
+
+const PHASES: &[&str] = &[
+    "setup",
+    "start-deal",
+    "start-keep",
+    "start-reveal",
+    "planning",
+    "reveal",
+    "actions",
+    "prep",
+    "over",
+];
+
+const GLOBAL_FEATURES: &[&str] = &[
+    "value_mombasa",
+    "value_capetown",
+    "value_saintlouis",
+    "value_cairo",
+    "regions_mombasa",
+    "regions_capetown",
+    "regions_saintlouis",
+    "regions_cairo",
+    "deck",
+];
+
+const SEAT_FEATURES: &[&str] = &[
+    "pounds",
+    "diamonds",
+    "bookkeeping",
+    "books",
+    "track_mombasa",
+    "track_capetown",
+    "track_saintlouis",
+    "track_cairo",
+    "shares_mombasa",
+    "shares_capetown",
+    "shares_saintlouis",
+    "shares_cairo",
+    "hand",
+    "slots",
+    "score",
+];
+
+impl Game for Mombasa {
+    const KIND: GameKind = GameKind::Mombasa;
+    const RULES_VERSION: &'static str = "mombasa/1";
+    type Options = Options;
+    type State = State;
+    type Move = Move;
+    type Chance = Chance;
+    type Error = MbError;
+    type View = View;
+    type MoveList = legal::MoveList;
+
+    fn data_hash() -> String {
+        format!("{:016x}", data::data_hash())
+    }
+
+    fn player_counts() -> &'static [u8] {
+        &[2, 3, 4]
+    }
+
+    /// Secret choices (the start tile kept, each card planned, `ready`) are seen by their
+    /// seat only; the reveal entry that follows them makes them public.
+    fn move_visible(s: &State, seat: Seat, m: &Move, viewer: Viewer) -> bool {
+        let _ = s;
+        match m {
+            Move::Keep(_) | Move::Plan { .. } | Move::Ready => viewer == Viewer::Seat(seat),
+            _ => true,
+        }
+    }
+
+    fn new_game(o: &Options) -> Result<State, MbError> {
+        if !(2..=4).contains(&o.players) {
+            return Err(TurnError::BadOptions(format!(
+                "Mombasa is for 2 to 4 players, not {}",
+                o.players
+            ))
+            .into());
+        }
+        Ok(State::new(o))
+    }
+
+    fn player_count(s: &State) -> u8 {
+        s.players
+    }
+
+    fn to_act(s: &State) -> ToAct {
+        s.to_act()
+    }
+
+    fn legal_moves(s: &State, out: &mut Self::MoveList) {
+        s.legal_moves(out)
+    }
+
+    fn play(s: &mut State, seat: Seat, m: &Move) -> Result<(), MbError> {
+        match s.to_act() {
+            ToAct::Seat(x) if x == seat => {}
+            ToAct::Over => return Err(TurnError::GameOver.into()),
+            other => return Err(TurnError::wrong_seat(seat, other).into()),
+        }
+        s.check(seat.0, m)
+            .map_err(|rule| MbError::Illegal { rule, mv: *m })?;
+        s.apply(seat.0, m);
+        Ok(())
+    }
+
+    fn sample_chance(s: &State, rng: &mut dyn ChanceRng) -> Option<Chance> {
+        if s.to_act() == ToAct::Chance {
+            s.sample(rng)
+        } else {
+            None
+        }
+    }
+
+    fn resolve(s: &mut State, c: &Chance) -> Result<(), MbError> {
+        match s.to_act() {
+            ToAct::Chance => {}
+            ToAct::Over => return Err(TurnError::GameOver.into()),
+            other => return Err(TurnError::no_chance(other).into()),
+        }
+        s.check_chance(c)
+            .map_err(|rule| MbError::BadChance { rule })?;
+        s.apply_chance(c);
+        Ok(())
+    }
+
+    fn outcome(s: &State) -> Option<Outcome> {
+        s.outcome()
+    }
+
+    fn scores(s: &State) -> Vec<SeatScore> {
+        s.scores()
+    }
+
+    fn view(s: &State, viewer: Viewer) -> View {
+        s.view(viewer)
+    }
+
+    fn round(s: &State) -> u32 {
+        u32::from(s.round)
+    }
+
+    fn phase(s: &State) -> &'static str {
+        phase_name(s.phase)
+    }
+
+    /// `start:<tile>` once the start tiles are revealed, and `company:<id>` for each company
+    /// the seat holds shares in (track or cards).
+    fn tags(s: &State) -> Vec<Vec<String>> {
+        let revealed = !matches!(
+            s.phase,
+            Phase::Setup | Phase::StartDeal | Phase::StartKeep | Phase::StartReveal
+        );
+        (0..s.players)
+            .map(|seat| {
+                let mut t = Vec::new();
+                if let Some(p) = s.player(seat) {
+                    if revealed && p.start != ids::NONE {
+                        t.push(format!("start:{}", notation::tile_code(p.start)));
+                    }
+                }
+                for co in Company::ALL {
+                    if s.shares(seat, co) > 0 {
+                        t.push(format!("company:{}", co.slug()));
+                    }
+                }
+                t
+            })
+            .collect()
+    }
+
+    fn feature_schema() -> FeatureSchema {
+        FeatureSchema {
+            phases: PHASES,
+            global: GLOBAL_FEATURES,
+            seat: SEAT_FEATURES,
+        }
+    }
+
+    fn features(s: &State, out: &mut Features) {
+        for co in Company::ALL {
+            out.global.push(i64::from(s.share_value(co)));
+        }
+        for co in Company::ALL {
+            out.global.push(s.regions_of(co).count() as i64);
+        }
+        out.global.push(i64::from(s.deck.count_ones()));
+        for seat in 0..s.players {
+            let Some(p) = s.player(seat) else { continue };
+            out.seats.push(i64::from(p.pounds));
+            out.seats.push(i64::from(p.diamond));
+            out.seats.push(i64::from(p.ink));
+            out.seats.push(p.books.len() as i64);
+            for co in Company::ALL {
+                out.seats.push(i64::from(p.track[co.index()]));
+            }
+            for co in Company::ALL {
+                out.seats.push(i64::from(s.shares(seat, co)));
+            }
+            out.seats.push(i64::from(p.hand.count_ones()));
+            out.seats.push(p.open_slots() as i64);
+            out.seats.push(i64::from(s.seat_score(seat).total));
+        }
+    }
+
+    fn data_coverage() -> DataCoverage {
+        let (verified, reconstructed) = data::coverage();
+        DataCoverage {
+            verified,
+            reconstructed,
+        }
+    }
+
+    /// A seat's two start tiles are seen by that seat only; all else dealt is public (the
+    /// deck's order is never dealt: each draw names only the cards it turns face up).
+    fn chance_visible(s: &State, c: &Chance, viewer: Viewer) -> bool {
+        let _ = s;
+        match c {
+            Chance::StartTiles { seat, .. } => viewer == Viewer::Seat(Seat(*seat)),
+            _ => true,
+        }
+    }
+}
+
+impl Notation for Mombasa {
+    fn format_move(m: &Move) -> String {
+        notation::format_move(m)
+    }
+    fn parse_move(text: &str) -> Result<Move, NotationError> {
+        notation::parse_move(text)
+    }
+    fn format_chance(c: &Chance) -> String {
+        notation::format_chance(c)
+    }
+    fn parse_chance(text: &str) -> Result<Chance, NotationError> {
+        notation::parse_chance(text)
+    }
+}

@@ -87,7 +87,7 @@ pub trait GameState: Send + Sync {
     /// Per-seat labels for statistics (see [`Game::tags`]).
     fn tags(&self) -> Vec<Vec<String>>;
     /// The text `viewer` may see of an entry applied to this position: the notation itself,
-    /// or, for a chance outcome the rules keep from this viewer, `hidden` in its place.
+    /// or, for a chance outcome or a secret move the rules keep from this viewer, `hidden`.
     fn entry_text(&self, actor: Actor, notation: &str, viewer: Viewer) -> String;
     fn outcome(&self) -> Option<Outcome>;
     fn scores(&self) -> Vec<SeatScore>;
@@ -229,11 +229,15 @@ where
         G::tags(&self.0)
     }
     fn entry_text(&self, actor: Actor, notation: &str, viewer: Viewer) -> String {
-        if actor == Actor::Dealer && G::to_act(&self.0) != ToAct::Over {
-            if let Ok(c) = G::parse_chance(notation) {
-                if !G::chance_visible(&self.0, &c, viewer) {
-                    return "hidden".to_string();
-                }
+        if G::to_act(&self.0) != ToAct::Over {
+            let visible = match actor {
+                Actor::Dealer => G::parse_chance(notation)
+                    .map_or(true, |c| G::chance_visible(&self.0, &c, viewer)),
+                Actor::Seat(seat) => G::parse_move(notation)
+                    .map_or(true, |m| G::move_visible(&self.0, seat, &m, viewer)),
+            };
+            if !visible {
+                return "hidden".to_string();
             }
         }
         notation.to_string()

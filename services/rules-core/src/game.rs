@@ -138,6 +138,14 @@ pub trait Game: 'static {
         Vec::new()
     }
 
+    /// Whether `viewer` may see `seat`'s move `m` made in position `s` (before it). Secret
+    /// choices (Mombasa's planned cards, a kept start tile) answer `false` for everyone but
+    /// the seat while the game is on; a later public entry reveals them.
+    fn move_visible(s: &Self::State, seat: Seat, m: &Self::Move, viewer: Viewer) -> bool {
+        let _ = (s, seat, m, viewer);
+        true
+    }
+
     /// The position features this game declares beyond the common ones (see
     /// [`crate::features`]).
     fn feature_schema() -> FeatureSchema {

@@ -1,0 +1,271 @@
+//! Chance: sampling and checking the deal, the preparation (contract refills and market
+//! drift) and building-bonus draws. The pile is a set of unseen contracts (drawn at random)
+//! followed by the ones put under it, in order.
+
+use crate::data::components;
+use crate::error::Rule;
+use crate::ids::{Clan, ContractId, Good, PortId, TileId};
+use crate::moves::{Chance, Deal};
+use crate::state::{Phase, Player, State, Step};
+use arrayvec::ArrayVec;
+use rules_core::dealer::shuffle;
+use rules_core::ChanceRng;
+
+impl State {
+    fn port_count(&self) -> u8 {
+        if self.options.kickstarter {
+            9
+        } else {
+            8
+        }
+    }
+    fn clans_in_play(&self) -> &'static [Clan] {
+        if self.options.kickstarter {
+            Clan::ALL
+        } else {
+            &Clan::ALL[..8]
+        }
+    }
+    pub fn box_count(&self) -> usize {
+        usize::from(components().boxes[usize::from(self.players()).min(4)])
+    }
+
+    /// Draws `n` from the pile: unseen contracts at random, then the bottom in order.
+    fn sample_pile(
+        &self,
+        n: usize,
+        exclude: u64,
+        rng: &mut dyn ChanceRng,
+    ) -> ArrayVec<ContractId, 6> {
+        let mut fresh: ArrayVec<ContractId, 64> = (1..=50u8)
+            .filter(|i| (self.pile & !exclude) & (1u64 << i) != 0)
+            .map(ContractId)
+            .collect();
+        shuffle(&mut fresh, rng);
+        let mut out: ArrayVec<ContractId, 6> = fresh.iter().take(n.min(6)).copied().collect();
+        for b in &self.bottom {
+            if out.len() >= n.min(6) {
+                break;
+            }
+            out.push(*b);
+        }
+        out
+    }
+
+    /// Is `list` a draw of `n` the pile can give (fresh first, then the bottom in order)?
+    fn check_pile(&self, list: &[ContractId], n: usize) -> bool {
+        let fresh_n = self.pile.count_ones() as usize;
+        let want = n.min(fresh_n + self.bottom.len());
+        if list.len() != want {
+            return false;
+        }
+        let from_fresh = want.min(fresh_n);
+        let mut seen = 0u64;
+        for id in &list[..from_fresh] {
+            let bit = 1u64 << (id.0 & 63);
+            if id.0 == 0 || id.0 > 50 || self.pile & bit == 0 || seen & bit != 0 {
+                return false;
+            }
+            seen |= bit;
+        }
+        list[from_fresh..] == self.bottom[..want - from_fresh]
+    }
+
+    fn take_from_pile(&mut self, list: &[ContractId]) {
+        for id in list {
+            let bit = 1u64 << (id.0 & 63);
+            if self.pile & bit != 0 {
+                self.pile &= !bit;
+            } else if self.bottom.first() == Some(id) {
+                self.bottom.remove(0);
+            }
+        }
+    }
+
+    pub fn sample(&self, rng: &mut dyn ChanceRng) -> Option<Chance> {
+        match &self.phase {
+            Phase::Deal => {
+                let sides = [0; 4].map(|_: u8| 1 + rng.below(2) as u8);
+                let mut ports: ArrayVec<u8, 9> = (1..=self.port_count()).collect();
+                shuffle(&mut ports, rng);
+                let mut tiles: ArrayVec<u8, 9> = (1..=self.port_count()).collect();
+                shuffle(&mut tiles, rng);
+                let first = rng.below(u32::from(self.players())) as u8;
+                let mut clans: ArrayVec<Clan, 9> = self.clans_in_play().iter().copied().collect();
+                shuffle(&mut clans, rng);
+                let mut starts: ArrayVec<u8, 9> =
+                    (1..=components().start_tiles.len().min(9) as u8).collect();
+                shuffle(&mut starts, rng);
+                let k = usize::from(self.players()) + 1;
+                let offer = clans
+                    .iter()
+                    .copied()
+                    .zip(starts.iter().copied())
+                    .take(k)
+                    .collect();
+                let mut deck: ArrayVec<u8, 50> = (1..=50).collect();
+                shuffle(&mut deck, rng);
+                let boxes = deck
+                    .iter()
+                    .take(self.box_count())
+                    .map(|&i| ContractId(i))
+                    .collect();
+                Some(Chance::Deal(Box::new(Deal {
+                    sides,
+                    ports: [0, 1, 2, 3].map(|i| PortId(ports[i])),
+                    tiles: [0, 1, 2, 3, 4].map(|i| TileId(tiles[i])),
+                    first,
+                    offer,
+                    boxes,
+                })))
+            }
+            Phase::Prep => {
+                let refill = self.sample_pile(self.empty_boxes(), 0, rng);
+                let mut drift = ArrayVec::new();
+                if self.options.market_drift {
+                    let c = components();
+                    let mut goods: ArrayVec<Good, 6> = Good::ALL.iter().copied().collect();
+                    // Re-rolling repeats of the goods die = drawing distinct goods.
+                    shuffle(&mut goods, rng);
+                    for g in goods.iter().take(usize::from(c.drift.goods)) {
+                        let face = rng.below(c.drift.price_die.len() as u32) as usize;
+                        drift.push((*g, c.drift.price_die.get(face).copied().unwrap_or(1)));
+                    }
+                }
+                Some(Chance::Prep { refill, drift })
+            }
+            Phase::Draw(t) => Some(Chance::Draw(self.sample_pile(usize::from(t.draw), 0, rng))),
+            _ => None,
+        }
+    }
+
+    pub fn check_chance(&self, c: &Chance) -> Result<(), Rule> {
+        match (&self.phase, c) {
+            (Phase::Deal, Chance::Deal(d)) => self.check_deal(d),
+            (Phase::Prep, Chance::Prep { refill, drift }) => {
+                if !self.check_pile(refill, self.empty_boxes()) {
+                    return Err(Rule::BadDraw);
+                }
+                let comp = components();
+                let want = if self.options.market_drift {
+                    usize::from(comp.drift.goods)
+                } else {
+                    0
+                };
+                let distinct = drift
+                    .iter()
+                    .enumerate()
+                    .all(|(i, (g, _))| drift[..i].iter().all(|(h, _)| h != g));
+                if drift.len() != want
+                    || !distinct
+                    || drift.iter().any(|(_, d)| !comp.drift.price_die.contains(d))
+                {
+                    return Err(Rule::BadDrift);
+                }
+                Ok(())
+            }
+            (Phase::Draw(t), Chance::Draw(list)) => {
+                if self.check_pile(list, usize::from(t.draw)) {
+                    Ok(())
+                } else {
+                    Err(Rule::BadDraw)
+                }
+            }
+            _ => Err(Rule::WrongChance),
+        }
+    }
+
+    fn check_deal(&self, d: &Deal) -> Result<(), Rule> {
+        let distinct = |v: &[u8]| v.iter().enumerate().all(|(i, x)| !v[..i].contains(x));
+        let ports: Vec<u8> = d.ports.iter().map(|p| p.0).collect();
+        let tiles: Vec<u8> = d.tiles.iter().map(|p| p.0).collect();
+        let starts: Vec<u8> = d.offer.iter().map(|o| o.1).collect();
+        let boxes: Vec<u8> = d.boxes.iter().map(|b| b.0).collect();
+        let in_range = |v: &[u8], hi: u8| v.iter().all(|&x| (1..=hi).contains(&x));
+        let clans_ok = d.offer.iter().enumerate().all(|(i, (c, _))| {
+            self.clans_in_play().contains(c) && d.offer[..i].iter().all(|(k, _)| k != c)
+        });
+        let ok = d.sides.iter().all(|s| (1..=2).contains(s))
+            && distinct(&ports)
+            && in_range(&ports, self.port_count())
+            && distinct(&tiles)
+            && in_range(&tiles, self.port_count())
+            && d.first < self.players()
+            && d.offer.len() == usize::from(self.players()) + 1
+            && clans_ok
+            && distinct(&starts)
+            && in_range(&starts, components().start_tiles.len().min(9) as u8)
+            && boxes.len() == self.box_count()
+            && distinct(&boxes)
+            && in_range(&boxes, 50);
+        if ok {
+            Ok(())
+        } else {
+            Err(Rule::BadDeal)
+        }
+    }
+
+    pub fn apply_chance(&mut self, c: &Chance) {
+        match c {
+            Chance::Deal(d) => {
+                let comp = components();
+                self.sides = d.sides;
+                self.ports = d.ports;
+                self.tiles = d.tiles;
+                self.offer = d.offer.clone();
+                self.prices = [0, 1, 2, 3, 4, 5].map(|i| comp.tracks[i].start);
+                self.pile = (1..=50u8).fold(0, |m, i| m | (1u64 << i));
+                self.boxes.clear();
+                for b in &d.boxes {
+                    self.pile &= !(1u64 << (b.0 & 63));
+                    self.boxes.push(Some(*b));
+                }
+                self.order.clear();
+                let n = self.players();
+                for k in 0..n {
+                    self.order.push((d.first + k) % n);
+                }
+                self.seats.clear();
+                for _ in 0..n {
+                    self.seats.push(Player::unchosen());
+                }
+                self.phase = Phase::Clans { idx: 0 };
+            }
+            Chance::Prep { refill, drift } => {
+                self.take_from_pile(refill);
+                let mut it = refill.iter();
+                for b in self.boxes.iter_mut() {
+                    if b.is_none() {
+                        *b = it.next().copied();
+                    }
+                }
+                for (g, d) in drift {
+                    let t = &components().tracks[g.index()];
+                    let i = i32::from(self.prices[g.index()]);
+                    let size = i32::from(d.abs());
+                    let by = if i < i32::from(t.bracket[0]) {
+                        size
+                    } else if i > i32::from(t.bracket[1]) {
+                        -size
+                    } else {
+                        i32::from(*d)
+                    };
+                    self.move_price(*g, by);
+                }
+                self.start_round();
+            }
+            Chance::Draw(list) => {
+                self.take_from_pile(list);
+                if let Phase::Draw(t) = &self.phase {
+                    let mut t = t.clone();
+                    t.draw = 0;
+                    t.step = Step::Keep {
+                        drawn: list.clone(),
+                        max: t.draw_keep,
+                    };
+                    self.phase = Phase::Action(t);
+                }
+            }
+        }
+    }
+}

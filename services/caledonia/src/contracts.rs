@@ -1,0 +1,290 @@
+//! Export contracts: taking them from the board, fulfilling them (goods, slaughter, imports,
+//! hops, direct export bonuses), the building-bonus keep, bonus upgrades and MacEwen's beer.
+
+use crate::data::components;
+use crate::error::Rule;
+use crate::ids::{Clan, ContractId, Good, Hex, Unit};
+use crate::moves::Upgrade;
+use crate::state::{State, Step, Turn};
+
+/// Contract ids listed once each, lowest first.
+pub fn sorted_distinct<T: Ord>(list: &[T]) -> bool {
+    list.windows(2).all(|w| w[0] < w[1])
+}
+
+impl State {
+    pub fn contract(&self, id: ContractId) -> Option<&'static crate::data::Contract> {
+        usize::from(id.0)
+            .checked_sub(1)
+            .and_then(|i| components().contracts.get(i))
+    }
+
+    pub fn check_obtain(&self, seat: u8, list: &[ContractId]) -> Result<(), Rule> {
+        let p = self.seat(seat).ok_or(Rule::WrongStep)?;
+        if list.is_empty() || !sorted_distinct(list) {
+            return Err(Rule::ContractOrder);
+        }
+        if list.len() > p.free_boxes() {
+            return Err(Rule::CrateFull);
+        }
+        if list.iter().any(|id| !self.boxes.contains(&Some(*id))) {
+            return Err(Rule::ContractNotOffered);
+        }
+        if p.money + self.obtain_money() < 0 {
+            return Err(Rule::Money);
+        }
+        Ok(())
+    }
+
+    /// Buchanan's two contracts in one action pay (or receive) the round's money once.
+    pub fn apply_obtain(&mut self, seat: u8, list: &[ContractId]) {
+        let money = self.obtain_money();
+        for b in self.boxes.iter_mut() {
+            if b.is_some_and(|id| list.contains(&id)) {
+                *b = None;
+            }
+        }
+        if let Some(p) = self.seats.get_mut(usize::from(seat)) {
+            p.money += money;
+            for id in list {
+                let _ = p.held.try_push(*id);
+            }
+        }
+    }
+
+    /// Goods and meat the listed contracts need; `discount`: port 1's one animal fewer.
+    pub fn check_fulfil(
+        &self,
+        t: &Turn,
+        seat: u8,
+        list: &[ContractId],
+        slaughter: &[Hex],
+    ) -> Result<(), Rule> {
+        let p = self.seat(seat).ok_or(Rule::WrongStep)?;
+        let max = if p.clan == Clan::Buchanan { 2 } else { 1 };
+        if list.is_empty() || list.len() > max || !sorted_distinct(list) {
+            return Err(Rule::ContractOrder);
+        }
+        let mut goods = [0u16; 6];
+        let (mut beef, mut mutton) = (0u8, 0u8);
+        for id in list {
+            if !p.held.contains(id) {
+                return Err(Rule::ContractNotHeld);
+            }
+            let k = self.contract(*id).ok_or(Rule::ContractNotHeld)?;
+            for (g, n) in goods.iter_mut().zip(k.goods) {
+                *g += u16::from(n);
+            }
+            beef += k.beef;
+            mutton += k.mutton;
+        }
+        if goods.iter().zip(p.goods).any(|(need, have)| *need > have) {
+            return Err(Rule::Goods);
+        }
+        if !sorted_distinct(slaughter) {
+            return Err(Rule::Slaughter);
+        }
+        let cows = slaughter
+            .iter()
+            .filter(|h| p.units[Unit::Cow.index()] & h.bit() != 0)
+            .count();
+        let sheep = slaughter
+            .iter()
+            .filter(|h| p.units[Unit::Sheep.index()] & h.bit() != 0)
+            .count();
+        if cows + sheep != slaughter.len() {
+            return Err(Rule::Slaughter);
+        }
+        let need = usize::from(beef + mutton);
+        let need = if t.meat_discount {
+            need.saturating_sub(1)
+        } else {
+            need
+        };
+        if cows > usize::from(beef) || sheep > usize::from(mutton) || cows + sheep != need {
+            return Err(Rule::Slaughter);
+        }
+        Ok(())
+    }
+
+    pub fn apply_fulfil(&mut self, t: &mut Turn, seat: u8, list: &[ContractId], slaughter: &[Hex]) {
+        let c = components();
+        let mut import_money = 0i32;
+        let mut totals = [0u16; 3];
+        for id in list {
+            let Some(k) = self.contract(*id) else {
+                continue;
+            };
+            for (i, &n) in k.imports.iter().enumerate() {
+                let before = self.import_track[i];
+                let after = before + u16::from(n);
+                import_money += c
+                    .import_steps
+                    .iter()
+                    .filter(|&&s| s > before && s <= after)
+                    .count() as i32;
+                self.import_track[i] = after;
+                totals[i] += u16::from(n);
+            }
+            t.expands += k.free_expand;
+            t.upgrades += k.upgrades;
+            if k.hops > 0 {
+                t.brew = t.brew.saturating_add(k.hops.min(c.clan.macewen_max));
+            }
+        }
+        t.meat_discount = false;
+        let Some(p) = self.seats.get_mut(usize::from(seat)) else {
+            return;
+        };
+        if p.clan != Clan::MacEwen {
+            t.brew = 0;
+        }
+        for id in list {
+            let Some(k) = usize::from(id.0)
+                .checked_sub(1)
+                .and_then(|i| c.contracts.get(i))
+            else {
+                continue;
+            };
+            for (g, n) in p.goods.iter_mut().zip(k.goods) {
+                *g -= u16::from(n);
+            }
+            p.hops += u16::from(k.hops);
+            p.money += k.money;
+            p.meat += u16::from(k.meat());
+            p.fulfilled |= 1u64 << (id.0 & 63);
+            p.held.retain(|h| h != id);
+        }
+        for h in slaughter {
+            for u in [Unit::Cow, Unit::Sheep] {
+                if p.units[u.index()] & h.bit() != 0 {
+                    p.units[u.index()] &= !h.bit();
+                    p.supply[u.index()] += 1;
+                }
+            }
+        }
+        for (i, n) in totals.iter().enumerate() {
+            p.imports[i] += n;
+        }
+        p.money += import_money;
+    }
+
+    pub fn check_keep(
+        &self,
+        seat: u8,
+        drawn: &[ContractId],
+        max: u8,
+        list: &[ContractId],
+    ) -> Result<(), Rule> {
+        let p = self.seat(seat).ok_or(Rule::WrongStep)?;
+        if !sorted_distinct(list)
+            || list.len() > usize::from(max)
+            || list.iter().any(|id| !drawn.contains(id))
+        {
+            return Err(Rule::KeepNotDrawn);
+        }
+        if !list.is_empty() && p.money + self.obtain_money() < 0 {
+            return Err(Rule::Money);
+        }
+        Ok(())
+    }
+
+    /// Ruling C5: kept contracts pay the round's price (round 1: £5 received), once; the
+    /// rest go under the pile in the order drawn.
+    pub fn apply_keep(&mut self, seat: u8, step: &Step, list: &[ContractId]) {
+        let Step::Keep { drawn, .. } = step else {
+            return;
+        };
+        let money = if list.is_empty() {
+            0
+        } else {
+            self.obtain_money()
+        };
+        for id in drawn {
+            if !list.contains(id) {
+                let _ = self.bottom.try_push(*id);
+            }
+        }
+        if let Some(p) = self.seats.get_mut(usize::from(seat)) {
+            p.money += money;
+            for id in list {
+                let _ = p.held.try_push(*id);
+            }
+        }
+    }
+
+    pub fn check_upgrade(&self, t: &Turn, seat: u8, u: Upgrade) -> Result<(), Rule> {
+        if t.upgrades == 0 {
+            return Err(Rule::NoUpgrade);
+        }
+        let p = self.seat(seat).ok_or(Rule::WrongStep)?;
+        match u {
+            Upgrade::Tech(k) => self.check_tech(seat, k, true),
+            Upgrade::Ship => {
+                if p.shipping >= components().ship_max {
+                    Err(Rule::ShippingMax)
+                } else {
+                    Ok(())
+                }
+            }
+            Upgrade::Hire => {
+                if p.merchants_track == 0 {
+                    Err(Rule::TrackEmpty)
+                } else {
+                    Ok(())
+                }
+            }
+            Upgrade::Retrieve { good, sell } => {
+                let on = if sell {
+                    p.market_sell[good.index()]
+                } else {
+                    p.market_buy[good.index()]
+                };
+                if !self.options.bonus_retrieve || on == 0 {
+                    Err(Rule::UpgradeUnavailable)
+                } else {
+                    Ok(())
+                }
+            }
+        }
+    }
+
+    pub fn apply_upgrade(&mut self, seat: u8, u: Upgrade) {
+        match u {
+            Upgrade::Tech(k) => self.apply_tech(seat, k, true),
+            Upgrade::Ship => self.apply_ship(seat, true),
+            Upgrade::Hire => self.apply_hire(seat, true),
+            Upgrade::Retrieve { good, sell } => {
+                if let Some(p) = self.seats.get_mut(usize::from(seat)) {
+                    let on = if sell {
+                        &mut p.market_sell
+                    } else {
+                        &mut p.market_buy
+                    };
+                    on[good.index()] -= 1;
+                    p.merchants_stock += 1;
+                }
+            }
+        }
+    }
+
+    pub fn check_brew(&self, t: &Turn, seat: u8, k: u8) -> Result<(), Rule> {
+        let p = self.seat(seat).ok_or(Rule::WrongStep)?;
+        if p.clan != Clan::MacEwen
+            || k == 0
+            || k > t.brew
+            || p.goods[Good::Grain.index()] < u16::from(k)
+        {
+            return Err(Rule::Brew);
+        }
+        Ok(())
+    }
+
+    pub fn apply_brew(&mut self, seat: u8, k: u8) {
+        let money = components().clan.macewen_money;
+        if let Some(p) = self.seats.get_mut(usize::from(seat)) {
+            p.goods[Good::Grain.index()] -= u16::from(k);
+            p.money += money * i32::from(k);
+        }
+    }
+}

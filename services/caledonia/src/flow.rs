@@ -1,0 +1,361 @@
+//! Who acts, the single legality predicate (`check`) and its infallible application
+//! (`apply`), and the automatic steps between decisions: ending turns, production, round
+//! scoring, preparation and the end of the game.
+
+use crate::error::Rule;
+use crate::ids::Clan;
+use crate::moves::Move;
+use crate::state::{Phase, State, Step, Turn};
+use rules_core::{Seat, ToAct};
+
+impl State {
+    pub fn to_act(&self) -> ToAct {
+        match &self.phase {
+            Phase::Deal | Phase::Prep | Phase::Draw(_) => ToAct::Chance,
+            Phase::Clans { idx } => ToAct::Seat(Seat(self.clan_chooser(*idx))),
+            Phase::Workers { idx } => match self.placer(*idx) {
+                Some(s) => ToAct::Seat(Seat(s)),
+                None => ToAct::Over,
+            },
+            Phase::Action(t) => ToAct::Seat(Seat(t.seat)),
+            Phase::Production { seat, .. } => ToAct::Seat(Seat(*seat)),
+            Phase::Over => ToAct::Over,
+        }
+    }
+
+    /// Clans are chosen in reverse turn order: the first player chooses last.
+    pub fn clan_chooser(&self, idx: u8) -> u8 {
+        let n = self.order.len();
+        let i = n.saturating_sub(1 + usize::from(idx));
+        self.order.get(i).copied().unwrap_or(0)
+    }
+
+    /// The seat placing initial worker `idx`: turn order, then reversed (snake), then
+    /// Fergusson's third worker.
+    pub fn placer(&self, idx: u8) -> Option<u8> {
+        let n = self.order.len();
+        let i = usize::from(idx);
+        if i < n {
+            self.order.get(i).copied()
+        } else if i < 2 * n {
+            self.order.get(2 * n - 1 - i).copied()
+        } else if i == 2 * n {
+            self.seats
+                .iter()
+                .position(|p| p.clan == Clan::Fergusson && p.start_tile != 0)
+                .map(|s| s as u8)
+        } else {
+            None
+        }
+    }
+
+    /// The one legality predicate: `Ok` exactly when `apply` may run.
+    pub fn check(&self, seat: u8, m: &Move) -> Result<(), Rule> {
+        match &self.phase {
+            Phase::Clans { .. } => match m {
+                Move::Clan(c) => self.check_clan(*c),
+                _ => Err(Rule::WrongStep),
+            },
+            Phase::Workers { .. } => match m {
+                Move::Place(u, h) => self.check_place(seat, *u, *h),
+                Move::Done => self.check_place_done(seat),
+                _ => Err(Rule::WrongStep),
+            },
+            Phase::Action(t) => self.check_turn(t, seat, m),
+            Phase::Production { milk, .. } => match (m, milk) {
+                (Move::Make { .. }, false) => self.check_make(seat, m),
+                (Move::Milk(k), true) => self.check_milk(seat, *k),
+                _ => Err(Rule::WrongStep),
+            },
+            _ => Err(Rule::WrongStep),
+        }
+    }
+
+    fn check_turn(&self, t: &Turn, seat: u8, m: &Move) -> Result<(), Rule> {
+        match (&t.step, m) {
+            (Step::Start, Move::Port { port, ks, args }) => {
+                self.check_port(t, seat, *port, *ks, args)
+            }
+            (Step::Start, Move::Row(a, b)) => self.check_row(t, seat, *a, *b),
+            (Step::Start, Move::Cellar(i)) => self.check_cellar(seat, *i),
+            (Step::Start, Move::Trade { good, sell, n }) => {
+                self.check_trade(seat, *good, *sell, *n)
+            }
+            (Step::Start, Move::Obtain(list)) => self.check_obtain(seat, list),
+            (Step::Start, Move::Expand(u, h)) => self.check_expand(seat, *u, *h, false),
+            (Step::Start, Move::Ship) => self.check_ship(seat),
+            (Step::Start, Move::Tech(k)) => self.check_tech(seat, *k, false),
+            (Step::Start, Move::Hire) => self.check_hire(seat),
+            (
+                Step::Start,
+                Move::Fulfil {
+                    contracts,
+                    slaughter,
+                },
+            ) => self.check_fulfil(t, seat, contracts, slaughter),
+            (Step::Start, Move::Pass) => Ok(()),
+            (Step::Neighbour { goods }, Move::Neighbour(g, n)) => {
+                self.check_neighbour(t, seat, *goods, *g, *n)
+            }
+            (Step::Neighbour { .. }, Move::Done) => Ok(()),
+            (Step::Keep { drawn, max }, Move::Keep(list)) => {
+                self.check_keep(seat, drawn, *max, list)
+            }
+            (Step::Exchange { .. }, Move::Swap(h, u)) => self.check_swap(seat, *h, *u),
+            (Step::Exchange { .. }, Move::Done) => Ok(()),
+            (Step::Bonus, Move::Expand(u, h)) if t.expands > 0 => {
+                self.check_expand(seat, *u, *h, true)
+            }
+            (Step::Bonus, Move::Upgrade(u)) => self.check_upgrade(t, seat, *u),
+            (Step::Bonus, Move::Brew(k)) => self.check_brew(t, seat, *k),
+            (Step::Bonus, Move::Done) => Ok(()),
+            (Step::After, Move::Port { port, ks, args }) => {
+                self.check_port(t, seat, *port, *ks, args)
+            }
+            (Step::After, Move::Cellar(i)) => self.check_cellar(seat, *i),
+            (Step::After, Move::Done) => Ok(()),
+            (Step::Bonus, Move::Expand(..)) => Err(Rule::NoUpgrade),
+            (
+                Step::Neighbour { .. }
+                | Step::Keep { .. }
+                | Step::Exchange { .. }
+                | Step::Bonus
+                | Step::After,
+                Move::Trade { .. }
+                | Move::Obtain(_)
+                | Move::Expand(..)
+                | Move::Ship
+                | Move::Tech(_)
+                | Move::Hire
+                | Move::Fulfil { .. }
+                | Move::Pass,
+            ) => Err(Rule::MainDone),
+            _ => Err(Rule::WrongStep),
+        }
+    }
+
+    /// Applies a move `check` accepted.
+    pub fn apply(&mut self, seat: u8, m: &Move) {
+        match &self.phase {
+            Phase::Clans { idx } => {
+                let idx = *idx;
+                if let Move::Clan(c) = m {
+                    self.apply_clan(seat, *c);
+                }
+                if usize::from(idx) + 1 >= usize::from(self.players()) {
+                    self.phase = Phase::Workers { idx: 0 };
+                } else {
+                    self.phase = Phase::Clans { idx: idx + 1 };
+                }
+            }
+            Phase::Workers { idx } => {
+                let idx = *idx;
+                if let Move::Place(u, h) = m {
+                    self.apply_place(seat, *u, *h);
+                }
+                self.phase = Phase::Workers { idx: idx + 1 };
+                if self.placer(idx + 1).is_none() {
+                    self.round = 1;
+                    self.start_round();
+                }
+            }
+            Phase::Action(_) => self.apply_turn(seat, m),
+            Phase::Production { .. } => {
+                match m {
+                    Move::Make { .. } => self.apply_make(seat, m),
+                    Move::Milk(k) => self.apply_milk(seat, *k),
+                    _ => {}
+                }
+                self.next_production(seat, matches!(m, Move::Make { .. }));
+            }
+            _ => {}
+        }
+    }
+
+    fn apply_turn(&mut self, seat: u8, m: &Move) {
+        let Phase::Action(t) = &mut self.phase else {
+            return;
+        };
+        let mut t = t.clone();
+        match m {
+            Move::Port { port, ks, args } => self.apply_port(&mut t, seat, *port, *ks, args),
+            Move::Row(a, b) => {
+                t.rowed = true;
+                self.apply_row(seat, *a, *b);
+            }
+            Move::Cellar(i) => self.apply_cellar(seat, *i),
+            Move::Trade { good, sell, n } => {
+                t.main_done = true;
+                self.apply_trade(seat, *good, *sell, *n);
+            }
+            Move::Obtain(list) => {
+                t.main_done = true;
+                self.apply_obtain(seat, list);
+            }
+            Move::Expand(u, h) => {
+                if t.step == Step::Bonus {
+                    t.expands = t.expands.saturating_sub(1);
+                } else {
+                    t.main_done = true;
+                }
+                let free = t.step == Step::Bonus;
+                self.apply_expand(&mut t, seat, *u, *h, free);
+            }
+            Move::Ship => {
+                t.main_done = true;
+                self.apply_ship(seat, false);
+            }
+            Move::Tech(k) => {
+                t.main_done = true;
+                self.apply_tech(seat, *k, false);
+            }
+            Move::Hire => {
+                t.main_done = true;
+                self.apply_hire(seat, false);
+            }
+            Move::Fulfil {
+                contracts,
+                slaughter,
+            } => {
+                t.main_done = true;
+                self.apply_fulfil(&mut t, seat, contracts, slaughter);
+            }
+            Move::Pass => {
+                t.main_done = true;
+                self.apply_pass(seat);
+            }
+            Move::Neighbour(g, n) => self.apply_neighbour(&mut t, seat, *g, *n),
+            Move::Keep(list) => {
+                self.apply_keep(seat, &t.step, list);
+                t.step = Step::Start;
+            }
+            Move::Swap(h, u) => {
+                t.exchange = t.exchange.saturating_sub(1);
+                self.apply_swap(&mut t, seat, *h, *u);
+            }
+            Move::Upgrade(u) => {
+                t.upgrades = t.upgrades.saturating_sub(1);
+                self.apply_upgrade(seat, *u);
+            }
+            Move::Brew(k) => {
+                t.brew = 0;
+                self.apply_brew(seat, *k);
+            }
+            Move::Done => match t.step {
+                Step::After => t.finished = true,
+                Step::Neighbour { .. } => t.nb_pending = 0,
+                Step::Exchange { .. } => t.exchange = 0,
+                _ => {
+                    t.expands = 0;
+                    t.upgrades = 0;
+                    t.brew = 0;
+                }
+            },
+            _ => {}
+        }
+        self.settle(t);
+    }
+
+    /// After a decision: the next pending step of the turn, or the next turn.
+    pub fn settle(&mut self, mut t: Turn) {
+        let seat = t.seat;
+        t.step = Step::Start;
+        if t.nb_pending != 0 {
+            let goods = t.nb_pending;
+            let any = crate::ids::Good::ALL
+                .iter()
+                .any(|&g| self.check_neighbour(&t, seat, goods, g, 1).is_ok());
+            if any {
+                t.step = Step::Neighbour { goods };
+                self.phase = Phase::Action(t);
+                return;
+            }
+            t.nb_pending = 0;
+        }
+        if t.draw > 0 {
+            if self.pile_len() > 0 {
+                self.phase = Phase::Draw(t);
+                return;
+            }
+            t.draw = 0;
+        }
+        if t.exchange > 0 {
+            t.step = Step::Exchange { left: t.exchange };
+            self.phase = Phase::Action(t);
+            return;
+        }
+        if t.expands > 0 || t.upgrades > 0 || t.brew > 0 {
+            t.step = Step::Bonus;
+            self.phase = Phase::Action(t);
+            return;
+        }
+        if t.main_done {
+            // Free actions may follow the main action (ports, the cellar): offer them when
+            // one is possible, so a turn without any ends at once.
+            if !t.finished && self.free_action_possible(&t) {
+                t.step = Step::After;
+                self.phase = Phase::Action(t);
+            } else {
+                self.end_turn(seat);
+            }
+        } else {
+            self.phase = Phase::Action(t);
+        }
+    }
+
+    fn end_turn(&mut self, seat: u8) {
+        let n = self.order.len();
+        let pos = self.order.iter().position(|&s| s == seat).unwrap_or(0);
+        let next = (1..=n)
+            .filter_map(|k| self.order.get((pos + k) % n).copied())
+            .find(|&s| self.seat(s).is_some_and(|p| !p.passed));
+        match next {
+            Some(s) => self.phase = Phase::Action(Turn::new(s)),
+            None => self.start_production(),
+        }
+    }
+
+    /// The action phase of the current round, in `order`.
+    pub fn start_round(&mut self) {
+        for p in &mut self.seats {
+            p.passed = false;
+        }
+        match self.order.first() {
+            Some(&s) => self.phase = Phase::Action(Turn::new(s)),
+            None => self.phase = Phase::Over,
+        }
+    }
+
+    /// After round scoring: the next round's preparation, or the end.
+    pub fn next_round(&mut self) {
+        if self.round >= 5 {
+            self.phase = Phase::Over;
+            return;
+        }
+        self.round += 1;
+        if self.next_order.len() == self.order.len() {
+            self.order = std::mem::take(&mut self.next_order);
+        }
+        self.next_order.clear();
+        // Merchants come back before the market moves (preparation, text order).
+        for p in &mut self.seats {
+            let back: u8 = p.market_buy.iter().chain(&p.market_sell).sum();
+            p.merchants_stock += back;
+            p.market_buy = [0; 6];
+            p.market_sell = [0; 6];
+        }
+        if self.prep_needs_chance() {
+            self.phase = Phase::Prep;
+        } else {
+            self.start_round();
+        }
+    }
+
+    fn prep_needs_chance(&self) -> bool {
+        self.options.market_drift || (self.empty_boxes() > 0 && self.pile_len() > 0)
+    }
+
+    pub fn empty_boxes(&self) -> usize {
+        self.boxes.iter().filter(|b| b.is_none()).count()
+    }
+}

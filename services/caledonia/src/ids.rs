@@ -1,0 +1,185 @@
+//! Small closed types with stable text forms: goods, units, clans, hexes, contract, port and
+//! scoring-tile ids. Notation and data files both speak these names.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+macro_rules! named_enum {
+    ($(#[$m:meta])* $name:ident { $($v:ident = $text:literal),* $(,)? }) => {
+        $(#[$m])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+        pub enum $name { $($v),* }
+        impl $name {
+            pub const ALL: &'static [$name] = &[$($name::$v),*];
+            pub const fn name(self) -> &'static str {
+                match self { $($name::$v => $text),* }
+            }
+            pub fn parse(s: &str) -> Option<$name> {
+                Self::ALL.iter().copied().find(|x| x.name() == s)
+            }
+            pub const fn index(self) -> usize { self as usize }
+            pub fn from_index(i: usize) -> Option<$name> { Self::ALL.get(i).copied() }
+        }
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result { f.write_str(self.name()) }
+        }
+    };
+}
+
+named_enum!(
+    /// The six market goods; the first three are basic, the last three processed.
+    Good { Wool = "wool", Milk = "milk", Grain = "grain", Cheese = "cheese", Bread = "bread", Whisky = "whisky" }
+);
+
+impl Good {
+    pub const fn processed(self) -> bool {
+        matches!(self, Good::Cheese | Good::Bread | Good::Whisky)
+    }
+}
+
+named_enum!(
+    /// Units a player deploys on the map. `Fisherman` is MacDonald's worker on a loch.
+    Unit {
+        Sheep = "sheep", Cow = "cow", Field = "field", Dairy = "dairy", Bakery = "bakery",
+        Distillery = "distillery", Woodcutter = "woodcutter", Miner = "miner", Fisherman = "fisherman",
+    }
+);
+
+impl Unit {
+    /// The good this unit gives a neighbour's bonus purchase (workers give money, nothing to buy).
+    pub const fn good(self) -> Option<Good> {
+        match self {
+            Unit::Sheep => Some(Good::Wool),
+            Unit::Cow => Some(Good::Milk),
+            Unit::Field => Some(Good::Grain),
+            Unit::Dairy => Some(Good::Cheese),
+            Unit::Bakery => Some(Good::Bread),
+            Unit::Distillery => Some(Good::Whisky),
+            _ => None,
+        }
+    }
+    pub const fn worker(self) -> bool {
+        matches!(self, Unit::Woodcutter | Unit::Miner | Unit::Fisherman)
+    }
+    pub const fn factory(self) -> bool {
+        matches!(self, Unit::Dairy | Unit::Bakery | Unit::Distillery)
+    }
+}
+
+named_enum!(
+    /// The nine clans (MacEwen is the optional Kickstarter clan).
+    Clan {
+        Buchanan = "buchanan", Campbell = "campbell", Cunningham = "cunningham",
+        Fergusson = "fergusson", MacDonald = "macdonald", MacKenzie = "mackenzie",
+        Robertson = "robertson", Stewart = "stewart", MacEwen = "macewen",
+    }
+);
+
+named_enum!(
+    /// Imported goods tracked on the export board's import track.
+    Import { Cotton = "cotton", Tobacco = "tobacco", SugarCane = "sugar_cane" }
+);
+
+named_enum!(
+    /// The two technology tiles.
+    Tech { Woodcutter = "woodcutter", Miner = "miner" }
+);
+
+/// A map hex: `row * 12 + column`, named by column letter `a`–`l` and row `1`–`10` (`c7`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Hex(pub u8);
+
+pub const COLS: u8 = 12;
+pub const ROWS: u8 = 10;
+pub const HEXES: usize = (COLS as usize) * (ROWS as usize);
+
+impl Hex {
+    pub const fn col(self) -> u8 {
+        self.0 % COLS
+    }
+    pub const fn row(self) -> u8 {
+        self.0 / COLS
+    }
+    pub fn at(col: i32, row: i32) -> Option<Hex> {
+        if (0..i32::from(COLS)).contains(&col) && (0..i32::from(ROWS)).contains(&row) {
+            Some(Hex((row * i32::from(COLS) + col) as u8))
+        } else {
+            None
+        }
+    }
+    pub const fn valid(self) -> bool {
+        (self.0 as usize) < HEXES
+    }
+    pub const fn bit(self) -> u128 {
+        1u128 << (self.0 as u32 & 127)
+    }
+    pub fn parse(s: &str) -> Option<Hex> {
+        let mut chars = s.chars();
+        let c = chars.next()?;
+        let col = (c as u32).checked_sub('a' as u32)?;
+        let rest = chars.as_str();
+        if rest.is_empty() || rest.len() > 2 || !rest.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let row: u32 = rest.parse().ok()?;
+        if rest.starts_with('0') || row == 0 {
+            return None;
+        }
+        Hex::at(col as i32, row as i32 - 1)
+    }
+}
+
+impl fmt::Display for Hex {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let col = char::from(b'a' + self.col());
+        write!(f, "{}{}", col, self.row() + 1)
+    }
+}
+
+/// An export contract tile, 1–50 (the reference's stable keys, not printed numbers).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct ContractId(pub u8);
+
+/// A port tile, 1–8, and 9 for the Kickstarter port.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct PortId(pub u8);
+
+/// A round scoring tile, 1–8, and 9 for the Kickstarter tile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct TileId(pub u8);
+
+/// The Kickstarter port's id.
+pub const KS_PORT: PortId = PortId(9);
+
+/// Iterates the set bits of a hex mask, lowest first.
+pub fn bits(mut m: u128) -> impl Iterator<Item = Hex> {
+    std::iter::from_fn(move || {
+        if m == 0 {
+            None
+        } else {
+            let i = m.trailing_zeros();
+            m &= m - 1;
+            Some(Hex(i as u8))
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_names_round_trip() {
+        for i in 0..HEXES as u8 {
+            let h = Hex(i);
+            assert_eq!(Hex::parse(&h.to_string()), Some(h));
+        }
+        for bad in ["", "m1", "a0", "a11", "a01", "A1", "a", "a1x", "é1"] {
+            assert_eq!(Hex::parse(bad), None, "{bad}");
+        }
+    }
+}

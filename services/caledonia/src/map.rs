@@ -1,0 +1,323 @@
+//! The assembled map of one game: the four module sides on the grid, as bit masks per
+//! terrain, neighbour masks per hex (with and without rivers), and the reach and settlement
+//! searches. Maps are built once per (sides, player-count mode) and shared.
+
+use crate::data::components;
+use crate::ids::{bits, Hex, COLS, HEXES};
+use std::sync::OnceLock;
+
+/// Edge directions, in data order.
+pub const DIRS: [&str; 6] = ["e", "ne", "nw", "w", "sw", "se"];
+const OFF_EVEN: [(i32, i32); 6] = [(1, 0), (0, -1), (-1, -1), (-1, 0), (-1, 1), (0, 1)];
+const OFF_ODD: [(i32, i32); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (0, 1), (1, 1)];
+
+/// Which map the player count uses: the solo and 2-player games play the small map (mist
+/// shaded hexes out), solo also blocks the £1 hexes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Solo,
+    Small,
+    Large,
+}
+
+impl Mode {
+    pub fn of(players: u8) -> Mode {
+        match players {
+            1 => Mode::Solo,
+            2 => Mode::Small,
+            _ => Mode::Large,
+        }
+    }
+    fn index(self) -> usize {
+        self as usize
+    }
+    pub fn small(self) -> bool {
+        self != Mode::Large
+    }
+}
+
+/// One assembled map.
+#[derive(Debug, Clone)]
+pub struct Map {
+    /// Hexes a production unit or a worker may stand on (active land, not a port space).
+    pub land: u128,
+    pub grass: u128,
+    pub forest: u128,
+    pub mountain: u128,
+    pub loch: u128,
+    /// The four active port spaces, module A–D (one corner each).
+    pub ports: [Hex; 4],
+    pub port_mask: u128,
+    pub border: u128,
+    pub delta: u128,
+    /// Solo: land hexes blocked by neutral workers.
+    pub blocked: u128,
+    pub cost: [u8; HEXES],
+    /// Every hex sharing an edge.
+    pub adj: [u128; HEXES],
+    /// Hexes sharing an edge without a river on it.
+    pub adj_dry: [u128; HEXES],
+}
+
+pub fn neighbour(h: Hex, d: usize) -> Option<Hex> {
+    let (c, r) = (i32::from(h.col()), i32::from(h.row()));
+    let (dc, dr) = if r % 2 == 1 {
+        OFF_ODD[d % 6]
+    } else {
+        OFF_EVEN[d % 6]
+    };
+    Hex::at(c + dc, r + dr)
+}
+
+impl Map {
+    fn build(sides: [u8; 4], mode: Mode) -> Map {
+        let comp = components();
+        let mut m = Map {
+            land: 0,
+            grass: 0,
+            forest: 0,
+            mountain: 0,
+            loch: 0,
+            ports: [Hex(0); 4],
+            port_mask: 0,
+            border: 0,
+            delta: 0,
+            blocked: 0,
+            cost: [0; HEXES],
+            adj: [0; HEXES],
+            adj_dry: [0; HEXES],
+        };
+        let mut rivers = [0u8; HEXES];
+        let mut mist = 0u128;
+        for (module, side) in sides.iter().enumerate() {
+            let s = usize::from(side.saturating_sub(1).min(1));
+            for h in &comp.sides[module][s] {
+                let i = usize::from(h.hex.0);
+                let b = h.hex.bit();
+                m.cost[i] = h.land_cost;
+                rivers[i] = h.rivers;
+                match h.port_small {
+                    Some(small) if small == mode.small() => {
+                        m.ports[module] = h.hex;
+                        m.port_mask |= b;
+                        continue;
+                    }
+                    Some(_) if !(h.grass || h.forest || h.mountain) => continue,
+                    _ => {}
+                }
+                if h.loch {
+                    m.loch |= b;
+                    continue;
+                }
+                if mode.small() && h.mist {
+                    mist |= b;
+                    continue;
+                }
+                if !(h.grass || h.forest || h.mountain) {
+                    continue;
+                }
+                if mode == Mode::Solo && h.land_cost == comp.solo_block_cost {
+                    m.blocked |= b;
+                    continue;
+                }
+                m.land |= b;
+                if h.grass {
+                    m.grass |= b;
+                }
+                if h.forest {
+                    m.forest |= b;
+                }
+                if h.mountain {
+                    m.mountain |= b;
+                }
+                if h.delta {
+                    m.delta |= b;
+                }
+            }
+        }
+        for i in 0..HEXES {
+            let h = Hex(i as u8);
+            for d in 0..6 {
+                if let Some(n) = neighbour(h, d) {
+                    m.adj[i] |= n.bit();
+                    // A river on either side of the edge separates (data lists both sides).
+                    let river = rivers[i] & (1 << d) != 0
+                        || rivers[usize::from(n.0)] & (1 << ((d + 3) % 6)) != 0;
+                    if !river {
+                        m.adj_dry[i] |= n.bit();
+                    }
+                }
+            }
+        }
+        // Border spaces: the grid's edge (3-4 players) or next to the mist (1-2 players).
+        for i in 0..HEXES {
+            let h = Hex(i as u8);
+            let edge = h.col() == 0
+                || h.col() == COLS - 1
+                || h.row() == 0
+                || h.row() == crate::ids::ROWS - 1;
+            let on_border = if mode.small() {
+                m.adj[i] & mist != 0
+            } else {
+                edge
+            };
+            if on_border {
+                m.border |= h.bit();
+            }
+        }
+        m.border &= m.land | m.loch | m.blocked;
+        m
+    }
+
+    /// Hexes an Expand (or a port use) can reach from units `own` with shipping level
+    /// `shipping` (0 none, 1 river crossing, n ≥ 2 crosses up to n−1 lochs). One crossing kind
+    /// per action: river hops and loch paths are computed separately.
+    pub fn reach(&self, own: u128, shipping: u8) -> u128 {
+        let mut r = 0u128;
+        for h in bits(own) {
+            let i = usize::from(h.0);
+            r |= if shipping >= 1 {
+                self.adj[i]
+            } else {
+                self.adj_dry[i]
+            };
+        }
+        if shipping >= 2 {
+            r |= self.across_lochs(own, shipping - 1);
+        }
+        r
+    }
+
+    /// Land and lochs next to a loch at most `lochs` loch steps from `from`.
+    pub fn across_lochs(&self, from: u128, lochs: u8) -> u128 {
+        let mut visited = 0u128;
+        let mut frontier = from;
+        for _ in 0..lochs {
+            let mut next = 0u128;
+            for h in bits(frontier) {
+                next |= self.adj[usize::from(h.0)];
+            }
+            next &= self.loch & !visited;
+            if next == 0 {
+                break;
+            }
+            visited |= next;
+            frontier = next;
+        }
+        let mut r = 0u128;
+        for h in bits(visited) {
+            r |= self.adj[usize::from(h.0)];
+        }
+        r
+    }
+
+    /// Settlements of `own` (groups of units sharing edges; rivers do not separate, Ruling
+    /// C6) in the largest group of settlements linked through shipping across lochs.
+    pub fn settlements(&self, own: u128, shipping: u8) -> u32 {
+        let mut comps: Vec<u128> = Vec::new();
+        let mut left = own;
+        while left != 0 {
+            let seed = left & left.wrapping_neg();
+            let mut comp = seed;
+            let mut frontier = seed;
+            while frontier != 0 {
+                let mut next = 0u128;
+                for h in bits(frontier) {
+                    next |= self.adj[usize::from(h.0)];
+                }
+                next &= left & !comp;
+                comp |= next;
+                frontier = next;
+            }
+            left &= !comp;
+            comps.push(comp);
+        }
+        if comps.is_empty() {
+            return 0;
+        }
+        let lochs = shipping.saturating_sub(1);
+        let mut group: Vec<usize> = (0..comps.len()).collect();
+        fn root(g: &mut [usize], mut i: usize) -> usize {
+            while g[i] != i {
+                g[i] = g[g[i]];
+                i = g[i];
+            }
+            i
+        }
+        if lochs > 0 {
+            for i in 0..comps.len() {
+                let reach = self.across_lochs(comps[i], lochs);
+                for (j, comp) in comps.iter().enumerate() {
+                    if i != j && reach & comp != 0 {
+                        let (a, b) = (root(&mut group, i), root(&mut group, j));
+                        group[a] = b;
+                    }
+                }
+            }
+        }
+        let mut counts = vec![0u32; comps.len()];
+        for i in 0..comps.len() {
+            let r = root(&mut group, i);
+            counts[r] += 1;
+        }
+        counts.into_iter().max().unwrap_or(0)
+    }
+}
+
+static MAPS: OnceLock<Vec<Map>> = OnceLock::new();
+
+/// The map of sides `sides` (each 1 or 2, modules A–D) for `mode`.
+pub fn map(sides: [u8; 4], mode: Mode) -> &'static Map {
+    let maps = MAPS.get_or_init(|| {
+        let mut v = Vec::with_capacity(48);
+        for code in 0..16u8 {
+            let s = [0, 1, 2, 3].map(|i| 1 + ((code >> i) & 1));
+            for mode in [Mode::Solo, Mode::Small, Mode::Large] {
+                v.push(Map::build(s, mode));
+            }
+        }
+        v
+    });
+    let code = sides
+        .iter()
+        .enumerate()
+        .fold(0usize, |c, (i, &s)| c | (usize::from(s == 2) << i));
+    &maps[(code * 3 + mode.index()) % maps.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn adjacency_is_symmetric_and_rivers_agree() {
+        for mode in [Mode::Solo, Mode::Small, Mode::Large] {
+            let m = map([1, 2, 1, 2], mode);
+            for i in 0..HEXES {
+                for j in bits(m.adj[i]) {
+                    assert!(m.adj[usize::from(j.0)] & Hex(i as u8).bit() != 0);
+                }
+                for j in bits(m.adj_dry[i]) {
+                    assert!(m.adj_dry[usize::from(j.0)] & Hex(i as u8).bit() != 0);
+                }
+            }
+            assert_eq!(
+                m.ports
+                    .iter()
+                    .map(|h| h.bit())
+                    .fold(0, |a, b| a | b)
+                    .count_ones(),
+                4
+            );
+            assert!(m.land & m.loch == 0 && m.land & m.port_mask == 0);
+        }
+    }
+
+    #[test]
+    fn small_map_is_smaller() {
+        let big = map([1, 1, 1, 1], Mode::Large).land.count_ones();
+        let small = map([1, 1, 1, 1], Mode::Small).land.count_ones();
+        let solo = map([1, 1, 1, 1], Mode::Solo).land.count_ones();
+        assert!(big > small && small > solo, "{big} {small} {solo}");
+    }
+}

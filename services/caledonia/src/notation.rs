@@ -1,0 +1,331 @@
+//! Text forms of moves and chance outcomes (documented in `schema/notation/caledonia.md`).
+//! Parsers return a typed error on any input and never panic; `parse(format(x)) == x`.
+
+use crate::ids::{Clan, ContractId, Good, Hex, PortId, Tech, TileId, Unit};
+use crate::moves::{Chance, Deal, Move, PortArgs, Upgrade};
+use arrayvec::ArrayVec;
+use rules_core::NotationError;
+use std::fmt::Write;
+
+fn join<T>(items: &[T], sep: &str, f: impl Fn(&T) -> String) -> String {
+    if items.is_empty() {
+        return "-".into();
+    }
+    items.iter().map(f).collect::<Vec<_>>().join(sep)
+}
+
+fn ids(list: &[ContractId], sep: &str) -> String {
+    join(list, sep, |c| c.0.to_string())
+}
+
+pub fn format_move(m: &Move) -> String {
+    match m {
+        Move::Clan(c) => format!("clan {c}"),
+        Move::Place(u, h) => format!("place {u} {h}"),
+        Move::Trade { good, sell, n } => {
+            format!("{} {good} {n}", if *sell { "sell" } else { "buy" })
+        }
+        Move::Obtain(l) => format!("obtain {}", ids(l, "+")),
+        Move::Expand(u, h) => format!("expand {u} {h}"),
+        Move::Ship => "ship".into(),
+        Move::Tech(t) => format!("tech {t}"),
+        Move::Hire => "hire".into(),
+        Move::Fulfil {
+            contracts,
+            slaughter,
+        } => {
+            let mut s = format!("fulfil {}", ids(contracts, "+"));
+            if !slaughter.is_empty() {
+                let _ = write!(s, " slaughter {}", join(slaughter, "+", |h| h.to_string()));
+            }
+            s
+        }
+        Move::Pass => "pass".into(),
+        Move::Port { port, ks, args } => {
+            let mut s = format!("port {}{}", if *ks { "ks " } else { "" }, port.0);
+            match args {
+                PortArgs::None => {}
+                PortArgs::Goods { give, get } => {
+                    let gets: Vec<Good> = get.iter().flatten().copied().collect();
+                    let _ = write!(s, " {give}>{}", join(&gets, "+", |g| g.to_string()));
+                }
+                PortArgs::Price { good, up } => {
+                    let _ = write!(s, " {good}{}", if *up { "+" } else { "-" });
+                }
+            }
+            s
+        }
+        Move::Row(a, b) => format!("row {a} {b}"),
+        Move::Cellar(i) => format!("cellar {i}"),
+        Move::Neighbour(g, n) => format!("nb {g} {n}"),
+        Move::Keep(l) => format!("keep {}", ids(l, "+")),
+        Move::Upgrade(u) => match u {
+            Upgrade::Tech(t) => format!("upgrade tech {t}"),
+            Upgrade::Ship => "upgrade ship".into(),
+            Upgrade::Hire => "upgrade hire".into(),
+            Upgrade::Retrieve { good, sell } => {
+                format!(
+                    "upgrade retrieve {good} {}",
+                    if *sell { "sell" } else { "buy" }
+                )
+            }
+        },
+        Move::Swap(h, u) => format!("swap {h} {u}"),
+        Move::Brew(k) => format!("brew {k}"),
+        Move::Done => "done".into(),
+        Move::Make {
+            cheese,
+            bread,
+            whisky,
+            cellar,
+        } => {
+            format!(
+                "make {cheese} {bread} {whisky}{}",
+                if *cellar { " cellar" } else { "" }
+            )
+        }
+        Move::Milk(k) => format!("milk {k}"),
+    }
+}
+
+struct P<'a> {
+    text: &'a str,
+}
+
+impl<'a> P<'a> {
+    fn err(&self, why: &str) -> NotationError {
+        NotationError::new(self.text, why)
+    }
+    fn num(&self, s: &str) -> Result<u8, NotationError> {
+        if s.is_empty()
+            || s.len() > 3
+            || !s.bytes().all(|b| b.is_ascii_digit())
+            || (s.len() > 1 && s.starts_with('0'))
+        {
+            return Err(self.err("expected a number"));
+        }
+        s.parse().map_err(|_| self.err("number out of range"))
+    }
+    fn hex(&self, s: &str) -> Result<Hex, NotationError> {
+        Hex::parse(s).ok_or_else(|| self.err("expected a hex like c7"))
+    }
+    fn unit(&self, s: &str) -> Result<Unit, NotationError> {
+        Unit::parse(s).ok_or_else(|| self.err("expected a unit"))
+    }
+    fn good(&self, s: &str) -> Result<Good, NotationError> {
+        Good::parse(s).ok_or_else(|| self.err("expected a good"))
+    }
+    fn list<T, const N: usize>(
+        &self,
+        s: &str,
+        sep: char,
+        f: impl Fn(&str) -> Result<T, NotationError>,
+    ) -> Result<ArrayVec<T, N>, NotationError> {
+        let mut out = ArrayVec::new();
+        if s == "-" {
+            return Ok(out);
+        }
+        for part in s.split(sep) {
+            out.try_push(f(part)?)
+                .map_err(|_| self.err("list too long"))?;
+        }
+        Ok(out)
+    }
+    fn contracts<const N: usize>(
+        &self,
+        s: &str,
+        sep: char,
+    ) -> Result<ArrayVec<ContractId, N>, NotationError> {
+        self.list(s, sep, |x| self.num(x).map(ContractId))
+    }
+}
+
+pub fn parse_move(text: &str) -> Result<Move, NotationError> {
+    let p = P { text };
+    let w: Vec<&str> = text.split(' ').collect();
+    let m = match w.as_slice() {
+        ["clan", c] => Move::Clan(Clan::parse(c).ok_or_else(|| p.err("unknown clan"))?),
+        ["place", u, h] => Move::Place(p.unit(u)?, p.hex(h)?),
+        [side @ ("buy" | "sell"), g, n] => Move::Trade {
+            good: p.good(g)?,
+            sell: *side == "sell",
+            n: p.num(n)?,
+        },
+        ["obtain", l] => Move::Obtain(p.contracts(l, '+')?),
+        ["expand", u, h] => Move::Expand(p.unit(u)?, p.hex(h)?),
+        ["ship"] => Move::Ship,
+        ["tech", t] => Move::Tech(Tech::parse(t).ok_or_else(|| p.err("tech woodcutter or miner"))?),
+        ["hire"] => Move::Hire,
+        ["fulfil", l] => Move::Fulfil {
+            contracts: p.contracts(l, '+')?,
+            slaughter: ArrayVec::new(),
+        },
+        ["fulfil", l, "slaughter", s] => {
+            let slaughter: ArrayVec<Hex, 8> = p.list(s, '+', |x| p.hex(x))?;
+            if slaughter.is_empty() {
+                return Err(p.err("list the animals slaughtered"));
+            }
+            Move::Fulfil {
+                contracts: p.contracts(l, '+')?,
+                slaughter,
+            }
+        }
+        ["pass"] => Move::Pass,
+        ["port", rest @ ..] => parse_port(&p, rest)?,
+        ["row", a, b] => Move::Row(p.hex(a)?, p.hex(b)?),
+        ["cellar", i] => Move::Cellar(p.num(i)?),
+        ["nb", g, n] => Move::Neighbour(p.good(g)?, p.num(n)?),
+        ["keep", l] => Move::Keep(p.contracts(l, '+')?),
+        ["upgrade", "tech", t] => Move::Upgrade(Upgrade::Tech(
+            Tech::parse(t).ok_or_else(|| p.err("tech woodcutter or miner"))?,
+        )),
+        ["upgrade", "ship"] => Move::Upgrade(Upgrade::Ship),
+        ["upgrade", "hire"] => Move::Upgrade(Upgrade::Hire),
+        ["upgrade", "retrieve", g, side @ ("buy" | "sell")] => Move::Upgrade(Upgrade::Retrieve {
+            good: p.good(g)?,
+            sell: *side == "sell",
+        }),
+        ["swap", h, u] => Move::Swap(p.hex(h)?, p.unit(u)?),
+        ["brew", k] => Move::Brew(p.num(k)?),
+        ["done"] => Move::Done,
+        ["make", c, b, w] => Move::Make {
+            cheese: p.num(c)?,
+            bread: p.num(b)?,
+            whisky: p.num(w)?,
+            cellar: false,
+        },
+        ["make", c, b, w, "cellar"] => Move::Make {
+            cheese: p.num(c)?,
+            bread: p.num(b)?,
+            whisky: p.num(w)?,
+            cellar: true,
+        },
+        ["milk", k] => Move::Milk(p.num(k)?),
+        _ => return Err(p.err("unknown move")),
+    };
+    Ok(m)
+}
+
+fn parse_port(p: &P, rest: &[&str]) -> Result<Move, NotationError> {
+    let (ks, rest) = match rest {
+        ["ks", more @ ..] => (true, more),
+        _ => (false, rest),
+    };
+    let (id, args) = match rest {
+        [id] => (*id, None),
+        [id, a] => (*id, Some(*a)),
+        _ => return Err(p.err("port <id> [choice]")),
+    };
+    let port = PortId(p.num(id)?);
+    let args = match args {
+        None => PortArgs::None,
+        Some(a) => {
+            if let Some((give, gets)) = a.split_once('>') {
+                let list: ArrayVec<Good, 3> = p.list(gets, '+', |x| p.good(x))?;
+                let mut get = [None; 3];
+                for (slot, g) in get.iter_mut().zip(list) {
+                    *slot = Some(g);
+                }
+                if get[0].is_none() {
+                    return Err(p.err("gain at least one good"));
+                }
+                PortArgs::Goods {
+                    give: p.good(give)?,
+                    get,
+                }
+            } else if let Some(g) = a.strip_suffix('+') {
+                PortArgs::Price {
+                    good: p.good(g)?,
+                    up: true,
+                }
+            } else if let Some(g) = a.strip_suffix('-') {
+                PortArgs::Price {
+                    good: p.good(g)?,
+                    up: false,
+                }
+            } else {
+                return Err(p.err("port choice: give>get+get or good+ / good-"));
+            }
+        }
+    };
+    Ok(Move::Port { port, ks, args })
+}
+
+pub fn format_chance(c: &Chance) -> String {
+    match c {
+        Chance::Deal(d) => format!(
+            "deal sides={} ports={} tiles={} first={} offer={} boxes={}",
+            d.sides.iter().map(|s| s.to_string()).collect::<String>(),
+            join(&d.ports, ",", |p| p.0.to_string()),
+            join(&d.tiles, ",", |t| t.0.to_string()),
+            d.first,
+            join(&d.offer, ",", |(c, t)| format!("{c}/{t}")),
+            ids(&d.boxes, ","),
+        ),
+        Chance::Prep { refill, drift } => format!(
+            "prep refill={} drift={}",
+            ids(refill, ","),
+            join(drift, ",", |(g, d)| format!("{g}{d:+}"))
+        ),
+        Chance::Draw(l) => format!("draw {}", ids(l, ",")),
+    }
+}
+
+fn field<'a>(p: &P, w: &'a str, key: &str) -> Result<&'a str, NotationError> {
+    w.strip_prefix(key)
+        .and_then(|r| r.strip_prefix('='))
+        .ok_or_else(|| p.err("expected key=value fields in order"))
+}
+
+pub fn parse_chance(text: &str) -> Result<Chance, NotationError> {
+    let p = P { text };
+    let w: Vec<&str> = text.split(' ').collect();
+    match w.as_slice() {
+        ["deal", s, po, ti, fi, of, bo] => {
+            let sides_s = field(&p, s, "sides")?;
+            if sides_s.len() != 4 || !sides_s.bytes().all(|b| b == b'1' || b == b'2') {
+                return Err(p.err("sides: four digits 1 or 2"));
+            }
+            let mut sides = [1u8; 4];
+            for (slot, b) in sides.iter_mut().zip(sides_s.bytes()) {
+                *slot = b - b'0';
+            }
+            let ports: ArrayVec<u8, 4> = p.list(field(&p, po, "ports")?, ',', |x| p.num(x))?;
+            let tiles: ArrayVec<u8, 5> = p.list(field(&p, ti, "tiles")?, ',', |x| p.num(x))?;
+            let ports: [u8; 4] = ports.into_inner().map_err(|_| p.err("four ports"))?;
+            let tiles: [u8; 5] = tiles.into_inner().map_err(|_| p.err("five tiles"))?;
+            let first = p.num(field(&p, fi, "first")?)?;
+            let offer = p.list(field(&p, of, "offer")?, ',', |x| {
+                let (c, t) = x.split_once('/').ok_or_else(|| p.err("offer: clan/tile"))?;
+                Ok((
+                    Clan::parse(c).ok_or_else(|| p.err("unknown clan"))?,
+                    p.num(t)?,
+                ))
+            })?;
+            let boxes = p.contracts(field(&p, bo, "boxes")?, ',')?;
+            Ok(Chance::Deal(Box::new(Deal {
+                sides,
+                ports: ports.map(PortId),
+                tiles: tiles.map(TileId),
+                first,
+                offer,
+                boxes,
+            })))
+        }
+        ["prep", r, d] => {
+            let refill = p.contracts(field(&p, r, "refill")?, ',')?;
+            let drift = p.list(field(&p, d, "drift")?, ',', |x| {
+                let at = x
+                    .find(['+', '-'])
+                    .ok_or_else(|| p.err("drift: good+n or good-n"))?;
+                let (g, n) = x.split_at(at);
+                let size = p.num(n.get(1..).unwrap_or(""))?;
+                let size = i8::try_from(size).map_err(|_| p.err("die out of range"))?;
+                Ok((p.good(g)?, if n.starts_with('-') { -size } else { size }))
+            })?;
+            Ok(Chance::Prep { refill, drift })
+        }
+        ["draw", l] => Ok(Chance::Draw(p.contracts(l, ',')?)),
+        _ => Err(p.err("unknown chance outcome")),
+    }
+}

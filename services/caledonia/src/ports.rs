@@ -1,0 +1,305 @@
+//! Free actions: port bonuses (once per port per player per game) and MacKenzie's cellar,
+//! before or after the main action; MacDonald's rowing (before it); port 7's exchange step.
+
+use crate::data::{components, PortKind};
+use crate::error::Rule;
+use crate::ids::{Clan, Good, Hex, PortId, Unit, KS_PORT};
+use crate::moves::PortArgs;
+use crate::state::{State, Turn};
+
+impl State {
+    pub fn port_kind(&self, port: PortId) -> Option<PortKind> {
+        usize::from(port.0)
+            .checked_sub(1)
+            .and_then(|i| components().ports.get(i))
+            .map(|p| p.kind)
+    }
+
+    fn port_hex(&self, port: PortId) -> Option<Hex> {
+        let m = self.map();
+        self.ports
+            .iter()
+            .position(|&p| p == port)
+            .map(|i| m.ports[i])
+    }
+
+    pub fn check_port(
+        &self,
+        t: &Turn,
+        seat: u8,
+        port: PortId,
+        ks: bool,
+        args: &PortArgs,
+    ) -> Result<(), Rule> {
+        let p = self.seat(seat).ok_or(Rule::WrongStep)?;
+        let used_bit = |id: PortId| p.ports_used & (1u16 << (id.0 & 15)) != 0;
+        // Through the Kickstarter port: its marker, its reach and its £3; then any other port
+        // in play, even one already used.
+        let marker = if ks { KS_PORT } else { port };
+        let hex = self.port_hex(marker).ok_or(Rule::PortNotInPlay)?;
+        if self.port_hex(port).is_none() || (ks && port == KS_PORT) {
+            return Err(Rule::PortNotInPlay);
+        }
+        if used_bit(marker) {
+            return Err(Rule::PortUsed);
+        }
+        if self.reach_of(p) & hex.bit() == 0 && p.all_units() & hex.bit() == 0 {
+            return Err(Rule::PortOutOfRange);
+        }
+        let fee = if ks { components().ports[8].cost } else { 0 };
+        if p.money < fee {
+            return Err(Rule::Money);
+        }
+        let kind = self.port_kind(port).ok_or(Rule::PortNotInPlay)?;
+        match (kind, args) {
+            (PortKind::Basic | PortKind::Processed, PortArgs::Goods { give, get }) => {
+                let processed = kind == PortKind::Processed;
+                let gain = usize::from(port.0)
+                    .checked_sub(1)
+                    .and_then(|i| components().ports.get(i))
+                    .map_or(0, |d| d.gain);
+                let n = usize::from(gain).min(3);
+                let gets: Vec<Good> = get.iter().flatten().copied().collect();
+                let shape = gets.len() == n && get[..n].iter().all(Option::is_some);
+                if !shape
+                    || give.processed() != processed
+                    || gets.iter().any(|g| g.processed() != processed)
+                    || !gets.windows(2).all(|w| w[0] <= w[1])
+                {
+                    return Err(Rule::PortArgs);
+                }
+                if p.goods[give.index()] == 0 {
+                    return Err(Rule::Goods);
+                }
+                Ok(())
+            }
+            (PortKind::Price, PortArgs::Price { .. }) => Ok(()),
+            (PortKind::Meat, PortArgs::None) => {
+                if p.held
+                    .iter()
+                    .any(|id| self.contract(*id).is_some_and(|k| k.meat() > 0))
+                {
+                    Ok(())
+                } else {
+                    Err(Rule::PortNoMeatContract)
+                }
+            }
+            (
+                PortKind::Upgrade | PortKind::Money | PortKind::Exchange | PortKind::Draw,
+                PortArgs::None,
+            ) => {
+                let _ = t;
+                Ok(())
+            }
+            _ => Err(Rule::PortArgs),
+        }
+    }
+
+    pub fn apply_port(&mut self, t: &mut Turn, seat: u8, port: PortId, ks: bool, args: &PortArgs) {
+        let c = components();
+        let marker = if ks { KS_PORT } else { port };
+        let Some(data) = usize::from(port.0)
+            .checked_sub(1)
+            .and_then(|i| c.ports.get(i))
+            .copied()
+        else {
+            return;
+        };
+        let Some(p) = self.seats.get_mut(usize::from(seat)) else {
+            return;
+        };
+        p.ports_used |= 1u16 << (marker.0 & 15);
+        if ks {
+            p.money -= c.ports[8].cost;
+        }
+        match (data.kind, args) {
+            (PortKind::Meat, _) => t.meat_discount = true,
+            (PortKind::Basic | PortKind::Processed, PortArgs::Goods { give, get }) => {
+                p.goods[give.index()] -= 1;
+                for g in get.iter().flatten() {
+                    p.goods[g.index()] += 1;
+                }
+            }
+            (PortKind::Upgrade, _) => {
+                p.glory += u32::from(data.glory);
+                t.upgrades += 1;
+            }
+            (PortKind::Money, _) => p.money += data.money,
+            (PortKind::Price, PortArgs::Price { good, up }) => {
+                let steps = i32::from(data.steps);
+                let good = *good;
+                let up = *up;
+                self.move_price(good, if up { steps } else { -steps });
+            }
+            (PortKind::Exchange, _) => t.exchange = data.units,
+            (PortKind::Draw, _) => {
+                p.money += data.money;
+                if p.free_boxes() > 0 {
+                    let b = &c.building;
+                    let (draw, keep) = if p.clan == Clan::Buchanan {
+                        (b.buchanan_draw, b.buchanan_keep)
+                    } else {
+                        (b.draw, b.keep)
+                    };
+                    t.draw = draw;
+                    t.draw_keep = keep.min(p.free_boxes() as u8);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Is a port use or a cellar withdrawal legal for the seat now? One candidate per port
+    /// and way of using it suffices: port 2/3 need a good of their class, port 6 any good.
+    pub fn free_action_possible(&self, t: &Turn) -> bool {
+        let seat = t.seat;
+        if (0..4).any(|i| self.check_cellar(seat, i).is_ok()) {
+            return true;
+        }
+        let Some(p) = self.seat(seat) else {
+            return false;
+        };
+        // Necessary for any port use: an unused port marker's hex within reach. Checked with
+        // one reach search first, since this runs at the end of every main action.
+        let m = self.map();
+        let reach = self.reach_of(p) | p.all_units();
+        let open = self.ports.iter().zip(m.ports).any(|(port, hex)| {
+            reach & hex.bit() != 0 && p.ports_used & (1u16 << (port.0 & 15)) == 0
+        });
+        if !open {
+            return false;
+        }
+        let held = |processed: bool| {
+            Good::ALL
+                .iter()
+                .copied()
+                .find(|g| g.processed() == processed && p.goods[g.index()] > 0)
+        };
+        for port in self.ports {
+            let args = match self.port_kind(port) {
+                Some(PortKind::Basic) => match held(false) {
+                    Some(g) => PortArgs::Goods {
+                        give: g,
+                        get: [Some(g); 3],
+                    },
+                    None => continue,
+                },
+                Some(PortKind::Processed) => match held(true) {
+                    Some(g) => PortArgs::Goods {
+                        give: g,
+                        get: [Some(g), Some(g), None],
+                    },
+                    None => continue,
+                },
+                Some(PortKind::Price) => PortArgs::Price {
+                    good: Good::Wool,
+                    up: true,
+                },
+                _ => PortArgs::None,
+            };
+            if [false, true]
+                .iter()
+                .any(|&ks| self.check_port(t, seat, port, ks, &args).is_ok())
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    pub fn check_row(&self, t: &Turn, seat: u8, from: Hex, to: Hex) -> Result<(), Rule> {
+        let p = self.seat(seat).ok_or(Rule::WrongStep)?;
+        if p.clan != Clan::MacDonald {
+            return Err(Rule::NotMacDonald);
+        }
+        if t.rowed {
+            return Err(Rule::RowUsed);
+        }
+        if !from.valid() || p.units[Unit::Fisherman.index()] & from.bit() == 0 {
+            return Err(Rule::NoFisherman);
+        }
+        let m = self.map();
+        if !to.valid() || m.adj[usize::from(from.0)] & to.bit() == 0 {
+            return Err(Rule::OutOfRange);
+        }
+        if (m.loch | m.port_mask) & to.bit() == 0 {
+            return Err(Rule::WrongTerrain);
+        }
+        if self.occupied() & to.bit() != 0 {
+            return Err(Rule::Occupied);
+        }
+        let others = p.units[Unit::Fisherman.index()] & !from.bit();
+        if m.adj[usize::from(to.0)] & others != 0 {
+            return Err(Rule::FishermenAdjacent);
+        }
+        Ok(())
+    }
+
+    /// Rowing never triggers the neighbour bonus.
+    pub fn apply_row(&mut self, seat: u8, from: Hex, to: Hex) {
+        if let Some(p) = self.seats.get_mut(usize::from(seat)) {
+            let f = &mut p.units[Unit::Fisherman.index()];
+            *f = (*f & !from.bit()) | to.bit();
+        }
+    }
+
+    pub fn check_cellar(&self, seat: u8, spot: u8) -> Result<(), Rule> {
+        let p = self.seat(seat).ok_or(Rule::WrongStep)?;
+        if p.clan != Clan::MacKenzie {
+            return Err(Rule::NotMacKenzie);
+        }
+        let spots = components().clan.cellar.len();
+        if usize::from(spot) >= spots || p.cellar[usize::from(spot)] == 0 {
+            return Err(Rule::CellarEmpty);
+        }
+        Ok(())
+    }
+
+    pub fn apply_cellar(&mut self, seat: u8, spot: u8) {
+        let pay = components()
+            .clan
+            .cellar
+            .get(usize::from(spot))
+            .copied()
+            .unwrap_or(0);
+        if let Some(p) = self.seats.get_mut(usize::from(seat)) {
+            p.cellar[usize::from(spot)] -= 1;
+            p.goods[Good::Whisky.index()] += 1;
+            p.money += pay;
+        }
+    }
+
+    pub fn check_swap(&self, seat: u8, h: Hex, new: Unit) -> Result<(), Rule> {
+        let p = self.seat(seat).ok_or(Rule::WrongStep)?;
+        if !h.valid() {
+            return Err(Rule::NoSuchHex);
+        }
+        let old = p.unit_at(h).ok_or(Rule::NoExchange)?;
+        let excluded = |u: Unit| matches!(u, Unit::Field | Unit::Fisherman);
+        if excluded(old) || excluded(new) || old == new {
+            return Err(Rule::NoExchange);
+        }
+        if self.terrain_for(new) & self.map().land & h.bit() == 0 {
+            return Err(Rule::WrongTerrain);
+        }
+        // The old unit goes back first, so a MacDonald worker may become another worker.
+        let back = usize::from(p.slot(old) == p.slot(new));
+        if usize::from(p.supply[p.slot(new)]) + back == 0 {
+            return Err(Rule::SupplyEmpty);
+        }
+        Ok(())
+    }
+
+    pub fn apply_swap(&mut self, t: &mut Turn, seat: u8, h: Hex, new: Unit) {
+        if let Some(p) = self.seats.get_mut(usize::from(seat)) {
+            if let Some(old) = p.unit_at(h) {
+                p.units[old.index()] &= !h.bit();
+                let slot = p.slot(old);
+                p.supply[slot] += 1;
+            }
+        }
+        self.place_unit(seat, new, h, 0);
+        let nb = self.options.port7_neighbour_bonus;
+        self.after_placement(t, seat, new, h, nb);
+    }
+}

@@ -1,0 +1,300 @@
+//! The position: table (map sides, ports, scoring tiles, market, export board, import track),
+//! each player's board and units, and where the game stands (phase, turn, pending bonuses).
+
+use crate::data::components;
+use crate::ids::{Clan, ContractId, Good, Hex, PortId, TileId, Unit};
+use crate::map::{map, Map, Mode};
+use arrayvec::ArrayVec;
+use serde::{Deserialize, Serialize};
+
+/// The game's options. `players` is required; the rest default to the product's rulings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Options {
+    pub players: u8,
+    /// Ruling C1: the rounds 2–5 market drift (`false`: the published multiplayer rules).
+    #[serde(default = "yes")]
+    pub market_drift: bool,
+    /// Ruling C3: the published fourth bonus-upgrade choice (take back a merchant).
+    #[serde(default)]
+    pub bonus_retrieve: bool,
+    /// Port 7 and the neighbour bonus: the publisher's erratum (`true`) or EN CC15 (`false`).
+    #[serde(default = "yes")]
+    pub port7_neighbour_bonus: bool,
+    /// The Kickstarter components: clan MacEwen, port 9 and scoring tile 9 join the draws.
+    #[serde(default)]
+    pub kickstarter: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl Options {
+    pub fn new(players: u8) -> Options {
+        Options {
+            players,
+            market_drift: true,
+            bonus_retrieve: false,
+            port7_neighbour_bonus: true,
+            kickstarter: false,
+        }
+    }
+}
+
+/// One player's board, supply and holdings.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Player {
+    pub clan: Clan,
+    pub start_tile: u8,
+    pub money: i32,
+    /// By [`Good`] index.
+    pub goods: [u16; 6],
+    pub hops: u16,
+    /// Cotton, tobacco, sugar cane on fulfilled contracts.
+    pub imports: [u16; 3],
+    pub meat: u16,
+    pub glory: u32,
+    /// Map units by [`Unit`] index.
+    pub units: [u128; 9],
+    /// Units left on the board, by [`Unit`] index 0–7; MacDonald's worker pool is slot 6.
+    pub supply: [u8; 8],
+    pub shipping: u8,
+    pub tech: [bool; 2],
+    pub merchants_track: u8,
+    pub merchants_stock: u8,
+    pub market_buy: [u8; 6],
+    pub market_sell: [u8; 6],
+    /// Contracts in the export crate(s).
+    pub held: ArrayVec<ContractId, 2>,
+    /// Bit `id` set: fulfilled.
+    pub fulfilled: u64,
+    /// Bit `id` set: port used.
+    pub ports_used: u16,
+    /// MacKenzie's cellar: barrels per spot.
+    pub cellar: [u8; 4],
+    pub passed: bool,
+}
+
+impl Player {
+    pub fn all_units(&self) -> u128 {
+        self.units.iter().fold(0, |a, &b| a | b)
+    }
+    pub fn unit_count(&self, u: Unit) -> u32 {
+        self.units[u.index()].count_ones()
+    }
+    pub fn fulfilled_count(&self) -> u32 {
+        self.fulfilled.count_ones()
+    }
+    pub fn boxes(&self) -> usize {
+        if self.clan == Clan::Buchanan {
+            2
+        } else {
+            1
+        }
+    }
+    pub fn free_boxes(&self) -> usize {
+        self.boxes().saturating_sub(self.held.len())
+    }
+    pub fn unit_at(&self, h: Hex) -> Option<Unit> {
+        Unit::ALL
+            .iter()
+            .copied()
+            .find(|u| self.units[u.index()] & h.bit() != 0)
+    }
+    /// The board slot a unit comes from (MacDonald's workers share one pool).
+    pub fn slot(&self, u: Unit) -> usize {
+        if self.clan == Clan::MacDonald && u.worker() {
+            Unit::Woodcutter.index()
+        } else {
+            u.index().min(7)
+        }
+    }
+}
+
+/// What the seat in a turn is to decide next.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Step {
+    /// Free actions, then one main action.
+    Start,
+    /// After an expansion next to rivals: buy their goods at a discount (`nb`) or `done`.
+    Neighbour { goods: u8 },
+    /// Contracts drawn for a building bonus: keep some (`keep`).
+    Keep {
+        drawn: ArrayVec<ContractId, 6>,
+        max: u8,
+    },
+    /// Port 7: swap map units for board units (`swap`) or `done`.
+    Exchange { left: u8 },
+    /// Direct export bonuses, bonus upgrades, MacEwen's beer: take them or `done`.
+    Bonus,
+    /// After the main action: free actions (ports, MacKenzie's cellar) or `done`.
+    After,
+}
+
+/// The turn in progress.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Turn {
+    pub seat: u8,
+    pub step: Step,
+    pub main_done: bool,
+    pub rowed: bool,
+    /// Port 1 used this turn: one contract needs one animal fewer.
+    pub meat_discount: bool,
+    /// Goods bought through the neighbour bonus this turn (cap per good per turn).
+    pub nb_bought: [u8; 6],
+    /// Goods offered by the last expansion's neighbours, pending its `nb` step.
+    pub nb_pending: u8,
+    /// Contracts to draw for a building bonus (a chance entry), and how many may be kept.
+    pub draw: u8,
+    pub draw_keep: u8,
+    pub expands: u8,
+    pub upgrades: u8,
+    pub brew: u8,
+    pub exchange: u8,
+    /// The seat said `done` after its main action: the turn ends at the next settle.
+    pub finished: bool,
+}
+
+impl Turn {
+    pub fn new(seat: u8) -> Turn {
+        Turn {
+            seat,
+            step: Step::Start,
+            main_done: false,
+            rowed: false,
+            meat_discount: false,
+            nb_bought: [0; 6],
+            nb_pending: 0,
+            draw: 0,
+            draw_keep: 0,
+            expands: 0,
+            upgrades: 0,
+            brew: 0,
+            exchange: 0,
+            finished: false,
+        }
+    }
+}
+
+/// Where the game stands.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Phase {
+    /// Waiting on the initial deal.
+    Deal,
+    /// Seats choose clans in reverse turn order: `idx` counts choices made.
+    Clans {
+        idx: u8,
+    },
+    /// Initial workers, in snake order (then Fergusson's third): `idx` counts placements.
+    Workers {
+        idx: u8,
+    },
+    /// Rounds 2–5 preparation: waits on refills and the market drift.
+    Prep,
+    Action(Turn),
+    /// A building-bonus draw is pending (chance) within this turn.
+    Draw(Turn),
+    /// Production decisions: `seat` decides, `milk` = Cunningham's sale step.
+    Production {
+        seat: u8,
+        milk: bool,
+    },
+    Over,
+}
+
+/// The whole position.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct State {
+    pub options: Options,
+    pub phase: Phase,
+    pub round: u8,
+    pub sides: [u8; 4],
+    pub ports: [PortId; 4],
+    pub tiles: [TileId; 5],
+    /// Price index per good.
+    pub prices: [u8; 6],
+    /// Export-board boxes; `None` is an empty box.
+    pub boxes: ArrayVec<Option<ContractId>, 6>,
+    /// Contracts never drawn (bit `id`); drawn at random.
+    pub pile: u64,
+    /// Contracts put under the pile, in order (drawn after the unseen ones).
+    pub bottom: ArrayVec<ContractId, 50>,
+    pub import_track: [u16; 3],
+    /// This round's turn order, and the order of passing (next round's).
+    pub order: ArrayVec<u8, 4>,
+    pub next_order: ArrayVec<u8, 4>,
+    /// Clans and start tiles offered at setup.
+    pub offer: ArrayVec<(Clan, u8), 5>,
+    pub seats: ArrayVec<Player, 4>,
+}
+
+impl State {
+    pub fn new(options: Options) -> State {
+        State {
+            options,
+            phase: Phase::Deal,
+            round: 0,
+            sides: [1; 4],
+            ports: [PortId(1); 4],
+            tiles: [TileId(1); 5],
+            prices: [0; 6],
+            boxes: ArrayVec::new(),
+            pile: 0,
+            bottom: ArrayVec::new(),
+            import_track: [0; 3],
+            order: ArrayVec::new(),
+            next_order: ArrayVec::new(),
+            offer: ArrayVec::new(),
+            seats: ArrayVec::new(),
+        }
+    }
+
+    pub fn players(&self) -> u8 {
+        self.options.players
+    }
+    pub fn mode(&self) -> Mode {
+        Mode::of(self.players())
+    }
+    pub fn map(&self) -> &'static Map {
+        map(self.sides, self.mode())
+    }
+    pub fn seat(&self, s: u8) -> Option<&Player> {
+        self.seats.get(usize::from(s))
+    }
+    pub fn occupied(&self) -> u128 {
+        self.seats.iter().fold(0, |a, p| a | p.all_units())
+    }
+    pub fn price(&self, g: Good) -> i32 {
+        let t = &components().tracks[g.index()];
+        let i = usize::from(self.prices[g.index()]).min(t.prices.len() - 1);
+        i32::from(t.prices[i])
+    }
+    pub fn pile_len(&self) -> usize {
+        self.pile.count_ones() as usize + self.bottom.len()
+    }
+    /// Money for taking a contract this round (negative: a cost).
+    pub fn obtain_money(&self) -> i32 {
+        let c = components();
+        let r = usize::from(self.round.clamp(1, 5)) - 1;
+        c.obtain_money.get(r).copied().unwrap_or(0)
+    }
+    pub fn turn(&self) -> Option<&Turn> {
+        match &self.phase {
+            Phase::Action(t) | Phase::Draw(t) => Some(t),
+            _ => None,
+        }
+    }
+    /// The seat and unit on a hex.
+    pub fn unit_at(&self, h: Hex) -> Option<(u8, Unit)> {
+        self.seats
+            .iter()
+            .enumerate()
+            .find_map(|(i, p)| p.unit_at(h).map(|u| (i as u8, u)))
+    }
+    /// Which port tile stands on a hex.
+    pub fn port_at(&self, h: Hex) -> Option<PortId> {
+        let m = self.map();
+        m.ports.iter().position(|&p| p == h).map(|i| self.ports[i])
+    }
+}

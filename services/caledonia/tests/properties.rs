@@ -1,0 +1,378 @@
+//! Property tests of the reducer contract:
+//! - a move is legal iff `play` accepts it; a refused move returns a typed error naming a rule
+//!   and leaves the state unchanged;
+//! - `parse(format(m)) == m` for every legal move and every chance outcome;
+//! - replaying a log twice gives equal states;
+//! - the notation parsers never panic on random bytes or strings.
+
+use arrayvec::ArrayVec;
+use caledonia::ids::{Clan, ContractId, Good, Hex, PortId, Tech, Unit};
+use caledonia::legal::MoveList;
+use caledonia::{Caledonia, Chance, Move, Options, PortArgs, State, Upgrade};
+use proptest::prelude::*;
+use rules_core::{playout, Action, ChanceRng, Dealer, Game, Notation, RuleViolation, Seat, ToAct};
+
+/// Any move at all, legal or not, from a stream of random numbers.
+fn arbitrary_move(r: &mut Dealer) -> Move {
+    let hex = |r: &mut Dealer| Hex(r.below(125) as u8); // 120..: off the grid
+    let unit = |r: &mut Dealer| Unit::ALL[r.below(9) as usize];
+    let good = |r: &mut Dealer| Good::ALL[r.below(6) as usize];
+    let cid = |r: &mut Dealer| ContractId(r.below(53) as u8);
+    let ids =
+        |r: &mut Dealer| -> ArrayVec<ContractId, 2> { (0..r.below(3)).map(|_| cid(r)).collect() };
+    match r.below(21) {
+        0 => Move::Clan(Clan::ALL[r.below(9) as usize]),
+        1 => Move::Place(unit(r), hex(r)),
+        2 => Move::Trade {
+            good: good(r),
+            sell: r.below(2) == 0,
+            n: r.below(9) as u8,
+        },
+        3 => Move::Obtain(ids(r)),
+        4 => Move::Expand(unit(r), hex(r)),
+        5 => Move::Ship,
+        6 => Move::Tech(Tech::ALL[r.below(2) as usize]),
+        7 => Move::Hire,
+        8 => Move::Fulfil {
+            contracts: ids(r),
+            slaughter: (0..r.below(4)).map(|_| hex(r)).collect(),
+        },
+        9 => Move::Pass,
+        10 => Move::Port {
+            port: PortId(r.below(11) as u8),
+            ks: r.below(4) == 0,
+            args: match r.below(3) {
+                0 => PortArgs::None,
+                1 => PortArgs::Goods {
+                    give: good(r),
+                    get: [
+                        Some(good(r)),
+                        Some(good(r)),
+                        if r.below(2) == 0 { None } else { Some(good(r)) },
+                    ],
+                },
+                _ => PortArgs::Price {
+                    good: good(r),
+                    up: r.below(2) == 0,
+                },
+            },
+        },
+        11 => Move::Row(hex(r), hex(r)),
+        12 => Move::Cellar(r.below(5) as u8),
+        13 => Move::Neighbour(good(r), r.below(6) as u8),
+        14 => Move::Keep(ids(r)),
+        15 => Move::Upgrade(match r.below(4) {
+            0 => Upgrade::Tech(Tech::ALL[r.below(2) as usize]),
+            1 => Upgrade::Ship,
+            2 => Upgrade::Hire,
+            _ => Upgrade::Retrieve {
+                good: good(r),
+                sell: r.below(2) == 0,
+            },
+        }),
+        16 => Move::Swap(hex(r), unit(r)),
+        17 => Move::Brew(r.below(5) as u8),
+        18 => Move::Done,
+        19 => Move::Make {
+            cheese: r.below(6) as u8,
+            bread: r.below(6) as u8,
+            whisky: r.below(6) as u8,
+            cellar: r.below(2) == 0,
+        },
+        _ => Move::Milk(r.below(6) as u8),
+    }
+}
+
+fn options(seed: u64) -> Options {
+    let mut o = Options::new(1 + (seed % 4) as u8);
+    o.kickstarter = seed.is_multiple_of(3);
+    o.bonus_retrieve = seed.is_multiple_of(2);
+    o
+}
+
+fn positions(seed: u64) -> (Options, Vec<Action<Move, Chance>>) {
+    let o = options(seed);
+    let p = playout::<Caledonia>(&o, seed, 100_000, true).unwrap();
+    (o, p.log)
+}
+
+#[test]
+fn legal_iff_accepted_and_refusals_change_nothing() {
+    let mut r = Dealer::new(99, 0);
+    let mut checked = 0u64;
+    for seed in 0..60 {
+        let (o, log) = positions(seed);
+        let mut s = Caledonia::new_game(&o).unwrap();
+        let mut moves = MoveList::new();
+        for a in &log {
+            if let ToAct::Seat(seat) = Caledonia::to_act(&s) {
+                Caledonia::legal_moves(&s, &mut moves);
+                for m in &moves {
+                    let mut t = s.clone();
+                    Caledonia::play(&mut t, seat, m)
+                        .unwrap_or_else(|e| panic!("listed {m:?} refused: {e}"));
+                    let text = Caledonia::format_move(m);
+                    assert_eq!(Caledonia::parse_move(&text).as_ref(), Ok(m), "{text}");
+                    checked += 1;
+                }
+                for _ in 0..60 {
+                    let m = arbitrary_move(&mut r);
+                    let mut t = s.clone();
+                    match Caledonia::play(&mut t, seat, &m) {
+                        Ok(()) => assert!(moves.contains(&m), "accepted but not listed: {m:?}"),
+                        Err(e) => {
+                            assert!(!moves.contains(&m), "listed but refused: {m:?}");
+                            assert_eq!(t, s, "refused {m:?} ({e}) changed the state");
+                            assert!(!e.rule().is_empty());
+                            assert!(!e.to_string().is_empty());
+                        }
+                    }
+                    if o.players > 1 {
+                        let other = Seat((seat.0 + 1) % o.players);
+                        let mut t = s.clone();
+                        let e = Caledonia::play(&mut t, other, &m).unwrap_err();
+                        assert_eq!(e.rule(), "turn.wrong-seat");
+                        assert_eq!(t, s);
+                    }
+                }
+            } else if let Action::Chance(c) = a {
+                let text = Caledonia::format_chance(c);
+                assert_eq!(Caledonia::parse_chance(&text).as_ref(), Ok(c), "{text}");
+                let mut t = s.clone();
+                assert!(Caledonia::play(&mut t, Seat(0), &Move::Pass).is_err());
+                assert_eq!(t, s);
+            }
+            Caledonia::apply(&mut s, a).unwrap();
+        }
+        let mut t = s.clone();
+        assert_eq!(
+            Caledonia::play(&mut t, Seat(0), &Move::Pass)
+                .unwrap_err()
+                .rule(),
+            "turn.game-over"
+        );
+        assert_eq!(t, s);
+    }
+    assert!(checked > 10_000, "{checked}");
+}
+
+/// A game whose seats pass (or skip an optional step) only when nothing else is legal, or
+/// rarely: it runs deep into full maps, exhausted boards and late rounds, where the random
+/// playouts (which pass early) seldom go.
+fn deep_game(seed: u64, players: u8, mut visit: impl FnMut(&State, Seat, &MoveList)) -> State {
+    let mut o = Options::new(players);
+    o.kickstarter = seed.is_multiple_of(2);
+    o.bonus_retrieve = true;
+    let mut s = Caledonia::new_game(&o).unwrap();
+    let mut policy = Dealer::new(seed, 1 << 40);
+    let mut moves = MoveList::new();
+    for ply in 0..100_000u32 {
+        match Caledonia::to_act(&s) {
+            ToAct::Over => return s,
+            ToAct::Chance => {
+                let c =
+                    Caledonia::sample_chance(&s, &mut Dealer::new(seed, u64::from(ply))).unwrap();
+                Caledonia::resolve(&mut s, &c).unwrap();
+            }
+            ToAct::Seat(seat) => {
+                Caledonia::legal_moves(&s, &mut moves);
+                visit(&s, seat, &moves);
+                let busy: Vec<&Move> = moves
+                    .iter()
+                    .filter(|m| !matches!(m, Move::Pass | Move::Done))
+                    .collect();
+                let m = if busy.is_empty() || policy.below(40) == 0 {
+                    moves[policy.below(moves.len() as u32) as usize].clone()
+                } else {
+                    busy[policy.below(busy.len() as u32) as usize].clone()
+                };
+                Caledonia::play(&mut s, seat, &m)
+                    .unwrap_or_else(|e| panic!("listed {m:?} refused: {e}"));
+            }
+        }
+    }
+    panic!("seed {seed}: no end");
+}
+
+#[test]
+fn deep_games_finish_and_keep_the_contract() {
+    let mut r = Dealer::new(7, 0);
+    let mut total = 0;
+    for seed in 0..40u64 {
+        let players = 1 + (seed % 4) as u8;
+        let mut plies = 0;
+        let end = deep_game(seed, players, |s, seat, moves| {
+            plies += 1;
+            if plies % 7 != 0 {
+                return;
+            }
+            for m in moves.iter().take(200) {
+                let mut t = s.clone();
+                Caledonia::play(&mut t, seat, m)
+                    .unwrap_or_else(|e| panic!("listed {m:?} refused: {e}"));
+                assert_eq!(
+                    Caledonia::parse_move(&Caledonia::format_move(m)).as_ref(),
+                    Ok(m)
+                );
+            }
+            for _ in 0..30 {
+                let m = arbitrary_move(&mut r);
+                let mut t = s.clone();
+                match Caledonia::play(&mut t, seat, &m) {
+                    Ok(()) => assert!(moves.contains(&m), "accepted but not listed: {m:?}"),
+                    Err(_) => {
+                        assert!(!moves.contains(&m), "listed but refused: {m:?}");
+                        assert_eq!(&t, s);
+                    }
+                }
+            }
+        });
+        let o = Caledonia::outcome(&end).unwrap();
+        for sc in &o.scores {
+            assert_eq!(sc.total, sc.breakdown.iter().map(|(_, v)| v).sum::<i32>());
+        }
+        total += plies;
+    }
+    // About 45 decisions per seat and game, twice what uniform random play reaches.
+    assert!(total > 4000, "deep games were not deep: {total}");
+}
+
+#[test]
+fn bad_chance_outcomes_are_refused_without_effect() {
+    let (o, log) = positions(6);
+    let mut s = Caledonia::new_game(&o).unwrap();
+    let mut refused = 0;
+    for a in &log {
+        if let Action::Chance(c) = a {
+            let wrongs = [
+                Chance::Draw([ContractId(0)].into_iter().collect()),
+                Chance::Prep {
+                    refill: ArrayVec::new(),
+                    drift: [(Good::Wool, 9)].into_iter().collect(),
+                },
+            ];
+            for wrong in wrongs {
+                if &wrong != c {
+                    let mut t = s.clone();
+                    let e = Caledonia::resolve(&mut t, &wrong).unwrap_err();
+                    assert!(e.rule().starts_with("chance."), "{}", e.rule());
+                    assert_eq!(t, s);
+                    refused += 1;
+                }
+            }
+        }
+        Caledonia::apply(&mut s, a).unwrap();
+    }
+    assert!(refused > 0);
+}
+
+#[test]
+fn a_deal_must_match_the_components() {
+    let mut s = Caledonia::new_game(&Options::new(3)).unwrap();
+    let good = Caledonia::sample_chance(&s, &mut Dealer::new(1, 0)).unwrap();
+    let Chance::Deal(deal) = &good else { panic!() };
+    let before = s.clone();
+    let mut bad = deal.clone();
+    bad.ports[1] = bad.ports[0];
+    let mut bad2 = deal.clone();
+    bad2.offer.pop();
+    let mut bad3 = deal.clone();
+    bad3.sides[2] = 3;
+    let mut bad4 = deal.clone();
+    bad4.offer[0].0 = Clan::MacEwen; // not in play without the Kickstarter option
+    let mut bad5 = deal.clone();
+    bad5.boxes[0] = ContractId(51);
+    for b in [bad, bad2, bad3, bad4, bad5] {
+        let e = Caledonia::resolve(&mut s, &Chance::Deal(b)).unwrap_err();
+        assert_eq!(e.rule(), "chance.deal");
+        assert_eq!(s, before);
+    }
+    Caledonia::resolve(&mut s, &good).unwrap();
+    assert_eq!(s.phase_name(), "clans");
+}
+
+#[test]
+fn replaying_a_log_twice_gives_equal_states() {
+    for seed in 100..108 {
+        let (o, log) = positions(seed);
+        let run = || {
+            let mut s = Caledonia::new_game(&o).unwrap();
+            let mut states: Vec<State> = Vec::new();
+            for a in &log {
+                Caledonia::apply(&mut s, a).unwrap();
+                states.push(s.clone());
+            }
+            states
+        };
+        assert_eq!(run(), run());
+    }
+}
+
+#[test]
+fn bad_options_are_refused() {
+    for players in [0, 5, 255] {
+        let e = Caledonia::new_game(&Options::new(players)).unwrap_err();
+        assert_eq!(e.rule(), "setup.options");
+    }
+}
+
+#[test]
+fn malformed_notation_is_a_typed_error() {
+    for bad in [
+        "",
+        "buy",
+        "buy wool",
+        "buy wool x",
+        "buy wool 01",
+        "buy wool 999",
+        "expand cow",
+        "expand cow z9",
+        "fulfil 1 slaughter",
+        "fulfil 1 slaughter -",
+        "port 2 wool>",
+        "port ks",
+        "make 1 2",
+        "deal",
+        "prep refill=1",
+        "draw 1,2,3,4,5,6,7",
+        "obtain 1+2+3",
+        "keep 1+",
+        "  pass",
+        "pass ",
+    ] {
+        assert!(
+            Caledonia::parse_move(bad).is_err() || Caledonia::parse_chance(bad).is_err(),
+            "{bad}"
+        );
+        if let Err(e) = Caledonia::parse_move(bad) {
+            assert!(!e.reason.is_empty());
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn move_parser_never_panics(s in "\\PC{0,60}") {
+        let _ = Caledonia::parse_move(&s);
+        let _ = Caledonia::parse_chance(&s);
+    }
+
+    #[test]
+    fn parser_survives_near_misses(
+        verb in prop::sample::select(vec!["clan", "place", "buy", "sell", "obtain", "expand", "tech", "fulfil", "port", "row", "cellar", "nb", "keep", "upgrade", "swap", "brew", "make", "milk", "deal", "prep", "draw"]),
+        rest in "[a-z0-9+=.,:/>\\- ]{0,50}",
+    ) {
+        let text = format!("{verb} {rest}");
+        let _ = Caledonia::parse_move(&text);
+        let _ = Caledonia::parse_chance(&text);
+    }
+
+    #[test]
+    fn random_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..80)) {
+        let text = String::from_utf8_lossy(&bytes);
+        let _ = Caledonia::parse_move(&text);
+        let _ = Caledonia::parse_chance(&text);
+    }
+}

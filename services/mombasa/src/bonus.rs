@@ -1,0 +1,122 @@
+//! Action 5, a bonus marker: every bonus space with its requirement and reward. A space holds
+//! one marker and is blocked for the rest of the round; the action uses no card.
+//!
+//! - first player: not for the first player (Ruling M2); first player next round and the
+//!   space's bookkeeping points;
+//! - buy card: pay the fee, then buy a display card at its purchase price in pounds (M6);
+//! - sell card: discard a card from hand for 2 pounds per red value;
+//! - majority: most units of its kind in the action area, ties shared, 0 never (M4); track
+//!   steps split as the player likes, and the space's bonus tile for the next round (M9).
+
+use crate::data::{components, BonusKind};
+use crate::error::Rule;
+use crate::goods::{area_units, price};
+use crate::ids::{CardId, DECK_CARDS, NONE};
+use crate::moves::BonusArg;
+use crate::state::{Stage, State};
+
+impl State {
+    pub(crate) fn check_bonus(&self, seat: u8, space: u8, arg: BonusArg) -> Result<(), Rule> {
+        let c = components();
+        let def = c.bonus.get(usize::from(space)).ok_or(Rule::NoSuchSpace)?;
+        let p = self.player(seat).ok_or(Rule::WrongStep)?;
+        if p.markers_left() == 0 {
+            return Err(Rule::NoMarker);
+        }
+        if self.bonus.get(usize::from(space)).copied() != Some(NONE) {
+            return Err(Rule::SpaceTaken);
+        }
+        match (def.kind, arg) {
+            (BonusKind::FirstPlayer { .. }, BonusArg::None) => {
+                if seat == self.first {
+                    return Err(Rule::FirstPlayer);
+                }
+            }
+            (BonusKind::BuyCard { fee }, BonusArg::Display(pos)) => {
+                let cost = price(self, pos).ok_or(Rule::BuyEmpty)?;
+                if p.pounds < u16::from(fee) + u16::from(cost) {
+                    return Err(Rule::BonusPounds);
+                }
+            }
+            (BonusKind::SellCard { .. }, BonusArg::Card(r)) => {
+                let id = r.resolve(seat).ok_or(Rule::NotInHand)?;
+                if p.hand & id.bit() == 0 {
+                    return Err(Rule::NotInHand);
+                }
+            }
+            (BonusKind::Majority { of, .. }, BonusArg::None) => {
+                let mine = area_units(p, of);
+                let best = self
+                    .seats
+                    .iter()
+                    .map(|q| area_units(q, of))
+                    .max()
+                    .unwrap_or(0);
+                if mine == 0 || mine < best {
+                    return Err(Rule::Majority);
+                }
+            }
+            _ => return Err(Rule::NoSuchSpace),
+        }
+        Ok(())
+    }
+
+    pub(crate) fn apply_bonus(&mut self, seat: u8, space: u8, arg: BonusArg) {
+        let c = components();
+        let Some(def) = c.bonus.get(usize::from(space)) else {
+            return;
+        };
+        self.bonus[usize::from(space)] = seat;
+        if let Some(p) = self.seats.get_mut(usize::from(seat)) {
+            p.markers_used += 1;
+        }
+        match (def.kind, arg) {
+            (BonusKind::FirstPlayer { bookkeeping }, _) => {
+                self.next_first = seat;
+                self.spend_points_or_finish(bookkeeping);
+            }
+            (BonusKind::BuyCard { fee }, BonusArg::Display(pos)) => {
+                let cost = price(self, pos).unwrap_or(0);
+                if let Some(p) = self.seats.get_mut(usize::from(seat)) {
+                    p.pounds = p.pounds.saturating_sub(u16::from(fee) + u16::from(cost));
+                }
+                self.take_display_card(seat, pos);
+                self.finish_action();
+            }
+            (BonusKind::SellCard { per_red }, BonusArg::Card(r)) => {
+                if let Some(id) = r.resolve(seat) {
+                    self.sell(seat, id, per_red);
+                }
+                self.finish_action();
+            }
+            (BonusKind::Majority { steps, tile, .. }, _) => {
+                if let Some(w) = self.tile_won.get_mut(usize::from(tile)) {
+                    *w = seat;
+                }
+                if steps > 0 {
+                    self.stage = Stage::Steps { left: steps };
+                } else {
+                    self.finish_action();
+                }
+            }
+            _ => self.finish_action(),
+        }
+    }
+
+    /// A sold card leaves the game: a deck card to the discard pile, a start card to the box.
+    fn sell(&mut self, seat: u8, id: CardId, per_red: u8) {
+        let red = components()
+            .cards
+            .get(usize::from(id.0))
+            .map_or(0, |c| c.cost);
+        if let Some(p) = self.seats.get_mut(usize::from(seat)) {
+            p.hand &= !id.bit();
+            p.pounds += u16::from(red) * u16::from(per_red);
+        }
+        if id.0 < DECK_CARDS {
+            self.discard |= 1 << id.0;
+        } else {
+            self.boxed |= id.bit();
+        }
+    }
+}

@@ -1,0 +1,284 @@
+//! Component data, read from `data/mombasa/*.json` (embedded at compile time) and checked.
+//!
+//! The rules code knows *behaviours* (how an expansion spends points, what a bookkeeper
+//! does); the data files say *which* components exist and *what* is printed on them (cards,
+//! regions and borders, bases and their coins, track spaces, books, bonus spaces and tiles,
+//! start tiles, setup counts). A correction is an edit to `data/` alone; [`data_hash`] changes
+//! with it so stored games show which data they were played with.
+//!
+//! The data is parsed once, on first use. It is a build input, not user input: the tests in
+//! this module prove the embedded files parse and pass [`validate`], so the `expect` in
+//! [`components`] is unreachable in a tested build.
+
+use crate::ids::{Company, Unit, DISPLAY, REGIONS};
+use serde::Deserialize;
+use std::sync::OnceLock;
+
+mod parse;
+mod rows;
+
+pub use parse::parse;
+
+const CARDS_JSON: &str = include_str!("../../../../data/mombasa/cards.json");
+const MAP_JSON: &str = include_str!("../../../../data/mombasa/map.json");
+const TRACKS_JSON: &str = include_str!("../../../../data/mombasa/tracks.json");
+const BOOKS_JSON: &str = include_str!("../../../../data/mombasa/books.json");
+const START_JSON: &str = include_str!("../../../../data/mombasa/start_tiles.json");
+const BONUS_JSON: &str = include_str!("../../../../data/mombasa/bonus.json");
+const SETUP_JSON: &str = include_str!("../../../../data/mombasa/setup.json");
+
+const FILES: [&str; 7] = [
+    CARDS_JSON,
+    MAP_JSON,
+    TRACKS_JSON,
+    BOOKS_JSON,
+    START_JSON,
+    BONUS_JSON,
+    SETUP_JSON,
+];
+
+/// Longest company track, diamond track and bookkeeping track the state can hold.
+pub const MAX_TRACK: usize = 24;
+/// Most book spaces on a player's bookkeeping track.
+pub const MAX_BOOKS: usize = 16;
+/// Most bonus spaces on the board.
+pub const MAX_BONUS: usize = 8;
+/// Start tiles.
+pub const START_TILES: usize = 10;
+
+/// A 64-bit FNV-1a hash of the embedded data files.
+pub fn data_hash() -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for file in FILES {
+        for b in file.bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h
+}
+
+/// Items marked verified and reconstructed across all data files: every JSON object with a
+/// `reconstructed` field is one item.
+pub fn coverage() -> (u32, u32) {
+    fn walk(v: &serde_json::Value, acc: &mut (u32, u32)) {
+        match v {
+            serde_json::Value::Object(m) => {
+                match m.get("reconstructed") {
+                    Some(serde_json::Value::Bool(true)) => acc.1 += 1,
+                    Some(serde_json::Value::Bool(false)) => acc.0 += 1,
+                    _ => {}
+                }
+                m.values().for_each(|x| walk(x, acc));
+            }
+            serde_json::Value::Array(a) => a.iter().for_each(|x| walk(x, acc)),
+            _ => {}
+        }
+    }
+    let mut acc = (0, 0);
+    for f in FILES {
+        if let Ok(v) = serde_json::from_str::<serde_json::Value>(f) {
+            walk(&v, &mut acc);
+        }
+    }
+    acc
+}
+
+/// What a card does when used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CardKind {
+    /// Goods (coffee, banana, cotton) or expansion: `value` units of that kind.
+    Units(Unit),
+    /// `value` bookkeeping points.
+    Bookkeeper,
+    /// `value` diamond steps, `pounds`, and one more step per `per_mines` mine icons in the
+    /// regions held by `mines` (when given).
+    Diamond {
+        pounds: u8,
+        mines: Option<Company>,
+        per_mines: u8,
+    },
+}
+
+#[derive(Debug, Clone)]
+pub struct Card {
+    /// The notation code: `A3`, or `S2` / `X` for start cards.
+    pub code: String,
+    /// Deck letter, 0 = A .. 4 = E; `None` for start cards.
+    pub letter: Option<u8>,
+    pub kind: CardKind,
+    pub value: u8,
+    /// The red value.
+    pub cost: u8,
+    /// Share icons by company.
+    pub shares: [u8; 4],
+}
+
+/// Something a region, track space or book pays.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Reward {
+    #[serde(default)]
+    pub pounds: u8,
+    #[serde(default)]
+    pub diamonds: u8,
+    /// Steps on the track of the company being expanded (regions only).
+    #[serde(default)]
+    pub track: u8,
+    #[serde(default)]
+    pub bookkeeping: u8,
+    /// Bonus markers gained (company tracks only).
+    #[serde(default)]
+    pub bonus_marker: u8,
+}
+
+#[derive(Debug, Clone)]
+pub struct RegionDef {
+    pub name: String,
+    pub reward: Reward,
+    pub mines: u8,
+}
+
+#[derive(Debug, Clone)]
+pub struct Side {
+    pub name: String,
+    pub length: u8,
+    /// Share icon of each space (0 = none).
+    pub shares: Vec<u8>,
+    pub rewards: Vec<Reward>,
+}
+
+#[derive(Debug, Clone)]
+pub struct ValueTrack {
+    pub length: u8,
+    /// Value printed on each space, if any.
+    pub values: Vec<Option<u8>>,
+    pub unlock: u8,
+}
+
+#[derive(Debug, Clone)]
+pub struct Book {
+    pub code: String,
+    pub letter: u8,
+    pub requires: [u8; 4],
+    pub reward: Reward,
+}
+
+#[derive(Debug, Clone)]
+pub struct StartTileDef {
+    pub code: String,
+    /// Start-card index (0..10) put into rest piles 1, 2, 3.
+    pub rest: [u8; 3],
+    pub track: Option<(Company, u8)>,
+    pub diamonds: u8,
+    pub first_game_seat: Option<u8>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BonusKind {
+    FirstPlayer { bookkeeping: u8 },
+    BuyCard { fee: u8 },
+    SellCard { per_red: u8 },
+    Majority { of: Unit, steps: u8, tile: u8 },
+}
+
+#[derive(Debug, Clone)]
+pub struct BonusSpace {
+    pub code: String,
+    pub kind: BonusKind,
+}
+
+#[derive(Debug, Clone)]
+pub struct BonusTile {
+    pub code: String,
+    pub unit: Unit,
+    pub value: u8,
+}
+
+/// All component data, in the shapes the rules read.
+#[derive(Debug, Clone)]
+pub struct Components {
+    /// Every physical card by [`crate::ids::CardId`].
+    pub cards: Vec<Card>,
+    /// Deck cards of each letter, as masks over card ids.
+    pub letter_mask: [u64; 5],
+    pub display_price: [u8; DISPLAY],
+    pub regions: Vec<RegionDef>,
+    /// Border between two regions: 0 none, 1 single, 2 double.
+    pub border: [[u8; REGIONS]; REGIONS],
+    /// Border between a company base and a region.
+    pub base_border: [[u8; REGIONS]; 4],
+    pub first_game_side: [u8; 4],
+    pub base_coins: [u8; 5],
+    pub base_recoverable: [bool; 5],
+    pub sides: Vec<Side>,
+    pub diamond: ValueTrack,
+    pub diamond_overflow: u8,
+    pub bookkeeping: ValueTrack,
+    pub slots_start: u8,
+    pub books: Vec<Book>,
+    pub book_letter_mask: [u128; 3],
+    pub book_space_letter: [u8; DISPLAY],
+    /// Bookkeeping points a book of each letter costs.
+    pub book_cost: [u8; 3],
+    pub start_tiles: Vec<StartTileDef>,
+    pub bonus: Vec<BonusSpace>,
+    pub bonus_tiles: Vec<BonusTile>,
+    pub markers_max: u8,
+    /// Bonus markers at the start, by player count (index = players).
+    pub markers_start: [u8; 5],
+    /// Coins on round-track spaces 2..7, by player count.
+    pub round_coins: [[u8; 6]; 5],
+    pub start_pounds: u8,
+    pub rounds: u8,
+}
+
+/// The parsed data (see the module doc for why `expect` cannot fire).
+pub fn components() -> &'static Components {
+    static C: OnceLock<Components> = OnceLock::new();
+    C.get_or_init(|| parse().expect("embedded Mombasa data is checked by the data tests"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn embedded_data_parses_with_the_texts_counts() {
+        let c = parse().unwrap();
+        let per_letter: Vec<u32> = c.letter_mask.iter().map(|m| m.count_ones()).collect();
+        assert_eq!(per_letter, vec![9, 16, 11, 4, 4]);
+        assert_eq!(c.cards.len(), 84);
+        assert_eq!(c.books.len(), 72);
+        for m in c.book_letter_mask {
+            assert_eq!(m.count_ones(), 24);
+        }
+        for l in 0..3u8 {
+            assert_eq!(c.book_space_letter.iter().filter(|&&x| x == l).count(), 4);
+        }
+        assert_eq!(c.regions.len(), 24);
+        assert_eq!(c.round_coins[4].iter().sum::<u8>(), 12);
+        assert_eq!(c.round_coins[3].iter().sum::<u8>(), 9);
+        assert_eq!(c.round_coins[2].iter().sum::<u8>(), 6);
+        assert_eq!(c.markers_start[2], 3);
+        assert_eq!(c.rounds, 7);
+        // Every region is reachable from every base: the map is connected.
+        for b in 0..4 {
+            let mut seen = [false; REGIONS];
+            let mut stack: Vec<usize> = (0..REGIONS).filter(|&r| c.base_border[b][r] > 0).collect();
+            while let Some(r) = stack.pop() {
+                if !seen[r] {
+                    seen[r] = true;
+                    stack.extend((0..REGIONS).filter(|&o| c.border[r][o] > 0));
+                }
+            }
+            assert!(seen.iter().all(|&x| x));
+        }
+    }
+
+    #[test]
+    fn coverage_counts_items() {
+        let (v, r) = coverage();
+        assert!(v > 0 && r > 200, "{v} verified, {r} reconstructed");
+    }
+}

@@ -1,0 +1,121 @@
+//! Who acts, and check-then-apply: [`State::check`] is the single legality predicate for
+//! moves; [`State::apply`] runs only after it passed, so it cannot fail.
+
+use crate::error::Rule;
+use crate::moves::Move;
+use crate::state::{Phase, Stage, State};
+use rules_core::{Seat, ToAct};
+
+impl State {
+    pub fn to_act(&self) -> ToAct {
+        match self.phase {
+            Phase::Setup | Phase::StartDeal | Phase::StartReveal | Phase::Reveal | Phase::Prep => {
+                ToAct::Chance
+            }
+            Phase::StartKeep | Phase::Planning => match self.first_undecided() {
+                Some(s) => ToAct::Seat(Seat(s)),
+                None => ToAct::Chance,
+            },
+            Phase::Actions => ToAct::Seat(Seat(self.turn)),
+            Phase::Over => ToAct::Over,
+        }
+    }
+
+    /// Whether `seat` (the seat to act) may play `m` now.
+    pub fn check(&self, seat: u8, m: &Move) -> Result<(), Rule> {
+        match (self.phase, self.stage, *m) {
+            (Phase::StartKeep, _, Move::Keep(t)) => self.check_keep(seat, t),
+            (Phase::Planning, _, Move::Plan { card, slot }) => self.check_plan(seat, card, slot),
+            (Phase::Planning, _, Move::Ready) => Ok(()),
+            (Phase::Actions, Stage::Top, mv) => self.check_top(seat, mv),
+            (Phase::Actions, Stage::Goods { .. }, Move::Buy(pos)) => self.check_buy(pos),
+            (Phase::Actions, Stage::Goods { .. } | Stage::Steps { .. }, Move::Step(_)) => {
+                self.check_step()
+            }
+            (
+                Phase::Actions,
+                Stage::Goods { .. }
+                | Stage::Steps { .. }
+                | Stage::Expand { .. }
+                | Stage::Clerk { .. },
+                Move::Done,
+            ) => Ok(()),
+            (
+                Phase::Actions,
+                Stage::Expand { .. },
+                Move::Enter {
+                    region,
+                    column,
+                    ret,
+                },
+            ) => self.check_enter(region, column, ret),
+            (Phase::Actions, Stage::Clerk { .. }, Move::Flip(pos)) => self.check_flip(seat, pos),
+            (Phase::Actions, Stage::Clerk { .. }, Move::Ink) => self.check_ink(seat),
+            (Phase::Actions, Stage::Points { .. }, Move::Book(space)) => {
+                self.check_book(seat, space)
+            }
+            (Phase::Actions, Stage::Points { .. }, Move::Pound) => Ok(()),
+            _ => Err(Rule::WrongStep),
+        }
+    }
+
+    fn check_top(&self, seat: u8, m: Move) -> Result<(), Rule> {
+        match m {
+            Move::Goods { good, mask } => self.goods_units(seat, good, mask).map(|_| ()),
+            Move::Expand(_) => {
+                if self.expansion_points(seat) > 0 {
+                    Ok(())
+                } else {
+                    Err(Rule::NoExpansion)
+                }
+            }
+            Move::Clerk(slot) => self.check_clerk(seat, slot),
+            Move::Diamond(slot) => {
+                let p = self.player(seat).ok_or(Rule::WrongStep)?;
+                match p.up_card(usize::from(slot)).map(|c| self.trader_effect(c)) {
+                    Some((steps, pounds)) if steps > 0 || pounds > 0 => Ok(()),
+                    _ => Err(Rule::NoDiamondTrader),
+                }
+            }
+            Move::Bonus { space, arg } => self.check_bonus(seat, space, arg),
+            Move::End(pile) => self.check_end(seat, pile),
+            _ => Err(Rule::WrongStep),
+        }
+    }
+
+    /// Applies a move that [`State::check`] accepted.
+    pub fn apply(&mut self, seat: u8, m: &Move) {
+        match *m {
+            Move::Keep(t) => self.apply_keep(seat, t),
+            Move::Plan { card, slot } => self.apply_plan(seat, card, slot),
+            Move::Ready => self.apply_ready(seat),
+            Move::Goods { good, mask } => self.apply_goods(seat, good, mask),
+            Move::Buy(pos) => self.apply_buy(seat, pos),
+            Move::Step(c) => self.apply_step(seat, c),
+            Move::Done => match self.stage {
+                Stage::Expand {
+                    company, entered, ..
+                } => self.expansion_rewards(company, entered),
+                Stage::Clerk { .. } => self.apply_clerk_stop(seat),
+                _ => self.finish_action(),
+            },
+            Move::Expand(c) => self.apply_expand(seat, c),
+            Move::Enter {
+                region,
+                column,
+                ret,
+            } => self.apply_enter(region, column, ret),
+            Move::Clerk(slot) => self.apply_clerk(seat, slot),
+            Move::Flip(pos) => self.apply_flip(seat, pos),
+            Move::Ink => self.apply_ink(seat),
+            Move::Book(space) => self.apply_book(seat, space),
+            Move::Pound => self.apply_pound(seat),
+            Move::Diamond(slot) => {
+                self.apply_diamond(seat, usize::from(slot));
+                self.finish_action();
+            }
+            Move::Bonus { space, arg } => self.apply_bonus(seat, space, arg),
+            Move::End(pile) => self.apply_end(seat, pile),
+        }
+    }
+}

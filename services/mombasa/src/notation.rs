@@ -1,0 +1,431 @@
+//! The text form of moves and chance outcomes (documented in `schema/notation/mombasa.md`).
+//! Card, book, tile, region and bonus-space names are the data files' ids, so a log reads
+//! like the components.
+
+use crate::data::components;
+use crate::ids::{BookSpace, CardRef, Company, DisplayPos, Region, StartTile, Unit};
+use crate::ids::{DECK_CARDS, OWN_CARDS, SLOTS};
+use crate::moves::{BonusArg, Chance, Move};
+use arrayvec::ArrayVec;
+use rules_core::NotationError;
+use std::fmt::Write;
+
+pub fn card_code(r: CardRef) -> String {
+    let c = components();
+    // Own cards (44..54) are named by seat 0's block: the codes are the same for every seat.
+    c.cards
+        .get(usize::from(r.0))
+        .map_or_else(|| "?".into(), |k| k.code.clone())
+}
+
+pub fn parse_card(s: &str) -> Option<CardRef> {
+    let c = components();
+    c.cards
+        .iter()
+        .take(usize::from(DECK_CARDS + OWN_CARDS))
+        .position(|k| k.code == s)
+        .map(|i| CardRef(i as u8))
+}
+
+pub fn book_code(b: u8) -> String {
+    components()
+        .books
+        .get(usize::from(b))
+        .map_or_else(|| "?".into(), |k| k.code.clone())
+}
+
+pub fn parse_book(s: &str) -> Option<u8> {
+    components()
+        .books
+        .iter()
+        .position(|k| k.code == s)
+        .map(|i| i as u8)
+}
+
+pub fn tile_code(t: u8) -> String {
+    components()
+        .start_tiles
+        .get(usize::from(t))
+        .map_or_else(|| "?".into(), |k| k.code.clone())
+}
+
+pub fn parse_tile(s: &str) -> Option<u8> {
+    components()
+        .start_tiles
+        .iter()
+        .position(|k| k.code == s)
+        .map(|i| i as u8)
+}
+
+fn side_code(x: u8) -> String {
+    components()
+        .sides
+        .get(usize::from(x))
+        .map_or_else(|| "?".into(), |k| k.name.clone())
+}
+
+fn parse_side(s: &str) -> Option<u8> {
+    components()
+        .sides
+        .iter()
+        .position(|k| k.name == s)
+        .map(|i| i as u8)
+}
+
+/// A 1-based number in `1..=max`, as a 0-based index.
+fn index1(s: &str, max: usize) -> Option<u8> {
+    if s.is_empty() || s.len() > 2 || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let n: usize = s.parse().ok()?;
+    (1..=max).contains(&n).then(|| (n - 1) as u8)
+}
+
+pub fn format_move(m: &Move) -> String {
+    let c = components();
+    match *m {
+        Move::Keep(t) => format!("keep {}", tile_code(t.0)),
+        Move::Plan { card, slot } => format!("plan {} {}", card_code(card), slot + 1),
+        Move::Ready => "ready".into(),
+        Move::Goods { good, mask } => {
+            let mut items: Vec<String> = (0..SLOTS)
+                .filter(|s| mask & (1 << s) != 0)
+                .map(|s| (s + 1).to_string())
+                .collect();
+            if mask & crate::goods::TILE_BIT != 0 {
+                items.push("t".into());
+            }
+            format!("goods {} {}", good.code(), items.join(","))
+        }
+        Move::Buy(pos) => format!("buy {}", pos.code()),
+        Move::Step(co) => format!("step {}", co.code()),
+        Move::Done => "done".into(),
+        Move::Expand(co) => format!("expand {}", co.code()),
+        Move::Enter {
+            region,
+            column,
+            ret,
+        } => {
+            let mut s = format!("enter {} {}", region.0 + 1, column + 1);
+            if let Some(k) = ret {
+                let _ = write!(s, " {}", k + 1);
+            }
+            s
+        }
+        Move::Clerk(slot) => format!("clerk {}", slot + 1),
+        Move::Flip(pos) => format!("flip {pos}"),
+        Move::Ink => "ink".into(),
+        Move::Book(space) => format!("book {}", space.code()),
+        Move::Pound => "pound".into(),
+        Move::Diamond(slot) => format!("diamond {}", slot + 1),
+        Move::Bonus { space, arg } => {
+            let code = c
+                .bonus
+                .get(usize::from(space))
+                .map_or("?", |b| b.code.as_str());
+            match arg {
+                BonusArg::None => format!("bonus {code}"),
+                BonusArg::Display(pos) => format!("bonus {code} {}", pos.code()),
+                BonusArg::Card(r) => format!("bonus {code} {}", card_code(r)),
+            }
+        }
+        Move::End(pile) => format!("end {}", pile + 1),
+    }
+}
+
+pub fn parse_move(text: &str) -> Result<Move, NotationError> {
+    let bad = |why: &str| NotationError::new(text, why);
+    let w: ArrayVec<&str, 4> = text.split(' ').take(4).collect();
+    if text.split(' ').count() > 4 || w.iter().any(|x| x.is_empty()) {
+        return Err(bad("words separated by single spaces"));
+    }
+    let arg = |i: usize| w.get(i).copied().ok_or_else(|| bad("missing argument"));
+    let arity = |n: usize| {
+        if w.len() == n {
+            Ok(())
+        } else {
+            Err(bad("wrong number of arguments"))
+        }
+    };
+    let slot = |s: &str| index1(s, SLOTS).ok_or_else(|| bad("a slot is 1..5"));
+    let company = |s: &str| Company::from_code(s).ok_or_else(|| bad("companies: mom cpt stl cai"));
+    let pos = |s: &str| DisplayPos::parse(s).ok_or_else(|| bad("display spaces: L1..R4"));
+    let m = match w.first().copied().unwrap_or("") {
+        "keep" => {
+            arity(2)?;
+            Move::Keep(StartTile(
+                parse_tile(arg(1)?).ok_or_else(|| bad("unknown start tile"))?,
+            ))
+        }
+        "plan" => {
+            arity(3)?;
+            Move::Plan {
+                card: parse_card(arg(1)?).ok_or_else(|| bad("unknown card"))?,
+                slot: slot(arg(2)?)?,
+            }
+        }
+        "ready" => {
+            arity(1)?;
+            Move::Ready
+        }
+        "goods" => {
+            arity(3)?;
+            let good = Unit::from_code(arg(1)?)
+                .filter(|u| u.is_good())
+                .ok_or_else(|| bad("goods: coffee banana cotton"))?;
+            let mut mask = 0u8;
+            for item in arg(2)?.split(',') {
+                let bit = if item == "t" {
+                    crate::goods::TILE_BIT
+                } else {
+                    1 << slot(item)?
+                };
+                if mask & bit != 0 {
+                    return Err(bad("an item named twice"));
+                }
+                mask |= bit;
+            }
+            Move::Goods { good, mask }
+        }
+        "buy" => {
+            arity(2)?;
+            Move::Buy(pos(arg(1)?)?)
+        }
+        "step" => {
+            arity(2)?;
+            Move::Step(company(arg(1)?)?)
+        }
+        "done" => {
+            arity(1)?;
+            Move::Done
+        }
+        "expand" => {
+            arity(2)?;
+            Move::Expand(company(arg(1)?)?)
+        }
+        "enter" => {
+            if w.len() != 3 && w.len() != 4 {
+                return Err(bad("enter REGION COLUMN [RETURN-COLUMN]"));
+            }
+            let region =
+                index1(arg(1)?, crate::ids::REGIONS).ok_or_else(|| bad("regions 1..24"))?;
+            let col = |s: &str| index1(s, crate::ids::COLUMNS).ok_or_else(|| bad("columns 1..3"));
+            Move::Enter {
+                region: Region(region),
+                column: col(arg(2)?)?,
+                ret: w.get(3).map(|s| col(s)).transpose()?,
+            }
+        }
+        "clerk" => {
+            arity(2)?;
+            Move::Clerk(slot(arg(1)?)?)
+        }
+        "flip" => {
+            arity(2)?;
+            Move::Flip(index1(arg(1)?, 16).ok_or_else(|| bad("track spaces 1..16"))? + 1)
+        }
+        "ink" => {
+            arity(1)?;
+            Move::Ink
+        }
+        "book" => {
+            arity(2)?;
+            Move::Book(BookSpace::parse(arg(1)?).ok_or_else(|| bad("book spaces: 2a..7b"))?)
+        }
+        "pound" => {
+            arity(1)?;
+            Move::Pound
+        }
+        "diamond" => {
+            arity(2)?;
+            Move::Diamond(slot(arg(1)?)?)
+        }
+        "bonus" => {
+            let c = components();
+            let code = arg(1)?;
+            let space = c
+                .bonus
+                .iter()
+                .position(|b| b.code == code)
+                .ok_or_else(|| bad("unknown bonus space"))? as u8;
+            let a = match w.get(2) {
+                None => BonusArg::None,
+                Some(s) => match DisplayPos::parse(s) {
+                    Some(p) => BonusArg::Display(p),
+                    None => BonusArg::Card(parse_card(s).ok_or_else(|| bad("unknown card"))?),
+                },
+            };
+            if w.len() > 3 {
+                return Err(bad("wrong number of arguments"));
+            }
+            Move::Bonus { space, arg: a }
+        }
+        "end" => {
+            arity(2)?;
+            Move::End(slot(arg(1)?)?)
+        }
+        _ => return Err(bad("unknown move")),
+    };
+    Ok(m)
+}
+
+fn list(items: impl Iterator<Item = String>) -> String {
+    let v: Vec<String> = items.collect();
+    if v.is_empty() {
+        "-".into()
+    } else {
+        v.join(",")
+    }
+}
+
+pub fn format_chance(ch: &Chance) -> String {
+    match ch {
+        Chance::Setup {
+            display,
+            books,
+            sides,
+        } => {
+            let mut s = format!(
+                "setup display={} books={}",
+                list(display.iter().map(|&c| card_code(CardRef(c)))),
+                list(books.iter().map(|&b| book_code(b)))
+            );
+            if let Some(sd) = sides {
+                let _ = write!(s, " sides={}", list(sd.iter().map(|&x| side_code(x))));
+            }
+            s
+        }
+        Chance::StartTiles { seat, tiles } => format!(
+            "tiles {seat} {},{}",
+            tile_code(tiles[0]),
+            tile_code(tiles[1])
+        ),
+        Chance::Starts(t) => format!("starts {}", list(t.iter().map(|&x| tile_code(x)))),
+        Chance::Reveal(plans) => {
+            let mut s = "reveal".to_string();
+            for (seat, plan) in plans.iter().enumerate() {
+                let items = plan
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, c)| c.map(|c| format!("{}@{}", card_code(c), i + 1)));
+                let _ = write!(s, " {seat}:{}", list(items));
+            }
+            s
+        }
+        Chance::Draw { cards, books } => format!(
+            "draw cards={} books={}",
+            list(cards.iter().map(|&c| card_code(CardRef(c)))),
+            list(books.iter().map(|&b| book_code(b)))
+        ),
+    }
+}
+
+fn parse_list<T, const N: usize>(s: &str, f: impl Fn(&str) -> Option<T>) -> Option<ArrayVec<T, N>> {
+    let mut out = ArrayVec::new();
+    if s == "-" {
+        return Some(out);
+    }
+    for item in s.split(',') {
+        out.try_push(f(item)?).ok()?;
+    }
+    Some(out)
+}
+
+fn deck_card(s: &str) -> Option<u8> {
+    parse_card(s).filter(|r| r.0 < DECK_CARDS).map(|r| r.0)
+}
+
+pub fn parse_chance(text: &str) -> Result<Chance, NotationError> {
+    let bad = |why: &str| NotationError::new(text, why);
+    let w: Vec<&str> = text.split(' ').take(7).collect();
+    let field = |i: usize, key: &str| -> Result<&str, NotationError> {
+        w.get(i)
+            .and_then(|x| x.strip_prefix(key))
+            .and_then(|x| x.strip_prefix('='))
+            .ok_or_else(|| bad("missing field"))
+    };
+    match w.first().copied().unwrap_or("") {
+        "setup" => {
+            if w.len() != 3 && w.len() != 4 {
+                return Err(bad("setup display=.. books=.. [sides=..]"));
+            }
+            let display = parse_list(field(1, "display")?, deck_card)
+                .ok_or_else(|| bad("bad display cards"))?;
+            let books =
+                parse_list(field(2, "books")?, parse_book).ok_or_else(|| bad("bad books"))?;
+            let sides = match w.get(3) {
+                None => None,
+                Some(_) => {
+                    let v: ArrayVec<u8, 4> = parse_list(field(3, "sides")?, parse_side)
+                        .ok_or_else(|| bad("bad sides"))?;
+                    Some(v.into_inner().map_err(|_| bad("one side per company"))?)
+                }
+            };
+            Ok(Chance::Setup {
+                display,
+                books,
+                sides,
+            })
+        }
+        "tiles" => {
+            if w.len() != 3 {
+                return Err(bad("tiles SEAT T,T"));
+            }
+            let seat = w[1]
+                .parse::<u8>()
+                .ok()
+                .filter(|&s| usize::from(s) < crate::ids::MAX_SEATS && w[1].len() == 1)
+                .ok_or_else(|| bad("bad seat"))?;
+            let t: ArrayVec<u8, 2> =
+                parse_list(w[2], parse_tile).ok_or_else(|| bad("bad tiles"))?;
+            let tiles = t.into_inner().map_err(|_| bad("two tiles"))?;
+            Ok(Chance::StartTiles { seat, tiles })
+        }
+        "starts" => {
+            if w.len() != 2 {
+                return Err(bad("starts T,T,.."));
+            }
+            Ok(Chance::Starts(
+                parse_list(w[1], parse_tile).ok_or_else(|| bad("bad tiles"))?,
+            ))
+        }
+        "reveal" => {
+            let mut plans = ArrayVec::new();
+            if w.len() < 2 || text.split(' ').count() > 5 {
+                return Err(bad("reveal SEAT:CARD@SLOT,..."));
+            }
+            for (i, part) in w.iter().skip(1).enumerate() {
+                let (seat, items) = part.split_once(':').ok_or_else(|| bad("SEAT:.."))?;
+                if seat != i.to_string() {
+                    return Err(bad("seats in order from 0"));
+                }
+                let mut plan = [None; SLOTS];
+                let v: ArrayVec<(CardRef, u8), SLOTS> = parse_list(items, |it| {
+                    let (c, s) = it.split_once('@')?;
+                    Some((parse_card(c)?, index1(s, SLOTS)?))
+                })
+                .ok_or_else(|| bad("bad plan"))?;
+                for (c, s) in v {
+                    let slot = &mut plan[usize::from(s)];
+                    if slot.is_some() {
+                        return Err(bad("a slot named twice"));
+                    }
+                    *slot = Some(c);
+                }
+                plans.push(plan);
+            }
+            Ok(Chance::Reveal(plans))
+        }
+        "draw" => {
+            if w.len() != 3 {
+                return Err(bad("draw cards=.. books=.."));
+            }
+            Ok(Chance::Draw {
+                cards: parse_list(field(1, "cards")?, deck_card).ok_or_else(|| bad("bad cards"))?,
+                books: parse_list(field(2, "books")?, parse_book)
+                    .ok_or_else(|| bad("bad books"))?,
+            })
+        }
+        _ => Err(bad("unknown chance outcome")),
+    }
+}

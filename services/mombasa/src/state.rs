@@ -1,0 +1,250 @@
+//! The position: the table (display, deck, books, map, bases, bonus spaces) and each seat's
+//! board, hand and action area, plus where the round stands.
+
+use crate::data::components;
+use crate::ids::{CardId, Company, NONE, SLOTS};
+use arrayvec::ArrayVec;
+use serde::{Deserialize, Serialize};
+
+/// Options of a game.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Options {
+    pub players: u8,
+    /// Step 17: each seat gets its fixed start tile instead of choosing one of two (Ruling M1).
+    #[serde(default)]
+    pub first_game: bool,
+    /// The track cards pick which track side goes to which company (a chance at setup);
+    /// without them, A1–D1 as the text says for the first game.
+    #[serde(default)]
+    pub track_cards: bool,
+}
+
+/// Where the game stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Phase {
+    /// Waiting on the setup deal (display, book display, track sides).
+    Setup,
+    /// Waiting on the 2 start tiles of the first seat not yet dealt.
+    StartDeal,
+    /// Seats choose a start tile, in secret.
+    StartKeep,
+    /// Waiting on the reveal of the kept start tiles.
+    StartReveal,
+    /// Seats place cards face down, in secret.
+    Planning,
+    /// Waiting on the reveal of every plan.
+    Reveal,
+    /// The action phase.
+    Actions,
+    /// The preparation phase: waiting on the display and book refill.
+    Prep,
+    Over,
+}
+
+/// Where a turn in the action phase stands: `Top` between actions, otherwise inside one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Stage {
+    Top,
+    /// Goods units to spend (buy at most one card, step company tracks).
+    Goods {
+        units: u8,
+        bought: bool,
+    },
+    /// Expansion points to spend for `company`; `entered` the regions entered so far.
+    Expand {
+        company: Company,
+        points: u8,
+        entered: u32,
+    },
+    /// A bookkeeper moving the ink marker; `points` come after it stops.
+    Clerk {
+        points: u8,
+        flipped: bool,
+        moved: u8,
+    },
+    /// Bookkeeping points that must be spent now.
+    Points {
+        left: u8,
+    },
+    /// Company-track steps from a majority space.
+    Steps {
+        left: u8,
+    },
+}
+
+/// One seat's board, hand and action area.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Player {
+    pub pounds: u16,
+    /// Cards in hand, as a mask over [`CardId`]s.
+    pub hand: u128,
+    /// The rest piles above slots 1..5.
+    pub piles: [u128; SLOTS],
+    /// The card planned in each action slot ([`NONE`] for none).
+    pub slots: [u8; SLOTS],
+    /// Slots whose card is face up (revealed and not yet used).
+    pub face_up: u8,
+    /// Bonus tiles in the action area (mask over tiles) and those still unused.
+    pub tiles: u8,
+    pub tiles_up: u8,
+    pub diamond: u8,
+    pub ink: u8,
+    /// Books on the bookkeeping track, in order (space 1 first).
+    pub books: ArrayVec<u8, 16>,
+    /// Books turned face down (mask over track spaces, bit 0 = space 1).
+    pub flipped: u16,
+    /// Marker position on each company track.
+    pub track: [u8; 4],
+    /// Bonus markers owned and placed this round.
+    pub markers: u8,
+    pub markers_used: u8,
+    pub ready: bool,
+    pub ended: bool,
+    /// The two start tiles dealt and the one kept ([`NONE`] before).
+    pub dealt: [u8; 2],
+    pub start: u8,
+}
+
+impl Player {
+    pub fn new(pounds: u16, markers: u8) -> Self {
+        Player {
+            pounds,
+            hand: 0,
+            piles: [0; SLOTS],
+            slots: [NONE; SLOTS],
+            face_up: 0,
+            tiles: 0,
+            tiles_up: 0,
+            diamond: 0,
+            ink: 0,
+            books: ArrayVec::new(),
+            flipped: 0,
+            track: [0; 4],
+            markers,
+            markers_used: 0,
+            ready: false,
+            ended: false,
+            dealt: [NONE; 2],
+            start: NONE,
+        }
+    }
+
+    /// Action slots open: 3, one more for each of the diamond and bookkeeping unlock spaces
+    /// reached.
+    pub fn open_slots(&self) -> usize {
+        let c = components();
+        usize::from(c.slots_start)
+            + usize::from(self.diamond >= c.diamond.unlock)
+            + usize::from(self.ink >= c.bookkeeping.unlock)
+    }
+
+    /// The face-up card in `slot`, if any.
+    pub fn up_card(&self, slot: usize) -> Option<CardId> {
+        let id = *self.slots.get(slot)?;
+        (id != NONE && self.face_up & (1 << slot) != 0).then_some(CardId(id))
+    }
+
+    /// Every card the seat owns, wherever it is.
+    pub fn all_cards(&self) -> u128 {
+        let mut m = self.hand;
+        for p in self.piles {
+            m |= p;
+        }
+        for &s in &self.slots {
+            if s != NONE {
+                m |= CardId(s).bit();
+            }
+        }
+        m
+    }
+
+    pub fn markers_left(&self) -> u8 {
+        self.markers.saturating_sub(self.markers_used)
+    }
+}
+
+/// The whole position.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct State {
+    pub options: Options,
+    pub players: u8,
+    pub phase: Phase,
+    /// 1..=7 once the game has started, 0 during setup.
+    pub round: u8,
+    /// The first player this round, and the one the first-player space named for the next.
+    pub first: u8,
+    pub next_first: u8,
+    /// The seat whose turn it is in the action phase.
+    pub turn: u8,
+    pub stage: Stage,
+    pub seats: Vec<Player>,
+    /// Card display, by [`crate::ids::DisplayPos`] ([`NONE`] = empty).
+    pub display: [u8; 12],
+    /// Deck cards not yet drawn (mask over deck card ids): their order is never stored.
+    pub deck: u64,
+    /// Deck cards on the discard pile.
+    pub discard: u64,
+    /// Start cards sold to the box.
+    pub boxed: u128,
+    /// Book display by [`crate::ids::BookSpace`], the coins on each space, and the books
+    /// still in the supply (face down, order never stored).
+    pub book_display: [u8; 12],
+    pub book_coins: [u8; 12],
+    pub book_supply: u128,
+    /// Coins still on round-track spaces 2..7.
+    pub round_coins: [u8; 6],
+    /// The track side (index into the data's sides) of each company.
+    pub sides: [u8; 4],
+    /// Each company base: one mask per column, bit 0 = the front space (nearest the map).
+    pub bases: [[u8; 3]; 4],
+    /// Trading posts no longer in play (a displaced post with no space to return to).
+    pub boxed_posts: [u8; 4],
+    /// The company holding each region (`NONE` = empty).
+    pub map: [u8; 24],
+    /// The seat whose marker is on each bonus space this round.
+    pub bonus: [u8; 8],
+    /// The seat in whose action area each bonus tile is, and who won it this round.
+    pub tile_at: [u8; 8],
+    pub tile_won: [u8; 8],
+}
+
+impl State {
+    /// A game waiting on its setup deal.
+    pub fn new(options: &Options) -> State {
+        let c = components();
+        let n = usize::from(options.players);
+        State {
+            options: options.clone(),
+            players: options.players,
+            phase: Phase::Setup,
+            round: 0,
+            first: 0,
+            next_first: NONE,
+            turn: 0,
+            stage: Stage::Top,
+            seats: (0..n)
+                .map(|_| Player::new(u16::from(c.start_pounds), c.markers_start[n.min(4)]))
+                .collect(),
+            display: [NONE; 12],
+            deck: c.letter_mask.iter().fold(0, |a, m| a | m),
+            discard: 0,
+            boxed: 0,
+            book_display: [NONE; 12],
+            book_coins: [0; 12],
+            book_supply: c.book_letter_mask.iter().fold(0, |a, m| a | m),
+            round_coins: c.round_coins[n.min(4)],
+            sides: c.first_game_side,
+            bases: [[0b1_1111; 3]; 4],
+            boxed_posts: [0; 4],
+            map: [NONE; 24],
+            bonus: [NONE; 8],
+            tile_at: [NONE; 8],
+            tile_won: [NONE; 8],
+        }
+    }
+
+    pub fn player(&self, seat: u8) -> Option<&Player> {
+        self.seats.get(usize::from(seat))
+    }
+}

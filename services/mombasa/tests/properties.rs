@@ -1,0 +1,288 @@
+//! Property tests of the reducer contract:
+//! - a move is legal iff `play` accepts it; a refused move returns a typed error naming a rule
+//!   and leaves the state unchanged; the same for chance outcomes;
+//! - `parse(format(m)) == m` for every legal move and every chance outcome;
+//! - replaying a log twice gives equal states;
+//! - the notation parsers never panic on random bytes or strings.
+
+use mombasa::ids::{BookSpace, CardRef, Company, DisplayPos, Region, StartTile, Unit};
+use mombasa::legal::MoveList;
+use mombasa::{BonusArg, Chance, Mombasa, Move, Options, State};
+use proptest::prelude::*;
+use rules_core::{playout, Action, ChanceRng, Dealer, Game, Notation, RuleViolation, Seat, ToAct};
+
+/// Any move at all, legal or not, from a stream of random numbers.
+fn arbitrary_move(r: &mut Dealer) -> Move {
+    let company = |r: &mut Dealer| Company::ALL[r.below(4) as usize];
+    match r.below(18) {
+        0 => Move::Keep(StartTile(r.below(11) as u8)),
+        1 => Move::Plan {
+            card: CardRef(r.below(56) as u8),
+            slot: r.below(6) as u8,
+        },
+        2 => Move::Ready,
+        3 => Move::Goods {
+            good: Unit::ALL[r.below(4) as usize],
+            mask: r.below(70) as u8,
+        },
+        4 => Move::Buy(DisplayPos(r.below(13) as u8)),
+        5 => Move::Step(company(r)),
+        6 => Move::Done,
+        7 => Move::Expand(company(r)),
+        8 => Move::Enter {
+            region: Region(r.below(25) as u8),
+            column: r.below(4) as u8,
+            ret: [None, Some(0), Some(1), Some(2), Some(3)][r.below(5) as usize],
+        },
+        9 => Move::Clerk(r.below(6) as u8),
+        10 => Move::Flip(r.below(12) as u8),
+        11 => Move::Ink,
+        12 => Move::Book(BookSpace(r.below(13) as u8)),
+        13 => Move::Pound,
+        14 => Move::Diamond(r.below(6) as u8),
+        15 => Move::Bonus {
+            space: r.below(8) as u8,
+            arg: match r.below(3) {
+                0 => BonusArg::None,
+                1 => BonusArg::Display(DisplayPos(r.below(13) as u8)),
+                _ => BonusArg::Card(CardRef(r.below(56) as u8)),
+            },
+        },
+        _ => Move::End(r.below(6) as u8),
+    }
+}
+
+/// Positions along seeded random games.
+fn positions(seed: u64, every: usize) -> Vec<State> {
+    let o = Options {
+        players: 2 + (seed % 3) as u8,
+        first_game: seed.is_multiple_of(2),
+        track_cards: seed.is_multiple_of(3),
+    };
+    let p = playout::<Mombasa>(&o, seed, 20_000, true).unwrap();
+    let mut s = Mombasa::new_game(&o).unwrap();
+    let mut out = Vec::new();
+    for (i, a) in p.log.iter().enumerate() {
+        if i % every == 0 {
+            out.push(s.clone());
+        }
+        Mombasa::apply(&mut s, a).unwrap();
+    }
+    out.push(s);
+    out
+}
+
+#[test]
+fn listed_iff_accepted_and_refusals_change_nothing() {
+    let mut checked = 0;
+    for seed in 0..24u64 {
+        let mut r = Dealer::new(seed, 99);
+        for s in positions(seed, 3) {
+            let mut legal = MoveList::new();
+            s.legal_moves(&mut legal);
+            let seat = match Mombasa::to_act(&s) {
+                ToAct::Seat(x) => x,
+                _ => Seat(0),
+            };
+            for m in &legal {
+                let mut t = s.clone();
+                assert!(
+                    Mombasa::play(&mut t, seat, m).is_ok(),
+                    "{m:?} listed, refused"
+                );
+                let text = Mombasa::format_move(m);
+                assert_eq!(Mombasa::parse_move(&text).as_ref(), Ok(m), "{text}");
+            }
+            for _ in 0..40 {
+                let m = arbitrary_move(&mut r);
+                let mut t = s.clone();
+                match Mombasa::play(&mut t, seat, &m) {
+                    Ok(()) => assert!(legal.contains(&m), "{m:?} accepted, not listed"),
+                    Err(e) => {
+                        assert!(!legal.contains(&m), "{m:?} listed, refused");
+                        assert!(!e.rule().is_empty());
+                        assert_eq!(t, s, "refused {m:?} changed the state");
+                    }
+                }
+                checked += 1;
+            }
+            // A move by a seat not to act is refused with the turn rule.
+            let other = Seat((seat.0 + 1) % s.players);
+            if let Some(m) = legal.first() {
+                let mut t = s.clone();
+                if Mombasa::to_act(&s) == ToAct::Seat(seat) && other != seat {
+                    let e = Mombasa::play(&mut t, other, m).unwrap_err();
+                    assert_eq!(e.rule(), "turn.wrong-seat");
+                    assert_eq!(t, s);
+                }
+            }
+        }
+    }
+    assert!(checked > 1000);
+}
+
+#[test]
+fn chance_outcomes_round_trip_and_bad_ones_change_nothing() {
+    for seed in 0..20u64 {
+        let o = Options {
+            players: 2 + (seed % 3) as u8,
+            first_game: false,
+            track_cards: seed % 2 == 1,
+        };
+        let p = playout::<Mombasa>(&o, seed, 20_000, true).unwrap();
+        let mut s = Mombasa::new_game(&o).unwrap();
+        let mut last: Option<Chance> = None;
+        for a in &p.log {
+            if let Action::Chance(c) = a {
+                let text = Mombasa::format_chance(c);
+                assert_eq!(Mombasa::parse_chance(&text).as_ref(), Ok(c), "{text}");
+                // The previous outcome (of another kind or another draw) is refused here
+                // unless it happens to be the same.
+                if let Some(prev) = &last {
+                    if prev != c {
+                        let mut t = s.clone();
+                        if Mombasa::resolve(&mut t, prev).is_err() {
+                            assert_eq!(t, s);
+                        }
+                    }
+                }
+                last = Some(c.clone());
+            }
+            Mombasa::apply(&mut s, a).unwrap();
+        }
+        assert_eq!(s, p.state);
+        // Replaying twice gives the same state.
+        let mut again = Mombasa::new_game(&o).unwrap();
+        for a in &p.log {
+            Mombasa::apply(&mut again, a).unwrap();
+        }
+        assert_eq!(again, s);
+    }
+}
+
+#[test]
+fn a_bad_deal_is_a_typed_error_and_changes_nothing() {
+    let o = Options {
+        players: 3,
+        first_game: false,
+        track_cards: false,
+    };
+    let s = Mombasa::new_game(&o).unwrap();
+    for text in [
+        "setup display=B1,A2,A3,A4,A5,A6,A7,A8,A9,A1,B2,B3 books=A1,A2,A3,A4,B1,B2,B3,B4,C1,C2,C3,C4",
+        "setup display=A1,A2,A3,A4,A5,A6,A7,A8,A9,B1,B2,B3 books=A1,A1,A3,A4,B1,B2,B3,B4,C1,C2,C3,C4",
+        "setup display=A1,A2 books=-",
+        "draw cards=- books=-",
+        "reveal 0:- 1:- 2:-",
+    ] {
+        let c = Mombasa::parse_chance(text).unwrap();
+        let mut t = s.clone();
+        let e = Mombasa::resolve(&mut t, &c).unwrap_err();
+        assert!(e.rule().starts_with("chance."), "{text}: {}", e.rule());
+        assert_eq!(t, s);
+    }
+}
+
+#[test]
+fn malformed_notation_is_a_typed_error() {
+    for text in [
+        "",
+        " ",
+        "plan",
+        "plan A1",
+        "plan A1 6",
+        "plan Z9 1",
+        "goods coffee",
+        "goods wood 1",
+        "goods coffee 1,1",
+        "goods expansion 1",
+        "enter 25 1",
+        "enter 1 4",
+        "enter 1 1 1 1",
+        "buy Q1",
+        "buy L5",
+        "step xyz",
+        "book 8a",
+        "bonus nowhere",
+        "end 0",
+        "keep T11",
+        "ready now",
+        "plan  A1 1",
+        "flip 0",
+    ] {
+        assert!(Mombasa::parse_move(text).is_err(), "`{text}` parsed");
+    }
+    for text in [
+        "",
+        "setup",
+        "tiles 9 T1,T2",
+        "tiles 0 T1",
+        "reveal",
+        "reveal 1:-",
+        "draw cards=Z1 books=-",
+    ] {
+        assert!(Mombasa::parse_chance(text).is_err(), "`{text}` parsed");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn parsers_never_panic(s in ".{0,60}") {
+        let _ = Mombasa::parse_move(&s);
+        let _ = Mombasa::parse_chance(&s);
+    }
+
+    #[test]
+    fn parsers_never_panic_on_near_misses(
+        head in prop::sample::select(vec!["plan", "goods", "enter", "bonus", "reveal", "draw", "setup", "tiles", "starts", "book", "flip", "end"]),
+        tail in "[A-Za-z0-9,@:= -]{0,40}",
+    ) {
+        let text = format!("{head} {tail}");
+        let _ = Mombasa::parse_move(&text);
+        let _ = Mombasa::parse_chance(&text);
+    }
+
+    #[test]
+    fn random_games_are_deterministic(seed in 0u64..10_000) {
+        let o = Options { players: 2 + (seed % 3) as u8, first_game: false, track_cards: true };
+        let a = playout::<Mombasa>(&o, seed, 20_000, true).unwrap();
+        let b = playout::<Mombasa>(&o, seed, 20_000, true).unwrap();
+        prop_assert_eq!(a.log, b.log);
+        prop_assert_eq!(a.state, b.state);
+    }
+}
+
+#[test]
+fn every_dealer_sample_is_accepted() {
+    // The dealer's outcome at every chance node passes the game's own check.
+    struct Fixed(u32);
+    impl ChanceRng for Fixed {
+        fn below(&mut self, n: u32) -> u32 {
+            self.0 = self.0.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            if n == 0 {
+                0
+            } else {
+                (self.0 >> 8) % n
+            }
+        }
+    }
+    for seed in 0..10u32 {
+        let o = Options {
+            players: 4,
+            first_game: false,
+            track_cards: true,
+        };
+        let p = playout::<Mombasa>(&o, u64::from(seed), 20_000, true).unwrap();
+        let mut s = Mombasa::new_game(&o).unwrap();
+        for a in &p.log {
+            if Mombasa::to_act(&s) == ToAct::Chance {
+                let c = Mombasa::sample_chance(&s, &mut Fixed(seed)).unwrap();
+                let mut t = s.clone();
+                Mombasa::resolve(&mut t, &c).unwrap();
+            }
+            Mombasa::apply(&mut s, a).unwrap();
+        }
+    }
+}

@@ -1,0 +1,402 @@
+//! Rules scenarios: positions the rules texts make concrete, written as data in
+//! `tests/scenarios/*.toml` and run by this one generic test.
+//!
+//! Each scenario reads given / when / then:
+//! - **given** a position in the action phase (or `phase = ...`): `players`, `round`,
+//!   `first`, `turn`, the display, book display, map, bases, bonus spaces and `seats`;
+//! - **when** `steps` are applied in order (`"0 goods coffee 1,2"`, `"dealer draw ..."`);
+//! - **then** every line of `expect` holds, and, with `error`, the last step is refused with
+//!   that rule code and the state is unchanged.
+//!
+//! The format is documented in `tests/scenarios/README.md`.
+
+use mombasa::ids::{BookSpace, CardId, Company, DisplayPos};
+use mombasa::notation::{parse_book, parse_card, parse_tile};
+use mombasa::{Mombasa, Move, Options, Phase, State};
+use rules_core::{Game, Notation, RuleViolation, Seat};
+use serde::Deserialize;
+
+#[path = "support/paths.rs"]
+mod paths;
+use paths::{get, legal};
+use std::collections::BTreeMap;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    scenario: Vec<Scenario>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Scenario {
+    name: String,
+    source: String,
+    players: u8,
+    #[serde(default)]
+    phase: Option<String>,
+    #[serde(default)]
+    round: Option<u8>,
+    #[serde(default)]
+    first: u8,
+    #[serde(default)]
+    turn: u8,
+    #[serde(default)]
+    first_game: bool,
+    /// `"R1 A3"`: display space and card; unlisted spaces are empty.
+    #[serde(default)]
+    display: Vec<String>,
+    /// `"2a B7 coins=1"`: book space, book (or `-`), coins.
+    #[serde(default)]
+    books: Vec<String>,
+    /// `"7 cai"`: region (1-based) held by a company.
+    #[serde(default)]
+    map: Vec<String>,
+    /// `"cai 01111 11111 11111"`: the base's columns, front space first, 1 = a post.
+    #[serde(default)]
+    bases: Vec<String>,
+    /// `"coffee 1"`: a bonus space taken by a seat.
+    #[serde(default)]
+    bonus: Vec<String>,
+    /// Deck cards still in the deck; default: every deck card not placed elsewhere.
+    #[serde(default)]
+    deck: Option<Vec<String>>,
+    #[serde(default)]
+    coins: Option<Vec<u8>>,
+    /// Books still in the supply; default: every book not placed elsewhere.
+    #[serde(default)]
+    book_supply: Option<Vec<String>>,
+    #[serde(default)]
+    seats: Vec<String>,
+    #[serde(default)]
+    steps: Vec<String>,
+    error: Option<String>,
+    #[serde(default)]
+    expect: Vec<String>,
+}
+
+fn card(seat: u8, code: &str) -> CardId {
+    parse_card(code)
+        .and_then(|r| r.resolve(seat))
+        .unwrap_or_else(|| panic!("unknown card {code}"))
+}
+
+fn cards(seat: u8, list: &str) -> u128 {
+    if list == "-" || list.is_empty() {
+        return 0;
+    }
+    list.split(',').fold(0, |m, c| m | card(seat, c).bit())
+}
+
+fn company(s: &str) -> Company {
+    Company::from_code(s).unwrap_or_else(|| panic!("unknown company {s}"))
+}
+
+fn build(sc: &Scenario) -> State {
+    let mut s = State::new(&Options {
+        players: sc.players,
+        first_game: sc.first_game,
+        track_cards: false,
+    });
+    s.round = sc.round.unwrap_or(1);
+    s.first = sc.first;
+    s.turn = sc.turn;
+    s.phase = match sc.phase.as_deref().unwrap_or("actions") {
+        "actions" => Phase::Actions,
+        "planning" => Phase::Planning,
+        "setup" => Phase::Setup,
+        "prep" => Phase::Prep,
+        p => panic!("unknown phase {p}"),
+    };
+    let mut placed: u64 = 0;
+    for line in &sc.display {
+        let (pos, c) = line.split_once(' ').expect("POS CARD");
+        let id = card(0, c);
+        s.display[usize::from(DisplayPos::parse(pos).expect("pos").0)] = id.0;
+        placed |= 1 << id.0;
+    }
+    for line in &sc.books {
+        let mut w = line.split_whitespace();
+        let sp = BookSpace::parse(w.next().expect("space")).expect("space");
+        let b = w.next().expect("book");
+        if b != "-" {
+            let k = parse_book(b).expect("book");
+            s.book_display[usize::from(sp.0)] = k;
+            s.book_supply &= !(1 << k);
+        }
+        for kv in w {
+            let n = kv.strip_prefix("coins=").expect("coins=N");
+            s.book_coins[usize::from(sp.0)] = n.parse().unwrap();
+        }
+    }
+    for line in &sc.map {
+        let (r, c) = line.split_once(' ').expect("REGION COMPANY");
+        let r: usize = r.parse().unwrap();
+        let co = company(c);
+        s.map[r - 1] = co as u8;
+    }
+    for line in &sc.bases {
+        let mut w = line.split_whitespace();
+        let co = company(w.next().unwrap());
+        for (k, col) in w.enumerate() {
+            s.bases[co.index()][k] =
+                col.chars()
+                    .enumerate()
+                    .fold(0, |m, (i, ch)| if ch == '1' { m | (1 << i) } else { m });
+        }
+    }
+    // Posts on the map and not taken from a listed base come from column 1's front.
+    for co in Company::ALL {
+        if !sc.bases.iter().any(|b| b.starts_with(co.code())) {
+            for _ in 0..s.regions_of(co).count() {
+                let col = (0..3).find(|&k| s.bases[co.index()][k] != 0).unwrap();
+                let m = &mut s.bases[co.index()][col];
+                *m &= *m - 1;
+            }
+        }
+    }
+    for line in &sc.bonus {
+        let (space, seat) = line.split_once(' ').expect("SPACE SEAT");
+        let i = mombasa::data::components()
+            .bonus
+            .iter()
+            .position(|b| b.code == space)
+            .expect("space");
+        s.bonus[i] = seat.parse().unwrap();
+    }
+    if let Some(c) = &sc.coins {
+        s.round_coins.copy_from_slice(c);
+    }
+    for (i, line) in sc.seats.iter().enumerate() {
+        let seat = i as u8;
+        let p = &mut s.seats[i];
+        for kv in line.split_whitespace() {
+            let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+            match k {
+                "pounds" => p.pounds = v.parse().unwrap(),
+                "hand" => p.hand = cards(seat, v),
+                "slots" => {
+                    for (k, c) in v.split(',').enumerate() {
+                        if c != "-" {
+                            p.slots[k] = card(seat, c).0;
+                            p.face_up |= 1 << k;
+                        }
+                    }
+                }
+                // Slots (1-based) whose card was used.
+                "used" => {
+                    for k in v.split(',') {
+                        p.face_up &= !(1 << (k.parse::<u8>().unwrap() - 1));
+                    }
+                }
+                "tiles" => {
+                    for t in v.split(',') {
+                        let k = mombasa::data::components()
+                            .bonus_tiles
+                            .iter()
+                            .position(|x| x.code == t)
+                            .expect("tile");
+                        p.tiles |= 1 << k;
+                        p.tiles_up |= 1 << k;
+                        s.tile_at[k] = seat;
+                    }
+                }
+                "diamond" => p.diamond = v.parse().unwrap(),
+                "ink" => p.ink = v.parse().unwrap(),
+                "books" => {
+                    for b in v.split(',') {
+                        let k = parse_book(b).expect("book");
+                        p.books.push(k);
+                        s.book_supply &= !(1 << k);
+                    }
+                }
+                "flipped" => {
+                    for b in v.split(',') {
+                        p.flipped |= 1 << (b.parse::<u8>().unwrap() - 1);
+                    }
+                }
+                "track" => {
+                    for (k, x) in v.split(',').enumerate() {
+                        p.track[k] = x.parse().unwrap();
+                    }
+                }
+                "markers" => p.markers = v.parse().unwrap(),
+                "markers_used" => p.markers_used = v.parse().unwrap(),
+                "ended" => p.ended = true,
+                "ready" => p.ready = true,
+                "start" => p.start = parse_tile(v).expect("tile"),
+                "dealt" => {
+                    let (a, b) = v.split_once(',').unwrap();
+                    p.dealt = [parse_tile(a).unwrap(), parse_tile(b).unwrap()];
+                }
+                k if k.starts_with("pile") => {
+                    let n: usize = k[4..].parse().unwrap();
+                    p.piles[n - 1] = cards(seat, v);
+                }
+                _ => panic!("unknown seat key {k}"),
+            }
+        }
+    }
+    for p in &s.seats {
+        placed |= (p.all_cards() & ((1u128 << 44) - 1)) as u64;
+    }
+    if let Some(list) = &sc.book_supply {
+        s.book_supply = list
+            .iter()
+            .fold(0, |m, b| m | (1 << parse_book(b).expect("book")));
+    }
+    s.deck = match &sc.deck {
+        Some(list) => list.iter().fold(0, |m, c| m | (1 << card(0, c).0)),
+        None => s.deck & !placed,
+    };
+    s
+}
+
+fn step(s: &mut State, line: &str) -> Result<(), mombasa::MbError> {
+    let (actor, rest) = line.split_once(' ').expect("ACTOR NOTATION");
+    if actor == "dealer" {
+        let c = Mombasa::parse_chance(rest).unwrap_or_else(|e| panic!("{e}"));
+        Mombasa::resolve(s, &c)
+    } else {
+        let m = Mombasa::parse_move(rest).unwrap_or_else(|e| panic!("{e}"));
+        Mombasa::play(s, Seat(actor.parse().expect("seat")), &m)
+    }
+}
+
+fn check(s: &State, expect: &str) -> Result<(), String> {
+    for (prefix, want) in [("legal has ", true), ("legal lacks ", false)] {
+        if let Some(m) = expect.strip_prefix(prefix) {
+            let mv: Move = Mombasa::parse_move(m).map_err(|e| e.to_string())?;
+            return if legal(s).contains(&mv) == want {
+                Ok(())
+            } else {
+                Err(format!("`{expect}` fails; legal: {}", get(s, "legal")))
+            };
+        }
+    }
+    let (path, want) = expect
+        .split_once(" = ")
+        .ok_or_else(|| format!("`{expect}`: expected `PATH = VALUE`"))?;
+    let got = get(s, path.trim());
+    if got == want.trim() {
+        Ok(())
+    } else {
+        Err(format!("{path}: expected {want}, got {got}"))
+    }
+}
+
+fn run(sc: &Scenario) -> Result<(), String> {
+    let mut s = build(sc);
+    let n = sc.steps.len();
+    for (i, line) in sc.steps.iter().enumerate() {
+        let before = s.clone();
+        let r = step(&mut s, line);
+        match (&sc.error, i + 1 == n, r) {
+            (Some(code), true, Err(e)) => {
+                if e.rule() != code {
+                    return Err(format!(
+                        "`{line}` failed with {} ({e}), expected {code}",
+                        e.rule()
+                    ));
+                }
+                if s != before {
+                    return Err(format!("`{line}` was refused but changed the state"));
+                }
+                if let Some((_, m)) = line.split_once(' ').filter(|(a, _)| *a != "dealer") {
+                    let mv = Mombasa::parse_move(m).map_err(|e| e.to_string())?;
+                    if legal(&before).contains(&mv) {
+                        return Err(format!("`{line}` was refused but listed as legal"));
+                    }
+                }
+            }
+            (Some(code), true, Ok(())) => {
+                return Err(format!("`{line}` accepted, expected {code}"))
+            }
+            (_, _, Err(e)) => return Err(format!("`{line}` refused: {e}")),
+            (_, _, Ok(())) => {
+                if let Some((_, m)) = line.split_once(' ').filter(|(a, _)| *a != "dealer") {
+                    let mv = Mombasa::parse_move(m).map_err(|e| e.to_string())?;
+                    if !legal(&before).contains(&mv) {
+                        return Err(format!("`{line}` was accepted but not listed as legal"));
+                    }
+                }
+            }
+        }
+    }
+    let failures: Vec<String> = sc
+        .expect
+        .iter()
+        .filter_map(|e| check(&s, e).err())
+        .collect();
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(failures.join("\n    "))
+    }
+}
+
+#[test]
+fn rules_scenarios() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/scenarios");
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    let mut count = 0;
+    let mut failed = Vec::new();
+    let mut names = BTreeMap::new();
+    let mut sources = String::new();
+    for path in &files {
+        let text = std::fs::read_to_string(path).unwrap();
+        let file: File =
+            toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let fname = path.file_name().unwrap().to_string_lossy().to_string();
+        for sc in &file.scenario {
+            count += 1;
+            assert!(!sc.source.is_empty());
+            sources.push_str(&sc.source);
+            sources.push('\n');
+            if let Some(prev) = names.insert(sc.name.clone(), fname.clone()) {
+                failed.push(format!(
+                    "duplicate scenario `{}` ({prev}, {fname})",
+                    sc.name
+                ));
+            }
+            if sc.expect.is_empty() && sc.error.is_none() {
+                failed.push(format!("{fname}: `{}` asserts nothing", sc.name));
+            }
+            if let Err(e) = run(sc) {
+                failed.push(format!("{fname}: {}\n    {e}", sc.name));
+            }
+        }
+    }
+    // Every shared ruling (M1–M14) and every ruling of data/mombasa/RULINGS.md has a test.
+    let own = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../data/mombasa/RULINGS.md"
+    ))
+    .unwrap();
+    let own_ids = own
+        .lines()
+        .filter_map(|l| l.strip_prefix("| MB"))
+        .filter_map(|l| l.split_whitespace().next())
+        .map(|n| format!("MB{n}"));
+    for id in (1..=14).map(|n| format!("M{n}")).chain(own_ids) {
+        let tagged = sources
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|w| w == id);
+        if !tagged {
+            failed.push(format!("no scenario names ruling {id}"));
+        }
+    }
+    assert!(
+        failed.is_empty(),
+        "{} of {count} scenarios failed:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
+    eprintln!("{count} scenarios passed");
+}
