@@ -12,6 +12,9 @@ pub struct RulesInfo {
     pub data_hash: String,
     /// How much of the component data is verified against public sources.
     pub data: DataCoverageInfo,
+    /// Every component-data version this server replays (hashes), the current one first:
+    /// a game keeps replaying under the data it was played with after a correction.
+    pub data_versions: Vec<String>,
     /// The features position queries can filter on.
     pub features: FeaturesInfo,
 }
@@ -46,6 +49,7 @@ impl RulesInfo {
             player_counts: g.player_counts().to_vec(),
             rules_version: g.rules_version().to_string(),
             data_hash: g.data_hash(),
+            data_versions: g.data_versions(),
             data: DataCoverageInfo {
                 verified: c.verified,
                 reconstructed: c.reconstructed,

@@ -266,6 +266,8 @@ struct RulesEntry {
     player_counts: Vec<u8>,
     rules_version: &'static str,
     data_hash: String,
+    /// Every data version this build replays, the current one first.
+    data_versions: Vec<String>,
     /// Component data items verified against public sources, and reconstructed.
     data: rules_core::DataCoverage,
     verified_share: f64,
@@ -315,6 +317,7 @@ fn main() -> Result<()> {
                         player_counts: g.player_counts().to_vec(),
                         rules_version: g.rules_version(),
                         data_hash: g.data_hash(),
+                        data_versions: g.data_versions(),
                         data: g.data_coverage(),
                         verified_share: g.data_coverage().verified_share(),
                         features: FeaturesEntry {

@@ -34,6 +34,9 @@ pub enum EntryError {
     Options(String),
     #[error("bad snapshot: {0}")]
     Snapshot(String),
+    /// The game was recorded under component data this build does not have.
+    #[error("component data version {0} is not known to this build")]
+    UnknownData(String),
 }
 
 impl EntryError {
@@ -44,6 +47,7 @@ impl EntryError {
             EntryError::Rule { rule, .. } => rule,
             EntryError::Options(_) => "options",
             EntryError::Snapshot(_) => "snapshot",
+            EntryError::UnknownData(_) => "data",
         }
     }
 }
@@ -55,8 +59,17 @@ pub trait GameRules: Send + Sync + 'static {
     /// A hash of the component data the rules read; stored with every game.
     fn data_hash(&self) -> String;
     fn player_counts(&self) -> &'static [u8];
-    /// A new game from JSON options (e.g. `{"players": 3}`), waiting on its deal.
+    /// A new game from JSON options (e.g. `{"players": 3}`), waiting on its deal, under the
+    /// current component data.
     fn new_game(&self, options: &serde_json::Value) -> Result<Box<dyn GameState>, EntryError>;
+    /// The same under the component data with hash `data_hash` (as recorded with a game).
+    fn new_game_under(
+        &self,
+        options: &serde_json::Value,
+        data_hash: &str,
+    ) -> Result<Box<dyn GameState>, EntryError>;
+    /// Every data version this build replays, the current one first.
+    fn data_versions(&self) -> Vec<String>;
     /// The canonical JSON of these options (unknown fields refused).
     fn normalize_options(
         &self,
@@ -153,6 +166,21 @@ where
             .map_err(|e| EntryError::Options(e.to_string()))?;
         let s = G::new_game(&o).map_err(|e| EntryError::Options(e.to_string()))?;
         Ok(Box::new(ErasedState::<G>(s)))
+    }
+    fn new_game_under(
+        &self,
+        options: &serde_json::Value,
+        data_hash: &str,
+    ) -> Result<Box<dyn GameState>, EntryError> {
+        let o: G::Options = serde_json::from_value(options.clone())
+            .map_err(|e| EntryError::Options(e.to_string()))?;
+        let s = G::new_game_with_data(&o, data_hash)
+            .ok_or_else(|| EntryError::UnknownData(data_hash.chars().take(32).collect()))?
+            .map_err(|e| EntryError::Options(e.to_string()))?;
+        Ok(Box::new(ErasedState::<G>(s)))
+    }
+    fn data_versions(&self) -> Vec<String> {
+        G::data_versions()
     }
     fn normalize_options(
         &self,

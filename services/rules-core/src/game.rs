@@ -94,6 +94,22 @@ pub trait Game: 'static {
     /// A hash of the component data the rules read (hex), recorded with stored games.
     fn data_hash() -> String;
 
+    /// Every component-data version this build can replay (hex hashes), the current one first.
+    /// A stored game records the hash it was created under and keeps replaying under that data
+    /// after a correction: a game that corrects its data keeps the old version in an archive.
+    fn data_versions() -> Vec<String> {
+        vec![Self::data_hash()]
+    }
+
+    /// A new game under the component data whose hash is `data_hash`; `None` when this build
+    /// does not have that version.
+    fn new_game_with_data(
+        options: &Self::Options,
+        data_hash: &str,
+    ) -> Option<Result<Self::State, Self::Error>> {
+        (data_hash == Self::data_hash()).then(|| Self::new_game(options))
+    }
+
     /// Player counts the game supports, lowest to highest.
     fn player_counts() -> &'static [u8];
 

@@ -103,8 +103,10 @@ impl Store {
         let options = rules
             .normalize_options(&rec.options)
             .map_err(|e| err(gid.clone(), None, e.to_string()))?;
+        // A record replays under the component data it was played with (its `data_hash`),
+        // which this build must still have (current or archived).
         let mut state = rules
-            .new_game(&options)
+            .new_game_under(&options, &rec.data_hash)
             .map_err(|e| err(gid.clone(), None, e.to_string()))?;
         if rec.players.len() != usize::from(state.player_count()) {
             return Err(err(

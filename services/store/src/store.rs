@@ -866,7 +866,7 @@ impl Store {
         let mut state = match state {
             Some(s) => s,
             None => rules
-                .new_game(&header.options_json())
+                .new_game_under(&header.options_json(), &header.data_hash)
                 .map_err(|e| StoreError::Corrupt {
                     game: id,
                     ply: None,
@@ -959,14 +959,13 @@ impl Store {
         for id in ids {
             let header = self.header(id)?;
             let rules = self.rules(header.kind)?;
-            let mut state =
-                rules
-                    .new_game(&header.options_json())
-                    .map_err(|e| StoreError::Corrupt {
-                        game: id,
-                        ply: None,
-                        what: e.to_string(),
-                    })?;
+            let mut state = rules
+                .new_game_under(&header.options_json(), &header.data_hash)
+                .map_err(|e| StoreError::Corrupt {
+                    game: id,
+                    ply: None,
+                    what: e.to_string(),
+                })?;
             let mut batch = sled::Batch::default();
             for e in self.entries(id, 0, header.plies)? {
                 apply_stored(state.as_mut(), id, &e)?;

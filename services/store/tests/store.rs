@@ -463,6 +463,15 @@ fn import_rejects_bad_records_whole_with_reasons() {
         let mut r = good.clone();
         r["surprise"] = 1.into();
         v.push((r.to_string(), "unknown field", None));
+        // Played under component data this build does not have: it cannot be replayed
+        // faithfully, so it is refused rather than replayed under other data.
+        let mut r = good.clone();
+        r["data_hash"] = "0123456789abcdef".into();
+        v.push((
+            r.to_string(),
+            "component data version 0123456789abcdef is not known",
+            None,
+        ));
         v
     };
     for (i, (line, reason, ply)) in cases.iter().enumerate() {

@@ -9,7 +9,7 @@
 //! `round, phase (index into the schema's phases), to_act (-1 for nobody), global…, seat 0…,
 //! seat 1…`.
 
-use rules_core::{Actor, FeatureSchema, Features, GameRules, ToAct};
+use rules_core::{FeatureSchema, Features, GameRules, ToAct};
 use serde::{Deserialize, Serialize};
 use store::Entry;
 
@@ -52,14 +52,17 @@ impl GameBlock {
     pub fn build(
         rules: &dyn GameRules,
         options: &serde_json::Value,
+        data_hash: &str,
         entries: &[Entry],
         hash_key: [u8; 16],
     ) -> Result<(GameBlock, Vec<u64>), BuildError> {
         let schema = rules.feature_schema();
-        let mut state = rules.new_game(options).map_err(|e| BuildError {
-            ply: 0,
-            message: e.to_string(),
-        })?;
+        let mut state = rules
+            .new_game_under(options, data_hash)
+            .map_err(|e| BuildError {
+                ply: 0,
+                message: e.to_string(),
+            })?;
         let players = state.player_count();
         let width = LEAD + schema.global.len() + usize::from(players) * schema.seat.len();
         let mut values = Vec::with_capacity(width * (entries.len() + 1));
@@ -92,7 +95,6 @@ impl GameBlock {
                 })?;
             record(state.as_ref(), &mut values);
         }
-        let _ = Actor::Dealer;
         Ok((
             GameBlock {
                 players,

@@ -121,8 +121,14 @@ pub fn index_game(store: &Store, header: &Header, hash_key: [u8; 16]) -> Result<
     let entries = store
         .entries(header.id, 0, header.plies)
         .map_err(|e| e.to_string())?;
-    let (block, hashes) = GameBlock::build(rules, &header.options_json(), &entries, hash_key)
-        .map_err(|e| e.to_string())?;
+    let (block, hashes) = GameBlock::build(
+        rules,
+        &header.options_json(),
+        &header.data_hash,
+        &entries,
+        hash_key,
+    )
+    .map_err(|e| e.to_string())?;
     let bytes = postcard::to_allocvec(&block).map_err(|e| e.to_string())?;
     store
         .projection_put(BLOCKS, &block_key(header.kind, header.id), &bytes)
