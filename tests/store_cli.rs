@@ -134,3 +134,58 @@ fn import_reports_bad_lines_and_goes_on_unless_strict() {
         "--strict stopped before any game"
     );
 }
+
+#[test]
+fn statistics_by_time_range_and_positions_from_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("store");
+    let (ok, _, err) = run(&["import", SAMPLE], &data);
+    assert!(ok, "{err}");
+    // The samples start hourly from 2026-01-01T00:00Z: one day holds 24 of them.
+    let (ok, out, err) = run(
+        &[
+            "stats",
+            "--kind",
+            "five-tribes",
+            "--since",
+            "2026-01-05T00:00:00Z",
+            "--until",
+            "2026-01-06T00:00:00Z",
+        ],
+        &data,
+    );
+    assert!(ok, "{err}");
+    let stats: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(stats["games"], 24);
+    let (ok, _, err) = run(
+        &["stats", "--kind", "five-tribes", "--since", "yesterday"],
+        &data,
+    );
+    assert!(!ok);
+    assert!(err.contains("--since"), "{err}");
+
+    // Positions: one per game at ply 10, written as NDJSON; a bad filter names its column.
+    let out_file = dir.path().join("p.ndjson");
+    let (ok, _, err) = run(
+        &[
+            "positions",
+            "--kind",
+            "five-tribes",
+            "--where",
+            "ply == 10",
+            "--out",
+            out_file.to_str().unwrap(),
+        ],
+        &data,
+    );
+    assert!(ok, "{err}");
+    let text = std::fs::read_to_string(&out_file).unwrap();
+    assert_eq!(text.lines().count(), 200);
+    assert!(err.contains("wrote 200"), "{err}");
+    let (ok, _, err) = run(
+        &["positions", "--kind", "five-tribes", "--where", "ply =="],
+        &data,
+    );
+    assert!(!ok);
+    assert!(err.contains("column 7"), "{err}");
+}

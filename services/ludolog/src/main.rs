@@ -104,6 +104,12 @@ enum Command {
         player: Option<String>,
         #[arg(long)]
         tag: Option<String>,
+        /// Games created at or after this time (RFC 3339, e.g. 2026-01-01T00:00:00Z).
+        #[arg(long)]
+        since: Option<chrono::DateTime<chrono::Utc>>,
+        /// Games created before this time (RFC 3339).
+        #[arg(long)]
+        until: Option<chrono::DateTime<chrono::Utc>>,
         /// `json` (default) or `csv`.
         #[arg(long, default_value = "json")]
         format: String,
@@ -374,6 +380,8 @@ fn main() -> Result<()> {
             players,
             player,
             tag,
+            since,
+            until,
             format,
             data,
         } => {
@@ -382,7 +390,8 @@ fn main() -> Result<()> {
                 player_count: players,
                 player,
                 tag,
-                ..Default::default()
+                since,
+                until,
             };
             let stats = analysis.statistics(kind, &filter);
             match format.as_str() {
