@@ -5,7 +5,8 @@
 //! a stable `extensions.code` in exactly one place (`error`).
 //!
 //! # Layout
-//! - `schema`: `Query`, `Mutation`, `Subscription` and the `Game` / `Position` resolvers.
+//! - `schema`: `Query`, `Mutation`, `Subscription`.
+//! - `objects`: the `Game`, `Position` and `IndexedPosition` resolvers.
 //! - `types`: plain GraphQL object types.
 //! - `auth`: seat tokens (stored hashed) and the admin token; who may see what.
 //! - `hub`: per-game broadcast that wakes subscriptions after appends.
@@ -19,6 +20,7 @@ pub mod error;
 pub mod http;
 pub mod hub;
 pub mod metrics;
+pub mod objects;
 pub mod schema;
 pub mod types;
 

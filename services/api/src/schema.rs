@@ -1,5 +1,5 @@
-//! The GraphQL schema: `Query`, `Mutation`, `Subscription`, and the `Game` / `Position` objects
-//! that resolve through the store.
+//! The GraphQL schema's roots: `Query`, `Mutation`, `Subscription` (the objects they return
+//! are in `objects`).
 //!
 //! Every store call runs on the blocking pool (`spawn_blocking`): sled is synchronous and must
 //! never stall the async runtime. What a caller sees of an unfinished game is decided here,
@@ -7,6 +7,7 @@
 
 use crate::auth::{hash_token, new_token, random_seed, Caller};
 use crate::error::{ApiError, ApiResult};
+use crate::objects::{Game, IndexedPosition};
 use crate::types::*;
 use crate::App;
 use async_graphql::connection::{Connection, Edge, EmptyFields};
@@ -15,15 +16,15 @@ use chrono::Utc;
 use futures_util::Stream;
 use rules_core::{Actor, GameKind, GameState, Viewer};
 use std::sync::Arc;
-use store::{Append, Entry, Filter, GameId, Header, NewGame, Status, Store};
+use store::{Append, Entry, Filter, GameId, NewGame, Status, Store};
 
 pub type LudologSchema = Schema<Query, Mutation, Subscription>;
 
-fn app<'a>(ctx: &Context<'a>) -> &'a Arc<App> {
+pub(crate) fn app<'a>(ctx: &Context<'a>) -> &'a Arc<App> {
     ctx.data_unchecked::<Arc<App>>()
 }
 
-fn caller<'a>(ctx: &Context<'a>) -> Caller {
+pub(crate) fn caller<'a>(ctx: &Context<'a>) -> Caller {
     ctx.data_opt::<Caller>().cloned().unwrap_or_default()
 }
 
@@ -38,12 +39,12 @@ pub async fn blocking<T: Send + 'static>(
         .map_err(|e| ApiError::Internal(e.to_string()))?
 }
 
-fn parse_id(id: &str) -> ApiResult<GameId> {
+pub(crate) fn parse_id(id: &str) -> ApiResult<GameId> {
     id.parse::<GameId>()
         .map_err(|e| ApiError::NotFound(e.to_string()))
 }
 
-fn page(app: &App, first: Option<i32>) -> ApiResult<usize> {
+pub(crate) fn page(app: &App, first: Option<i32>) -> ApiResult<usize> {
     let n = first.unwrap_or(20);
     if n < 0 || n as usize > app.config.max_page {
         return Err(ApiError::LimitExceeded(format!(
@@ -56,7 +57,7 @@ fn page(app: &App, first: Option<i32>) -> ApiResult<usize> {
 
 /// Entries as `viewer` may see them: chance outcomes the rules keep secret are hidden while the
 /// game is unfinished. `state` is the position before the first entry.
-fn visible_moves(
+pub(crate) fn visible_moves(
     mut state: Box<dyn GameState>,
     entries: &[Entry],
     viewer: Viewer,
@@ -325,339 +326,6 @@ impl Query {
                 .map(|h| Edge::new(h.id.to_string(), Game { header: h })),
         );
         Ok(conn)
-    }
-}
-
-/// A position from the feature index: where it is and its features.
-pub struct IndexedPosition {
-    row: analysis::positions::PositionRow,
-}
-
-#[Object]
-impl IndexedPosition {
-    async fn game_id(&self) -> ID {
-        ID(self.row.game.to_string())
-    }
-    /// The game, for its players, outcome or the full position (`game { position(ply) }`).
-    async fn game(&self, ctx: &Context<'_>) -> Result<Game> {
-        let id = self.row.game;
-        let header = blocking(app(ctx), move |s| Ok(s.header(id)?)).await?;
-        Ok(Game { header })
-    }
-    async fn ply(&self) -> u32 {
-        self.row.ply
-    }
-    async fn round(&self) -> i64 {
-        self.row.round
-    }
-    async fn phase(&self) -> &str {
-        self.row.phase
-    }
-    /// The seat to act; null at chance and after the end.
-    async fn to_act(&self) -> Option<u8> {
-        self.row.to_act
-    }
-    async fn players(&self) -> u8 {
-        self.row.players
-    }
-    /// The game's global features.
-    async fn features(&self) -> Vec<Feature> {
-        self.row
-            .global
-            .iter()
-            .map(|(name, value)| Feature {
-                name: name.to_string(),
-                value: *value,
-            })
-            .collect()
-    }
-    async fn seats(&self) -> Vec<SeatFeatures> {
-        self.row
-            .seats
-            .iter()
-            .map(|s| SeatFeatures {
-                seat: s.seat,
-                features: s
-                    .values
-                    .iter()
-                    .map(|(name, value)| Feature {
-                        name: name.to_string(),
-                        value: *value,
-                    })
-                    .collect(),
-            })
-            .collect()
-    }
-}
-
-/// A game.
-pub struct Game {
-    header: Header,
-}
-
-impl Game {
-    fn finished(&self) -> bool {
-        self.header.status == Status::Finished
-    }
-}
-
-#[Object]
-impl Game {
-    async fn id(&self) -> ID {
-        ID(self.header.id.to_string())
-    }
-    async fn kind(&self) -> String {
-        self.header.kind.to_string()
-    }
-    /// Player names by seat.
-    async fn players(&self) -> &[String] {
-        &self.header.players
-    }
-    async fn options(&self) -> Json<serde_json::Value> {
-        Json(self.header.options_json())
-    }
-    /// The dealer's seed, once the game is over (before that it would reveal future draws).
-    async fn seed(&self) -> Option<String> {
-        self.finished()
-            .then(|| self.header.seed.map(|s| s.to_string()))
-            .flatten()
-    }
-    async fn status(&self) -> GameStatus {
-        self.header.status.into()
-    }
-    /// Number of entries.
-    async fn plies(&self) -> u32 {
-        self.header.plies
-    }
-    async fn rules_version(&self) -> &str {
-        &self.header.rules_version
-    }
-    async fn data_hash(&self) -> &str {
-        &self.header.data_hash
-    }
-    async fn created_at(&self) -> String {
-        self.header.created_at.to_rfc3339()
-    }
-    async fn updated_at(&self) -> String {
-        self.header.updated_at.to_rfc3339()
-    }
-    /// The seat the caller's token opens in this game, if any.
-    async fn my_seat(&self, ctx: &Context<'_>) -> Option<u8> {
-        caller(ctx).seat_in(&self.header).map(|s| s.0)
-    }
-
-    /// The log, as the caller may see it (Relay connection; the cursor is a ply).
-    async fn moves(
-        &self,
-        ctx: &Context<'_>,
-        first: Option<i32>,
-        after: Option<String>,
-    ) -> Result<Connection<String, Move, EmptyFields, EmptyFields>> {
-        let app = app(ctx);
-        let first = page(app, first)?;
-        let start = match after {
-            Some(a) => {
-                a.parse::<u32>()
-                    .map_err(|_| ApiError::BadInput(format!("bad cursor `{a}`")))?
-                    + 1
-            }
-            None => 0,
-        };
-        let (id, plies, finished) = (self.header.id, self.header.plies, self.finished());
-        let viewer = caller(ctx).viewer(&self.header);
-        let end = start.saturating_add(first as u32).min(plies);
-        let moves = blocking(app, move |s| {
-            if start >= plies {
-                return Ok(Vec::new());
-            }
-            let state = s.state_at(id, start)?;
-            let entries = s.entries(id, start, end)?;
-            visible_moves(state, &entries, viewer, finished)
-        })
-        .await?;
-        let mut conn = Connection::new(start > 0, end < plies);
-        conn.edges
-            .extend(moves.into_iter().map(|m| Edge::new(m.ply.to_string(), m)));
-        Ok(conn)
-    }
-
-    /// The position after `ply` entries (default: the latest).
-    async fn position(&self, ctx: &Context<'_>, ply: Option<u32>) -> Result<Position> {
-        let ply = ply.unwrap_or(self.header.plies);
-        let id = self.header.id;
-        let state = blocking(app(ctx), move |s| Ok(s.state_at(id, ply)?)).await?;
-        Ok(Position {
-            header: self.header.clone(),
-            ply,
-            state: Arc::new(state),
-        })
-    }
-
-    /// Frames from `fromPly` to `toPly` (default: the end): each the entry leading to its ply and
-    /// the JSON Patch from the previous view to the next, as the caller may see them.
-    async fn replay(
-        &self,
-        ctx: &Context<'_>,
-        from_ply: Option<u32>,
-        to_ply: Option<u32>,
-    ) -> Result<Vec<ReplayFrame>> {
-        let app = app(ctx);
-        let from = from_ply.unwrap_or(0);
-        let to = to_ply.unwrap_or(self.header.plies).min(self.header.plies);
-        if to < from {
-            return Err(ApiError::BadInput(format!("toPly {to} is before fromPly {from}")).into());
-        }
-        if (to - from) as usize > app.config.max_replay {
-            return Err(ApiError::LimitExceeded(format!(
-                "at most {} frames per replay",
-                app.config.max_replay
-            ))
-            .into());
-        }
-        let (id, finished) = (self.header.id, self.finished());
-        let viewer = if finished {
-            Viewer::Spectator
-        } else {
-            caller(ctx).viewer(&self.header)
-        };
-        let frames = blocking(app, move |s| {
-            let mut state = s.state_at(id, from)?;
-            let entries = s.entries(id, from, to)?;
-            let mut frames = Vec::with_capacity(entries.len());
-            let mut before = state.view(viewer);
-            for e in &entries {
-                let text = if finished {
-                    e.notation.clone()
-                } else {
-                    state.entry_text(e.actor, &e.notation, viewer)
-                };
-                state
-                    .apply(e.actor, &e.notation)
-                    .map_err(|err| ApiError::Internal(err.to_string()))?;
-                let after = state.view(viewer);
-                let patch = json_patch::diff(&before, &after);
-                frames.push(ReplayFrame {
-                    ply: e.ply + 1,
-                    actor: e.actor.to_string(),
-                    notation: text,
-                    patch: Json(serde_json::to_value(patch).unwrap_or_default()),
-                });
-                before = after;
-            }
-            Ok(frames)
-        })
-        .await?;
-        Ok(frames)
-    }
-
-    /// Final scores and winners, once the game is over.
-    async fn outcome(&self, ctx: &Context<'_>) -> Result<Option<OutcomeInfo>> {
-        if !self.finished() {
-            return Ok(None);
-        }
-        let (id, plies) = (self.header.id, self.header.plies);
-        let state = blocking(app(ctx), move |s| Ok(s.state_at(id, plies)?)).await?;
-        Ok(state.outcome().as_ref().map(OutcomeInfo::from))
-    }
-}
-
-/// A position of a game.
-pub struct Position {
-    header: Header,
-    ply: u32,
-    state: Arc<Box<dyn GameState>>,
-}
-
-impl Position {
-    fn open_to(&self, ctx: &Context<'_>) -> Viewer {
-        if self.header.status == Status::Finished {
-            Viewer::Spectator
-        } else {
-            caller(ctx).viewer(&self.header)
-        }
-    }
-}
-
-#[Object]
-impl Position {
-    async fn ply(&self) -> u32 {
-        self.ply
-    }
-    async fn round(&self) -> u32 {
-        self.state.round()
-    }
-    async fn phase(&self) -> &str {
-        self.state.phase()
-    }
-    async fn to_act(&self) -> ToActInfo {
-        self.state.to_act().into()
-    }
-    /// The position as JSON, as `seat` sees it (default: as the caller may). Another seat's view
-    /// of an unfinished game needs that seat's token.
-    async fn view(&self, ctx: &Context<'_>, seat: Option<u8>) -> Result<Json<serde_json::Value>> {
-        let allowed = self.open_to(ctx);
-        let viewer = match seat {
-            None => allowed,
-            Some(s)
-                if self.header.status == Status::Finished
-                    || allowed == Viewer::Seat(rules_core::Seat(s)) =>
-            {
-                Viewer::Seat(rules_core::Seat(s))
-            }
-            Some(s) => {
-                return Err(ApiError::Unauthorized(format!(
-                    "seat {s}'s view needs seat {s}'s token"
-                ))
-                .into())
-            }
-        };
-        Ok(Json(self.state.view(viewer)))
-    }
-    /// Legal moves of the seat to act, in notation. Only that seat sees them while the game is on
-    /// (they would tell others what it holds).
-    async fn legal_moves(
-        &self,
-        ctx: &Context<'_>,
-        first: Option<i32>,
-        offset: Option<i32>,
-    ) -> Result<LegalMoves> {
-        let app = app(ctx);
-        let first = page(app, first.or(Some(100)))?;
-        let to_act = self.state.to_act();
-        let viewer = self.open_to(ctx);
-        if let rules_core::ToAct::Seat(s) = to_act {
-            if self.header.status == Status::Active && viewer != Viewer::Seat(s) {
-                return Err(
-                    ApiError::Unauthorized(format!("only seat {s} sees its legal moves")).into(),
-                );
-            }
-        }
-        let all = self.state.legal_moves();
-        let offset = offset.unwrap_or(0).max(0) as usize;
-        Ok(LegalMoves {
-            total: all.len(),
-            moves: all.into_iter().skip(offset).take(first).collect(),
-        })
-    }
-    /// Scores as they stand, with their breakdown. While the game is on, a seat sees only its own
-    /// (a score includes secret gold).
-    async fn scores(&self, ctx: &Context<'_>) -> Vec<Score> {
-        let viewer = self.open_to(ctx);
-        let finished = self.header.status == Status::Finished;
-        self.state
-            .scores()
-            .iter()
-            .filter(|s| finished || viewer == Viewer::Seat(s.seat))
-            .map(Score::from)
-            .collect()
-    }
-    /// A keyed hash of the full state: equal positions have equal hashes; the key is the
-    /// server's, so hidden information cannot be guessed from it.
-    async fn state_hash(&self, ctx: &Context<'_>) -> String {
-        format!(
-            "{:016x}",
-            self.state.state_hash(app(ctx).config.state_hash_key)
-        )
     }
 }
 
