@@ -87,6 +87,8 @@ impl FilterError {
 /// A compiled filter for one game kind's features.
 pub struct Filter {
     program: Program,
+    /// Top-level `feature <op> literal` terms, checked before the interpreter runs.
+    guards: Vec<super::guard::Guard>,
     /// The root context (the standard library), built once; each position gets a child scope.
     root: Context<'static, 'static>,
     schema: FeatureSchema,
@@ -144,6 +146,7 @@ impl Filter {
             });
         }
         Ok(Filter {
+            guards: super::guard::guards(program.expression(), &schema),
             program,
             root: Context::default(),
             schema,
@@ -161,6 +164,9 @@ impl Filter {
         pos: &PositionRef<'_>,
         game: &dyn Fn() -> String,
     ) -> Result<bool, FilterError> {
+        if !self.guards.iter().all(|g| g.passes(pos)) {
+            return Ok(false);
+        }
         let resolver = Resolver::new(pos, &self.schema);
         let mut ctx = self.root.new_inner_scope();
         ctx.set_variable_resolver(&resolver);

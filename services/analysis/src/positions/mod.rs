@@ -22,6 +22,7 @@
 
 pub mod block;
 pub mod filter;
+mod guard;
 mod output;
 
 pub use block::{GameBlock, PositionRef};

@@ -1,0 +1,163 @@
+//! Guards: the comparisons of an integer feature with a literal found among a filter's
+//! top-level `&&` terms (`round == 3 && …`), checked natively before the CEL interpreter runs.
+//!
+//! Why this is exact, not a heuristic: in CEL, `false && x` is `false` whatever `x` is, even an
+//! error, and `&&` is commutative in that respect; so a position where one top-level term is
+//! false fails the whole filter, and skipping the interpreter there changes no answer. Most
+//! filters name a round, a ply or a phase-like number, and most positions fail that term: the
+//! interpreter then runs only on the few that pass it.
+
+use super::block::PositionRef;
+use cel::common::ast::{Expr, IdedExpr, LiteralValue};
+use rules_core::FeatureSchema;
+
+/// An integer a guard reads from a position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Var {
+    Ply,
+    Round,
+    ToAct,
+    Players,
+    Global(usize),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Op {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+/// One `feature <op> literal` term.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Guard {
+    var: Var,
+    op: Op,
+    value: i64,
+}
+
+impl Guard {
+    /// Whether the position passes this term.
+    pub fn passes(&self, p: &PositionRef<'_>) -> bool {
+        let x = match self.var {
+            Var::Ply => i64::from(p.ply),
+            Var::Round => p.round,
+            Var::ToAct => p.to_act,
+            Var::Players => i64::from(p.players),
+            Var::Global(i) => p.global.get(i).copied().unwrap_or(0),
+        };
+        match self.op {
+            Op::Eq => x == self.value,
+            Op::Ne => x != self.value,
+            Op::Lt => x < self.value,
+            Op::Le => x <= self.value,
+            Op::Gt => x > self.value,
+            Op::Ge => x >= self.value,
+        }
+    }
+}
+
+/// The guards among the top-level `&&` terms of `e`.
+pub fn guards(e: &IdedExpr, schema: &FeatureSchema) -> Vec<Guard> {
+    let mut out = Vec::new();
+    collect(e, schema, &mut out);
+    out
+}
+
+fn collect(e: &IdedExpr, schema: &FeatureSchema, out: &mut Vec<Guard>) {
+    let Expr::Call(call) = &e.expr else {
+        return;
+    };
+    if call.target.is_some() {
+        return;
+    }
+    if call.func_name == "_&&_" {
+        call.args.iter().for_each(|a| collect(a, schema, out));
+        return;
+    }
+    let op = match call.func_name.as_str() {
+        "_==_" => Op::Eq,
+        "_!=_" => Op::Ne,
+        "_<_" => Op::Lt,
+        "_<=_" => Op::Le,
+        "_>_" => Op::Gt,
+        "_>=_" => Op::Ge,
+        _ => return,
+    };
+    let [a, b] = call.args.as_slice() else {
+        return;
+    };
+    // `round == 3`, or `3 == round` with the comparison turned around.
+    let (var, value, op) = match (var_of(a, schema), int_of(b), var_of(b, schema), int_of(a)) {
+        (Some(v), Some(n), _, _) => (v, n, op),
+        (_, _, Some(v), Some(n)) => (v, n, flip(op)),
+        _ => return,
+    };
+    out.push(Guard { var, op, value });
+}
+
+fn flip(op: Op) -> Op {
+    match op {
+        Op::Lt => Op::Gt,
+        Op::Le => Op::Ge,
+        Op::Gt => Op::Lt,
+        Op::Ge => Op::Le,
+        same => same,
+    }
+}
+
+fn var_of(e: &IdedExpr, schema: &FeatureSchema) -> Option<Var> {
+    let Expr::Ident(name) = &e.expr else {
+        return None;
+    };
+    Some(match name.as_str() {
+        "ply" => Var::Ply,
+        "round" => Var::Round,
+        "to_act" => Var::ToAct,
+        "players" => Var::Players,
+        other => Var::Global(schema.global.iter().position(|g| *g == other)?),
+    })
+}
+
+fn int_of(e: &IdedExpr) -> Option<i64> {
+    match &e.expr {
+        Expr::Literal(LiteralValue::Int(i)) => Some(*i.inner()),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SCHEMA: FeatureSchema = FeatureSchema {
+        phases: &["p"],
+        global: &["bag"],
+        seat: &["gold"],
+    };
+
+    fn of(src: &str) -> Vec<Guard> {
+        guards(cel::Program::compile(src).unwrap().expression(), &SCHEMA)
+    }
+
+    #[test]
+    fn top_level_comparisons_with_literals_become_guards() {
+        assert_eq!(of("round == 3 && seats.exists(s, s.gold > 1)").len(), 1);
+        assert_eq!(of("round == 3 && (ply > 10 && 4 >= bag)").len(), 3);
+        let g = of("5 < ply")[0];
+        assert_eq!((g.var, g.op, g.value), (Var::Ply, Op::Gt, 5));
+        // Not guards: under `||` or `!`, a seat feature, a non-literal, a double.
+        for src in [
+            "round == 3 || ply == 1",
+            "!(round == 3)",
+            "seats[0].gold == 1",
+            "round == ply",
+            "round == 3.0",
+        ] {
+            assert!(of(src).is_empty(), "{src}");
+        }
+    }
+}
