@@ -8,7 +8,7 @@
 //! - majority: most units of its kind in the action area, ties shared, 0 never (M4); track
 //!   steps split as the player likes, and the space's bonus tile for the next round (M9).
 
-use crate::data::{components, BonusKind};
+use crate::data::BonusKind;
 use crate::error::Rule;
 use crate::goods::{area_units, price};
 use crate::ids::{CardId, DECK_CARDS, NONE};
@@ -17,7 +17,7 @@ use crate::state::{Stage, State};
 
 impl State {
     pub(crate) fn check_bonus(&self, seat: u8, space: u8, arg: BonusArg) -> Result<(), Rule> {
-        let c = components();
+        let c = self.data();
         let def = c.bonus.get(usize::from(space)).ok_or(Rule::NoSuchSpace)?;
         let p = self.player(seat).ok_or(Rule::WrongStep)?;
         if p.markers_left() == 0 {
@@ -45,11 +45,11 @@ impl State {
                 }
             }
             (BonusKind::Majority { of, .. }, BonusArg::None) => {
-                let mine = area_units(p, of);
+                let mine = area_units(c, p, of);
                 let best = self
                     .seats
                     .iter()
-                    .map(|q| area_units(q, of))
+                    .map(|q| area_units(c, q, of))
                     .max()
                     .unwrap_or(0);
                 if mine == 0 || mine < best {
@@ -62,7 +62,7 @@ impl State {
     }
 
     pub(crate) fn apply_bonus(&mut self, seat: u8, space: u8, arg: BonusArg) {
-        let c = components();
+        let c = self.data();
         let Some(def) = c.bonus.get(usize::from(space)) else {
             return;
         };
@@ -105,7 +105,8 @@ impl State {
 
     /// A sold card leaves the game: a deck card to the discard pile, a start card to the box.
     fn sell(&mut self, seat: u8, id: CardId, per_red: u8) {
-        let red = components()
+        let red = self
+            .data()
             .cards
             .get(usize::from(id.0))
             .map_or(0, |c| c.cost);

@@ -7,7 +7,6 @@
 //! from the display (A/B 1 point, C 2) onto the next free track space with the coins on its
 //! display space, or 1 pound per point.
 
-use crate::data::components;
 use crate::error::Rule;
 use crate::goods::face_up_units;
 use crate::ids::{BookSpace, CardId, Unit, NONE};
@@ -16,14 +15,17 @@ use crate::state::{Stage, State};
 impl State {
     pub(crate) fn check_clerk(&self, seat: u8, slot: u8) -> Result<(), Rule> {
         let p = self.player(seat).ok_or(Rule::WrongStep)?;
-        match p.up_card(usize::from(slot)).map(card_kind) {
+        match p
+            .up_card(usize::from(slot))
+            .map(|id| card_kind(self.data(), id))
+        {
             Some(Some(crate::data::CardKind::Bookkeeper)) => Ok(()),
             _ => Err(Rule::NoBookkeeper),
         }
     }
 
     pub(crate) fn apply_clerk(&mut self, seat: u8, slot: u8) {
-        let c = components();
+        let c = self.data();
         let Some(p) = self.seats.get_mut(usize::from(seat)) else {
             return;
         };
@@ -51,7 +53,7 @@ impl State {
             return Err(Rule::FlipOnce);
         }
         if p.pounds < 2 {
-            return Err(Rule::BonusPounds);
+            return Err(Rule::FlipPounds);
         }
         Ok(())
     }
@@ -71,7 +73,7 @@ impl State {
         if !matches!(self.stage, Stage::Clerk { .. }) {
             return Err(Rule::WrongStep);
         }
-        let c = components();
+        let c = self.data();
         let p = self.player(seat).ok_or(Rule::WrongStep)?;
         let next = usize::from(p.ink);
         let book = *p.books.get(next).ok_or(Rule::NoNextBook)?;
@@ -80,7 +82,7 @@ impl State {
         }
         let def = c.books.get(usize::from(book)).ok_or(Rule::NoNextBook)?;
         for u in Unit::ALL {
-            if face_up_units(p, u) < u32::from(def.requires[u.index()]) {
+            if face_up_units(c, p, u) < u32::from(def.requires[u.index()]) {
                 return Err(Rule::BookRequirement);
             }
         }
@@ -101,7 +103,7 @@ impl State {
         let Stage::Clerk { points, moved, .. } = self.stage else {
             return;
         };
-        let c = components();
+        let c = self.data();
         if moved > 0 {
             if let Some(p) = self.player(seat) {
                 let at = usize::from(p.ink).wrapping_sub(1);
@@ -132,7 +134,7 @@ impl State {
         let Stage::Points { left } = self.stage else {
             return Err(Rule::WrongStep);
         };
-        let c = components();
+        let c = self.data();
         let book = *self
             .book_display
             .get(usize::from(space.0))
@@ -157,7 +159,7 @@ impl State {
     }
 
     pub(crate) fn apply_book(&mut self, seat: u8, space: BookSpace) {
-        let c = components();
+        let c = self.data();
         let i = usize::from(space.0);
         let book = std::mem::replace(&mut self.book_display[i], NONE);
         let coins = std::mem::take(&mut self.book_coins[i]);
@@ -193,6 +195,6 @@ impl State {
     }
 }
 
-fn card_kind(id: CardId) -> Option<crate::data::CardKind> {
-    components().cards.get(usize::from(id.0)).map(|c| c.kind)
+fn card_kind(c: &crate::data::Components, id: CardId) -> Option<crate::data::CardKind> {
+    c.cards.get(usize::from(id.0)).map(|c| c.kind)
 }

@@ -5,14 +5,14 @@
 //! empty space that may be re-covered. A company's share value is the coins on its uncovered
 //! base spaces.
 
-use crate::data::{components, Reward};
+use crate::data::Reward;
 use crate::ids::{Company, COLUMNS};
 use crate::state::State;
 
 impl State {
     /// The coins showing on `company`'s base: its share value.
     pub fn share_value(&self, company: Company) -> u8 {
-        let c = components();
+        let c = self.data();
         let mut v = 0;
         for col in self.bases[company.index()] {
             for (i, coins) in c.base_coins.iter().enumerate() {
@@ -54,7 +54,7 @@ impl State {
     /// The space a displaced post would return to in `column`: the rearmost empty space that
     /// may be re-covered.
     pub fn return_space(&self, company: Company, column: usize) -> Option<usize> {
-        let c = components();
+        let c = self.data();
         let col = *self.bases[company.index()].get(column)?;
         (0..5)
             .rev()
@@ -80,7 +80,7 @@ impl State {
     /// Shares `seat` holds in `company` from its track: the last share icon reached (the
     /// marker's own space counts, Ruling M11).
     pub fn track_shares(&self, seat: u8, company: Company) -> u8 {
-        let c = components();
+        let c = self.data();
         let Some(p) = self.player(seat) else { return 0 };
         let Some(side) = c.sides.get(usize::from(self.sides[company.index()])) else {
             return 0;
@@ -97,7 +97,7 @@ impl State {
 
     /// Shares from the icons on every card `seat` owns.
     pub fn card_shares(&self, seat: u8, company: Company) -> u32 {
-        let c = components();
+        let c = self.data();
         let Some(p) = self.player(seat) else { return 0 };
         crate::ids::bits(p.all_cards())
             .filter_map(|id| c.cards.get(usize::from(id)))
@@ -113,7 +113,7 @@ impl State {
     /// Moves `seat`'s marker `steps` spaces on `company`'s track, paying each space entered;
     /// steps past the end are lost (Ruling M7).
     pub(crate) fn advance_track(&mut self, seat: u8, company: Company, steps: u8) {
-        let c = components();
+        let c = self.data();
         let Some(side) = c.sides.get(usize::from(self.sides[company.index()])) else {
             return;
         };
@@ -138,7 +138,7 @@ impl State {
     /// Pays a reward's pounds, diamonds, bonus markers and (with `company`) track steps.
     /// Bookkeeping points are the caller's: they need decisions.
     pub(crate) fn pay(&mut self, seat: u8, r: Reward, company: Option<Company>) {
-        let c = components();
+        let c = self.data();
         if let Some(p) = self.seats.get_mut(usize::from(seat)) {
             p.pounds += u16::from(r.pounds);
             p.markers = p.markers.saturating_add(r.bonus_marker).min(c.markers_max);

@@ -3,14 +3,14 @@
 //! A trader's effect is data (`cards.json`): steps, pounds, and for a company trader one more
 //! step per so many mine icons in the regions that company holds (the text's Cairo example).
 
-use crate::data::{components, CardKind};
+use crate::data::CardKind;
 use crate::ids::{CardId, Company};
 use crate::state::State;
 
 impl State {
     /// Moves `seat`'s diamond marker; each step past the end pays 2 pounds (Ruling M7).
     pub(crate) fn advance_diamond(&mut self, seat: u8, steps: u8) {
-        let c = components();
+        let c = self.data();
         let Some(p) = self.seats.get_mut(usize::from(seat)) else {
             return;
         };
@@ -25,7 +25,7 @@ impl State {
 
     /// Mine icons in the regions `company` holds.
     pub fn mines_of(&self, company: Company) -> u32 {
-        let c = components();
+        let c = self.data();
         self.regions_of(company)
             .filter_map(|r| c.regions.get(r))
             .map(|r| u32::from(r.mines))
@@ -34,7 +34,7 @@ impl State {
 
     /// The steps and pounds a diamond trader gives now.
     pub fn trader_effect(&self, card: CardId) -> (u8, u8) {
-        let c = components();
+        let c = self.data();
         match c.cards.get(usize::from(card.0)).map(|k| (k.kind, k.value)) {
             Some((
                 CardKind::Diamond {

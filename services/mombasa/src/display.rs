@@ -3,7 +3,7 @@
 //! refills. Deck and supply orders are never stored: each outcome names the cards drawn, and
 //! the check proves they could come off the deck (A on top ... E at the bottom).
 
-use crate::data::{components, START_TILES};
+use crate::data::{Components, START_TILES};
 use crate::error::Rule;
 use crate::ids::{DisplayPos, NONE, OWN_CARDS};
 use crate::moves::Chance;
@@ -12,9 +12,8 @@ use arrayvec::ArrayVec;
 use rules_core::ChanceRng;
 
 /// Deck cards of the top letter still in `deck`.
-fn top_letter(deck: u64) -> u64 {
-    components()
-        .letter_mask
+fn top_letter(c: &Components, deck: u64) -> u64 {
+    c.letter_mask
         .iter()
         .map(|m| m & deck)
         .find(|&m| m != 0)
@@ -22,10 +21,10 @@ fn top_letter(deck: u64) -> u64 {
 }
 
 /// Removes `cards` from `deck` in order, each from the top letter; `None` if one cannot be.
-fn draw_cards(mut deck: u64, cards: &[u8]) -> Option<u64> {
-    for &c in cards {
-        let bit = 1u64.checked_shl(u32::from(c))?;
-        if top_letter(deck) & bit == 0 {
+fn draw_cards(c: &Components, mut deck: u64, cards: &[u8]) -> Option<u64> {
+    for &card in cards {
+        let bit = 1u64.checked_shl(u32::from(card))?;
+        if top_letter(c, deck) & bit == 0 {
             return None;
         }
         deck &= !bit;
@@ -37,10 +36,15 @@ fn nth_bit(mask: u128, n: u32) -> u8 {
     crate::ids::bits(mask).nth(n as usize).unwrap_or(0)
 }
 
-fn sample_cards(mut deck: u64, n: usize, rng: &mut dyn ChanceRng) -> ArrayVec<u8, 12> {
+fn sample_cards(
+    c: &Components,
+    mut deck: u64,
+    n: usize,
+    rng: &mut dyn ChanceRng,
+) -> ArrayVec<u8, 12> {
     let mut out = ArrayVec::new();
     for _ in 0..n.min(12) {
-        let top = top_letter(deck);
+        let top = top_letter(c, deck);
         if top == 0 {
             break;
         }
@@ -53,7 +57,7 @@ fn sample_cards(mut deck: u64, n: usize, rng: &mut dyn ChanceRng) -> ArrayVec<u8
 
 /// Books for the empty book spaces, in space order, from `supply`.
 fn sample_books(s: &State, rng: &mut dyn ChanceRng) -> ArrayVec<u8, 12> {
-    let c = components();
+    let c = s.data();
     let mut supply = s.book_supply;
     let mut out = ArrayVec::new();
     for (i, &b) in s.book_display.iter().enumerate() {
@@ -72,7 +76,7 @@ fn sample_books(s: &State, rng: &mut dyn ChanceRng) -> ArrayVec<u8, 12> {
 
 /// Checks `books` fill the empty book spaces in order; returns the supply left.
 fn check_books(s: &State, books: &[u8]) -> Option<u128> {
-    let c = components();
+    let c = s.data();
     let mut supply = s.book_supply;
     let mut it = books.iter();
     for (i, &b) in s.book_display.iter().enumerate() {
@@ -93,7 +97,7 @@ fn check_books(s: &State, books: &[u8]) -> Option<u128> {
 }
 
 fn place_books(s: &mut State, books: &[u8]) {
-    let c = components();
+    let c = s.data();
     let mut it = books.iter();
     for i in 0..s.book_display.len() {
         if s.book_display[i] != NONE {
@@ -122,7 +126,7 @@ impl State {
     pub(crate) fn sample(&self, rng: &mut dyn ChanceRng) -> Option<Chance> {
         match self.phase {
             Phase::Setup => {
-                let display = sample_cards(self.deck, 12, rng);
+                let display = sample_cards(self.data(), self.deck, 12, rng);
                 let books = sample_books(self, rng);
                 let sides = self.options.track_cards.then(|| {
                     let mut pieces = [0u8, 1, 2, 3];
@@ -153,7 +157,7 @@ impl State {
             }
             Phase::StartReveal | Phase::Reveal => self.reveal_due(),
             Phase::Prep => Some(Chance::Draw {
-                cards: sample_cards(self.deck, empty_spaces(self).count(), rng),
+                cards: sample_cards(self.data(), self.deck, empty_spaces(self).count(), rng),
                 books: sample_books(self, rng),
             }),
             _ => None,
@@ -171,7 +175,7 @@ impl State {
                     sides,
                 },
             ) => {
-                if display.len() != 12 || draw_cards(self.deck, display).is_none() {
+                if display.len() != 12 || draw_cards(self.data(), self.deck, display).is_none() {
                     return Err(Rule::BadDeal);
                 }
                 if check_books(self, books).is_none() {
@@ -218,7 +222,7 @@ impl State {
                 let need = empty_spaces(self)
                     .count()
                     .min(self.deck.count_ones() as usize);
-                if cards.len() != need || draw_cards(self.deck, cards).is_none() {
+                if cards.len() != need || draw_cards(self.data(), self.deck, cards).is_none() {
                     return Err(Rule::BadDraw);
                 }
                 check_books(self, books).map(|_| ()).ok_or(Rule::BadDraw)
@@ -248,7 +252,7 @@ impl State {
                     self.seats[usize::from(seat)].hand = own;
                 }
                 if self.options.first_game {
-                    let c = components();
+                    let c = self.data();
                     for seat in 0..self.players {
                         let t = c
                             .start_tiles

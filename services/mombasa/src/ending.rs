@@ -3,7 +3,6 @@
 //! preparation phase (round-track coins to the book display, the display slides right) or,
 //! after round 7, the end of the game.
 
-use crate::data::components;
 use crate::error::Rule;
 use crate::ids::{CardId, NONE, SLOTS};
 use crate::state::{Phase, Stage, State};
@@ -11,7 +10,7 @@ use crate::state::{Phase, Stage, State};
 impl State {
     pub(crate) fn check_end(&self, seat: u8, pile: u8) -> Result<(), Rule> {
         let p = self.player(seat).ok_or(Rule::WrongStep)?;
-        let open = p.open_slots();
+        let open = p.open_slots(self.data());
         let pile = usize::from(pile);
         if pile >= open {
             return Err(Rule::EndPile);
@@ -56,7 +55,7 @@ impl State {
             .find(|&s| self.seats.get(usize::from(s)).is_some_and(|p| !p.ended));
         match next {
             Some(s) => self.turn = s,
-            None if self.round >= components().rounds => self.phase = Phase::Over,
+            None if self.round >= self.data().rounds => self.phase = Phase::Over,
             None => self.begin_prep(),
         }
     }

@@ -40,6 +40,7 @@ rules! {
     ReturnColumn = "expand.return-column": "name a column of the displaced company's base with an empty space to return to (or none when it has none)",
     NoBookkeeper = "clerk.no-card": "no face-up bookkeeper in that slot",
     FlipOnce = "clerk.flip": "one book may be turned, for 2 pounds, before the ink marker moves",
+    FlipPounds = "clerk.flip-pounds": "turning a book costs 2 pounds",
     NoNextBook = "clerk.no-book": "there is no book on the next space of the bookkeeping track",
     BookRequirement = "clerk.requirement": "the face-up cards in the action area do not meet the book's requirement",
     NoDisplayBook = "points.no-book": "there is no book on that display space",

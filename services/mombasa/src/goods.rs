@@ -2,7 +2,7 @@
 //! display card (its red value + the display space's) and step company tracks with the rest.
 //! Also the units an action area holds, which books and majority spaces read.
 
-use crate::data::{components, CardKind};
+use crate::data::{CardKind, Components};
 use crate::error::Rule;
 use crate::ids::{CardId, Company, DisplayPos, Unit, NONE, SLOTS};
 use crate::state::{Player, Stage, State};
@@ -11,8 +11,8 @@ use crate::state::{Player, Stage, State};
 pub const TILE_BIT: u8 = 1 << SLOTS;
 
 /// The kind and value of a card.
-pub fn card_units(card: CardId) -> Option<(Unit, u8)> {
-    match components().cards.get(usize::from(card.0)) {
+pub fn card_units(c: &Components, card: CardId) -> Option<(Unit, u8)> {
+    match c.cards.get(usize::from(card.0)) {
         Some(k) => match k.kind {
             CardKind::Units(u) => Some((u, k.value)),
             _ => None,
@@ -22,9 +22,8 @@ pub fn card_units(card: CardId) -> Option<(Unit, u8)> {
 }
 
 /// The bonus tile of `unit` in `p`'s area, with its value, if unused.
-pub fn up_tile(p: &Player, unit: Unit) -> Option<(usize, u8)> {
-    components()
-        .bonus_tiles
+pub fn up_tile(c: &Components, p: &Player, unit: Unit) -> Option<(usize, u8)> {
+    c.bonus_tiles
         .iter()
         .enumerate()
         .find(|(i, t)| t.unit == unit && p.tiles_up & (1 << i) != 0)
@@ -32,18 +31,18 @@ pub fn up_tile(p: &Player, unit: Unit) -> Option<(usize, u8)> {
 }
 
 /// Units of `unit` on face-up cards and unused tiles (book requirements, Ruling M4).
-pub fn face_up_units(p: &Player, unit: Unit) -> u32 {
+pub fn face_up_units(c: &Components, p: &Player, unit: Unit) -> u32 {
     let cards: u32 = (0..SLOTS)
         .filter_map(|s| p.up_card(s))
-        .filter_map(card_units)
+        .filter_map(|card| card_units(c, card))
         .filter(|(u, _)| *u == unit)
         .map(|(_, v)| u32::from(v))
         .sum();
-    cards + up_tile(p, unit).map_or(0, |(_, v)| u32::from(v))
+    cards + up_tile(c, p, unit).map_or(0, |(_, v)| u32::from(v))
 }
 
 /// Units of `unit` on every card and tile in the area, used or not (majorities, Ruling M4).
-pub fn area_units(p: &Player, unit: Unit) -> u32 {
+pub fn area_units(c: &Components, p: &Player, unit: Unit) -> u32 {
     if p.ended {
         return 0;
     }
@@ -51,11 +50,11 @@ pub fn area_units(p: &Player, unit: Unit) -> u32 {
         .slots
         .iter()
         .filter(|&&s| s != NONE)
-        .filter_map(|&s| card_units(CardId(s)))
+        .filter_map(|&s| card_units(c, CardId(s)))
         .filter(|(u, _)| *u == unit)
         .map(|(_, v)| u32::from(v))
         .sum();
-    let tiles: u32 = components()
+    let tiles: u32 = c
         .bonus_tiles
         .iter()
         .enumerate()
@@ -67,7 +66,7 @@ pub fn area_units(p: &Player, unit: Unit) -> u32 {
 
 /// The purchase price of the card on display space `pos`.
 pub fn price(s: &State, pos: DisplayPos) -> Option<u8> {
-    let c = components();
+    let c = s.data();
     let id = *s.display.get(usize::from(pos.0))?;
     if id == NONE {
         return None;
@@ -87,7 +86,7 @@ impl State {
         for slot in 0..SLOTS {
             if mask & (1 << slot) != 0 {
                 let card = p.up_card(slot).ok_or(Rule::NotFaceUp)?;
-                match card_units(card) {
+                match card_units(self.data(), card) {
                     Some((u, v)) if u == good => units = units.saturating_add(v),
                     Some((u, _)) if u.is_good() => return Err(Rule::MixedGoods),
                     _ => return Err(Rule::NotFaceUp),
@@ -95,7 +94,7 @@ impl State {
             }
         }
         if mask & TILE_BIT != 0 {
-            let (_, v) = up_tile(p, good).ok_or(Rule::NotFaceUp)?;
+            let (_, v) = up_tile(self.data(), p, good).ok_or(Rule::NotFaceUp)?;
             units = units.saturating_add(v);
         }
         Ok(units)
@@ -103,9 +102,10 @@ impl State {
 
     pub(crate) fn apply_goods(&mut self, seat: u8, good: Unit, mask: u8) {
         let units = self.goods_units(seat, good, mask).unwrap_or(0);
+        let c = self.data();
         if let Some(p) = self.seats.get_mut(usize::from(seat)) {
             if mask & TILE_BIT != 0 {
-                if let Some((i, _)) = up_tile(p, good) {
+                if let Some((i, _)) = up_tile(c, p, good) {
                     p.tiles_up &= !(1 << i);
                 }
             }

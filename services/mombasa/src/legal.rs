@@ -1,7 +1,7 @@
 //! Legal moves: candidate moves of the position filtered by [`State::check`], so a move is
 //! listed exactly when it would be accepted.
 
-use crate::data::{components, BonusKind};
+use crate::data::BonusKind;
 use crate::goods::{card_units, up_tile, TILE_BIT};
 use crate::ids::{bits, BookSpace, CardId, Company, DisplayPos, Region, StartTile, Unit};
 use crate::ids::{COLUMNS, DISPLAY, NONE, REGIONS, SLOTS};
@@ -43,7 +43,7 @@ impl State {
             }
             (Phase::Planning, _) => {
                 for id in bits(p.hand) {
-                    for slot in 0..p.open_slots() {
+                    for slot in 0..p.open_slots(self.data()) {
                         if p.slots[slot] == NONE {
                             push(
                                 out,
@@ -109,7 +109,7 @@ impl State {
     }
 
     fn top_moves(&self, seat: u8, out: &mut MoveList) {
-        let c = components();
+        let c = self.data();
         let Some(p) = self.player(seat) else { return };
         let push = |out: &mut MoveList, m: Move| {
             if self.check(seat, &m).is_ok() && !out.is_full() {
@@ -119,13 +119,13 @@ impl State {
         for good in Unit::GOODS {
             let mut items = 0u8;
             for slot in 0..SLOTS {
-                if let Some((u, _)) = p.up_card(slot).and_then(card_units) {
+                if let Some((u, _)) = p.up_card(slot).and_then(|card| card_units(c, card)) {
                     if u == good {
                         items |= 1 << slot;
                     }
                 }
             }
-            if up_tile(p, good).is_some() {
+            if up_tile(c, p, good).is_some() {
                 items |= TILE_BIT;
             }
             // Every non-empty subset of the eligible items, smallest mask first.
@@ -192,16 +192,18 @@ mod legal_tests {
 
     #[test]
     fn the_capacity_bounds_the_data() {
-        let c = components();
-        let mut bonus = 0;
-        for s in &c.bonus {
-            bonus += match s.kind {
-                BonusKind::BuyCard { .. } => DISPLAY,
-                BonusKind::SellCard { .. } => 54,
-                _ => 1,
-            };
+        for h in crate::data::version_hashes() {
+            let c = crate::data::version(h).unwrap();
+            let mut bonus = 0;
+            for s in &c.bonus {
+                bonus += match s.kind {
+                    BonusKind::BuyCard { .. } => DISPLAY,
+                    BonusKind::SellCard { .. } => 54,
+                    _ => 1,
+                };
+            }
+            assert!(3 * 63 + 4 + 5 + 5 + bonus + 5 <= MAX_MOVES);
         }
-        assert!(3 * 63 + 4 + 5 + 5 + bonus + 5 <= MAX_MOVES);
         const { assert!(54 * SLOTS < MAX_MOVES) };
         const { assert!(REGIONS * COLUMNS * 4 < MAX_MOVES) };
     }

@@ -127,6 +127,28 @@ impl Game for Mombasa {
         format!("{:016x}", data::data_hash())
     }
 
+    /// The current data first, then every version in `data/mombasa/archive/`.
+    fn data_versions() -> Vec<String> {
+        data::version_hashes()
+            .into_iter()
+            .map(|h| format!("{h:016x}"))
+            .collect()
+    }
+
+    /// A game whose every rule reads the tables of data version `data_hash` (16 lowercase hex
+    /// digits, as [`Game::data_hash`] writes it).
+    fn new_game_with_data(o: &Options, data_hash: &str) -> Option<Result<State, MbError>> {
+        let ok = data_hash.len() == 16
+            && data_hash
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+        let hash = u64::from_str_radix(data_hash, 16).ok().filter(|_| ok)?;
+        data::version(hash)?;
+        check_players(o)
+            .map(|()| State::new_under(o, hash))
+            .transpose()
+    }
+
     fn player_counts() -> &'static [u8] {
         &[2, 3, 4]
     }
@@ -142,13 +164,7 @@ impl Game for Mombasa {
     }
 
     fn new_game(o: &Options) -> Result<State, MbError> {
-        if !(2..=4).contains(&o.players) {
-            return Err(TurnError::BadOptions(format!(
-                "Mombasa is for 2 to 4 players, not {}",
-                o.players
-            ))
-            .into());
-        }
+        check_players(o)?;
         Ok(State::new(o))
     }
 
@@ -270,7 +286,7 @@ impl Game for Mombasa {
                 out.seats.push(i64::from(s.shares(seat, co)));
             }
             out.seats.push(i64::from(p.hand.count_ones()));
-            out.seats.push(p.open_slots() as i64);
+            out.seats.push(p.open_slots(s.data()) as i64);
             out.seats.push(i64::from(s.seat_score(seat).total));
         }
     }
@@ -291,6 +307,17 @@ impl Game for Mombasa {
             Chance::StartTiles { seat, .. } => viewer == Viewer::Seat(Seat(*seat)),
             _ => true,
         }
+    }
+}
+
+fn check_players(o: &Options) -> Result<(), MbError> {
+    if (2..=4).contains(&o.players) {
+        Ok(())
+    } else {
+        Err(
+            TurnError::BadOptions(format!("Mombasa is for 2 to 4 players, not {}", o.players))
+                .into(),
+        )
     }
 }
 

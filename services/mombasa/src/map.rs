@@ -7,7 +7,7 @@
 //! once changes nothing, because another company's base never affects the expanding
 //! company's costs.
 
-use crate::data::{components, Reward};
+use crate::data::Reward;
 use crate::error::Rule;
 use crate::goods::{card_units, up_tile};
 use crate::ids::{Company, Region, Unit, COLUMNS, NONE, REGIONS, SLOTS};
@@ -19,23 +19,24 @@ impl State {
         let Some(p) = self.player(seat) else { return 0 };
         let cards: u8 = (0..SLOTS)
             .filter_map(|s| p.up_card(s))
-            .filter_map(card_units)
+            .filter_map(|card| card_units(self.data(), card))
             .filter(|(u, _)| *u == Unit::Expansion)
             .fold(0u8, |a, (_, v)| a.saturating_add(v));
-        cards.saturating_add(up_tile(p, Unit::Expansion).map_or(0, |(_, v)| v))
+        cards.saturating_add(up_tile(self.data(), p, Unit::Expansion).map_or(0, |(_, v)| v))
     }
 
     pub(crate) fn apply_expand(&mut self, seat: u8, company: Company) {
         let points = self.expansion_points(seat);
+        let c = self.data();
         if let Some(p) = self.seats.get_mut(usize::from(seat)) {
             for slot in 0..SLOTS {
                 if let Some(card) = p.up_card(slot) {
-                    if matches!(card_units(card), Some((Unit::Expansion, _))) {
+                    if matches!(card_units(c, card), Some((Unit::Expansion, _))) {
                         p.face_up &= !(1 << slot);
                     }
                 }
             }
-            if let Some((i, _)) = up_tile(p, Unit::Expansion) {
+            if let Some((i, _)) = up_tile(c, p, Unit::Expansion) {
                 p.tiles_up &= !(1 << i);
             }
         }
@@ -49,7 +50,7 @@ impl State {
     /// The cheapest way for `company` into `region`: the border from its base or from one of
     /// its regions, +1 when another company stands there. `None`: not adjacent.
     pub fn entry_cost(&self, company: Company, region: usize) -> Option<u8> {
-        let c = components();
+        let c = self.data();
         if region >= REGIONS {
             return None;
         }
@@ -139,7 +140,7 @@ impl State {
 
     /// Ends an expansion: the rewards of every region entered, then bookkeeping points.
     pub(crate) fn expansion_rewards(&mut self, company: Company, entered: u32) {
-        let c = components();
+        let c = self.data();
         let seat = self.turn;
         let mut total = Reward::default();
         for (r, def) in c.regions.iter().enumerate() {

@@ -6,7 +6,6 @@
 //! from the state and that must match it exactly, so a replay shows the reveal where it
 //! happened and every viewer learns the choices at that point and not before.
 
-use crate::data::components;
 use crate::error::Rule;
 use crate::ids::{CardId, CardRef, StartTile, NONE, OWN_CARDS, SLOTS};
 use crate::moves::Chance;
@@ -44,7 +43,7 @@ impl State {
 
     /// Puts `seat`'s start tile into effect: 3 cards to the rest piles, the start bonus.
     pub(crate) fn apply_start_tile(&mut self, seat: u8) {
-        let c = components();
+        let c = self.data();
         let Some(tile) = self
             .player(seat)
             .and_then(|p| c.start_tiles.get(usize::from(p.start)))
@@ -73,7 +72,7 @@ impl State {
         if p.hand & id.bit() == 0 {
             return Err(Rule::NotInHand);
         }
-        if usize::from(slot) >= p.open_slots() {
+        if usize::from(slot) >= p.open_slots(self.data()) {
             return Err(Rule::SlotClosed);
         }
         if p.slots.get(usize::from(slot)).copied() != Some(NONE) {

@@ -4,7 +4,7 @@
 //! value reached (the marker's own space counts, Ruling M11; books are worth nothing). Ties
 //! share the victory (the text; Ruling M14).
 
-use crate::data::{components, ValueTrack};
+use crate::data::ValueTrack;
 use crate::ids::Company;
 use crate::state::{Phase, State};
 use rules_core::{Outcome, Seat, SeatScore};
@@ -23,7 +23,7 @@ pub fn track_value(track: &ValueTrack, pos: u8) -> u8 {
 impl State {
     /// `seat`'s score sheet as it would stand now.
     pub fn seat_score(&self, seat: u8) -> SeatScore {
-        let c = components();
+        let c = self.data();
         let Some(p) = self.player(seat) else {
             return SeatScore::new(Seat(seat), Vec::new(), None);
         };

@@ -1,7 +1,7 @@
 //! The position: the table (display, deck, books, map, bases, bonus spaces) and each seat's
 //! board, hand and action area, plus where the round stands.
 
-use crate::data::components;
+use crate::data::{self, Components};
 use crate::ids::{CardId, Company, NONE, SLOTS};
 use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
@@ -131,9 +131,8 @@ impl Player {
     }
 
     /// Action slots open: 3, one more for each of the diamond and bookkeeping unlock spaces
-    /// reached.
-    pub fn open_slots(&self) -> usize {
-        let c = components();
+    /// reached (on the tracks of `c`, the game's data: [`State::data`]).
+    pub fn open_slots(&self, c: &Components) -> usize {
         usize::from(c.slots_start)
             + usize::from(self.diamond >= c.diamond.unlock)
             + usize::from(self.ink >= c.bookkeeping.unlock)
@@ -207,15 +206,31 @@ pub struct State {
     /// The seat in whose action area each bonus tile is, and who won it this round.
     pub tile_at: [u8; 8],
     pub tile_won: [u8; 8],
+    /// The hash of the component-data version the game is played under (`data_hash` of its
+    /// record): every rule reads that version's tables through [`State::data`]. Last, so that
+    /// a snapshot made before this field existed fails to decode (and the store replays the
+    /// log) instead of being misread.
+    pub data: u64,
 }
 
 impl State {
-    /// A game waiting on its setup deal.
+    /// A game waiting on its setup deal, under the current component data.
     pub fn new(options: &Options) -> State {
-        let c = components();
+        let hash = data::data_hash();
+        State::with(options, hash, data::components())
+    }
+
+    /// A game waiting on its setup deal under the data version `hash`; `None` when this build
+    /// does not have that version.
+    pub fn new_under(options: &Options, hash: u64) -> Option<State> {
+        data::version(hash).map(|c| State::with(options, hash, c))
+    }
+
+    fn with(options: &Options, hash: u64, c: &Components) -> State {
         let n = usize::from(options.players);
         State {
             options: options.clone(),
+            data: hash,
             players: options.players,
             phase: Phase::Setup,
             round: 0,
@@ -242,6 +257,18 @@ impl State {
             tile_at: [NONE; 8],
             tile_won: [NONE; 8],
         }
+    }
+
+    /// The component data this game is played under. A state names a version this build has
+    /// (it was made by [`State::new_under`]); a decoded state naming an unknown one falls back
+    /// to the current data rather than panic.
+    pub fn data(&self) -> &'static Components {
+        data::version(self.data).unwrap_or_else(data::components)
+    }
+
+    /// Action slots open for `seat` (0 for no such seat).
+    pub fn open_slots(&self, seat: u8) -> usize {
+        self.player(seat).map_or(0, |p| p.open_slots(self.data()))
     }
 
     pub fn player(&self, seat: u8) -> Option<&Player> {

@@ -4,7 +4,6 @@
 //! reveal, the display, the books, the map, the tracks and pounds. After the game everything
 //! is shown.
 
-use crate::data::components;
 use crate::ids::{bits, CardId, Company, DisplayPos, NONE};
 use crate::notation::{book_code, card_code, tile_code};
 use crate::state::{Phase, State};
@@ -91,7 +90,7 @@ fn cards(mask: u128) -> Vec<String> {
 
 impl State {
     pub fn view(&self, viewer: Viewer) -> View {
-        let c = components();
+        let c = self.data();
         let over = self.phase == Phase::Over;
         let secret_plans = matches!(self.phase, Phase::Planning | Phase::Reveal);
         let secret_starts = matches!(
@@ -107,7 +106,7 @@ impl State {
                 let slots = p
                     .slots
                     .iter()
-                    .take(p.open_slots())
+                    .take(p.open_slots(self.data()))
                     .enumerate()
                     .map(|(k, &s)| match s {
                         NONE => SlotView::Empty,
@@ -125,7 +124,7 @@ impl State {
                     piles: p
                         .piles
                         .iter()
-                        .take(p.open_slots())
+                        .take(p.open_slots(self.data()))
                         .map(|&m| cards(m))
                         .collect(),
                     slots,

@@ -11,44 +11,54 @@ use mombasa::{BonusArg, Chance, Mombasa, Move, Options, State};
 use proptest::prelude::*;
 use rules_core::{playout, Action, ChanceRng, Dealer, Game, Notation, RuleViolation, Seat, ToAct};
 
+/// A number below `n` mostly, and anywhere in `0..=255` one time in eight: out-of-range
+/// indices (slots, spaces, regions, piles, book positions) must be refused, not panic.
+fn pick(r: &mut Dealer, n: u32) -> u8 {
+    if r.below(8) == 0 {
+        r.below(256) as u8
+    } else {
+        r.below(n) as u8
+    }
+}
+
 /// Any move at all, legal or not, from a stream of random numbers.
 fn arbitrary_move(r: &mut Dealer) -> Move {
     let company = |r: &mut Dealer| Company::ALL[r.below(4) as usize];
     match r.below(18) {
-        0 => Move::Keep(StartTile(r.below(11) as u8)),
+        0 => Move::Keep(StartTile(pick(r, 11))),
         1 => Move::Plan {
-            card: CardRef(r.below(56) as u8),
-            slot: r.below(6) as u8,
+            card: CardRef(pick(r, 56)),
+            slot: pick(r, 6),
         },
         2 => Move::Ready,
         3 => Move::Goods {
             good: Unit::ALL[r.below(4) as usize],
-            mask: r.below(70) as u8,
+            mask: pick(r, 70),
         },
-        4 => Move::Buy(DisplayPos(r.below(13) as u8)),
+        4 => Move::Buy(DisplayPos(pick(r, 13))),
         5 => Move::Step(company(r)),
         6 => Move::Done,
         7 => Move::Expand(company(r)),
         8 => Move::Enter {
-            region: Region(r.below(25) as u8),
-            column: r.below(4) as u8,
-            ret: [None, Some(0), Some(1), Some(2), Some(3)][r.below(5) as usize],
+            region: Region(pick(r, 25)),
+            column: pick(r, 4),
+            ret: [None, Some(0), Some(1), Some(2), Some(pick(r, 4))][r.below(5) as usize],
         },
-        9 => Move::Clerk(r.below(6) as u8),
-        10 => Move::Flip(r.below(12) as u8),
+        9 => Move::Clerk(pick(r, 6)),
+        10 => Move::Flip(pick(r, 12)),
         11 => Move::Ink,
-        12 => Move::Book(BookSpace(r.below(13) as u8)),
+        12 => Move::Book(BookSpace(pick(r, 13))),
         13 => Move::Pound,
-        14 => Move::Diamond(r.below(6) as u8),
+        14 => Move::Diamond(pick(r, 6)),
         15 => Move::Bonus {
-            space: r.below(8) as u8,
+            space: pick(r, 8),
             arg: match r.below(3) {
                 0 => BonusArg::None,
-                1 => BonusArg::Display(DisplayPos(r.below(13) as u8)),
-                _ => BonusArg::Card(CardRef(r.below(56) as u8)),
+                1 => BonusArg::Display(DisplayPos(pick(r, 13))),
+                _ => BonusArg::Card(CardRef(pick(r, 56))),
             },
         },
-        _ => Move::End(r.below(6) as u8),
+        _ => Move::End(pick(r, 6)),
     }
 }
 

@@ -6,18 +6,24 @@
 //! start tiles, setup counts). A correction is an edit to `data/` alone; [`data_hash`] changes
 //! with it so stored games show which data they were played with.
 //!
-//! The data is parsed once, on first use. It is a build input, not user input: the tests in
-//! this module prove the embedded files parse and pass [`validate`], so the `expect` in
-//! [`components`] is unreachable in a tested build.
+//! Earlier versions live in `data/mombasa/archive/<hash>/` (embedded by `build.rs`), so a game
+//! keeps replaying under the data it was recorded with after a correction: the state names its
+//! version ([`crate::State::data`]) and every rule reads that version's tables
+//! (`versions.rs`).
+//!
+//! The data is parsed once per version, on first use. It is a build input, not user input: the
+//! tests prove every embedded version parses and passes the checks of [`parse_files`], so the
+//! `expect` in [`components`] is unreachable in a tested build.
 
 use crate::ids::{Company, Unit, DISPLAY, REGIONS};
 use serde::Deserialize;
-use std::sync::OnceLock;
 
 mod parse;
 mod rows;
+mod versions;
 
-pub use parse::parse;
+pub use parse::{parse, parse_files};
+pub use versions::{hash_of, version, version_hashes, ARCHIVE};
 
 const CARDS_JSON: &str = include_str!("../../../../data/mombasa/cards.json");
 const MAP_JSON: &str = include_str!("../../../../data/mombasa/map.json");
@@ -27,7 +33,22 @@ const START_JSON: &str = include_str!("../../../../data/mombasa/start_tiles.json
 const BONUS_JSON: &str = include_str!("../../../../data/mombasa/bonus.json");
 const SETUP_JSON: &str = include_str!("../../../../data/mombasa/setup.json");
 
-const FILES: [&str; 7] = [
+/// The data files of one version, in [`FILE_NAMES`] order.
+pub type Files = [&'static str; 7];
+
+/// The file names of a version, in the order they are hashed (`build.rs` keeps the same list).
+pub const FILE_NAMES: [&str; 7] = [
+    "cards.json",
+    "map.json",
+    "tracks.json",
+    "books.json",
+    "start_tiles.json",
+    "bonus.json",
+    "setup.json",
+];
+
+/// The current data files.
+pub const CURRENT: Files = [
     CARDS_JSON,
     MAP_JSON,
     TRACKS_JSON,
@@ -46,16 +67,10 @@ pub const MAX_BONUS: usize = 8;
 /// Start tiles.
 pub const START_TILES: usize = 10;
 
-/// A 64-bit FNV-1a hash of the embedded data files.
+/// The hash of the current data files (see [`hash_of`]), computed once.
 pub fn data_hash() -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for file in FILES {
-        for b in file.bytes() {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    h
+    static H: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *H.get_or_init(|| hash_of(&CURRENT))
 }
 
 /// Items marked verified and reconstructed across all data files: every JSON object with a
@@ -76,7 +91,7 @@ pub fn coverage() -> (u32, u32) {
         }
     }
     let mut acc = (0, 0);
-    for f in FILES {
+    for f in CURRENT {
         if let Ok(v) = serde_json::from_str::<serde_json::Value>(f) {
             walk(&v, &mut acc);
         }
@@ -233,10 +248,11 @@ pub struct Components {
     pub rounds: u8,
 }
 
-/// The parsed data (see the module doc for why `expect` cannot fire).
+/// The current data, parsed (see the module doc for why `expect` cannot fire). The rules read
+/// a game's own version through [`crate::State::data`]; this is for what no game decides: the
+/// notation's names (which no correction may change, see `versions.rs`) and new games.
 pub fn components() -> &'static Components {
-    static C: OnceLock<Components> = OnceLock::new();
-    C.get_or_init(|| parse().expect("embedded Mombasa data is checked by the data tests"))
+    version(data_hash()).expect("embedded Mombasa data is checked by the data tests")
 }
 
 #[cfg(test)]
@@ -273,6 +289,25 @@ mod tests {
                 }
             }
             assert!(seen.iter().all(|&x| x));
+        }
+    }
+
+    /// The texts' ranges, for the current data (an archived version may predate a correction):
+    /// expansion cards show 1, 2 or 3 helmets (zh action 2), goods cards 1 to 4 units (S1).
+    #[test]
+    fn card_values_are_within_the_texts_ranges() {
+        for card in &parse().unwrap().cards {
+            let max = match card.kind {
+                CardKind::Units(Unit::Expansion) => 3,
+                CardKind::Units(_) => 4,
+                _ => continue,
+            };
+            assert!(
+                (1..=max).contains(&card.value),
+                "{}: {}",
+                card.code,
+                card.value
+            );
         }
     }
 

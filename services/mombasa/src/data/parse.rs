@@ -94,18 +94,25 @@ fn json_u8(v: Option<&serde_json::Value>) -> Result<u8, String> {
         .ok_or_else(|| "expected a small number".to_string())
 }
 
-/// Parses every file into [`Components`].
+/// Parses and checks the current data files into [`Components`].
 pub fn parse() -> Result<Components, String> {
+    parse_files(&CURRENT)
+}
+
+/// Parses and checks one version's files (in [`FILE_NAMES`] order) into [`Components`].
+pub fn parse_files(files: &Files) -> Result<Components, String> {
     fn e(f: &'static str) -> impl Fn(serde_json::Error) -> String {
         move |err| format!("{f}: {err}")
     }
-    let cf: CardsFile = serde_json::from_str(CARDS_JSON).map_err(e("cards.json"))?;
-    let mf: MapFile = serde_json::from_str(MAP_JSON).map_err(e("map.json"))?;
-    let tf: TracksFile = serde_json::from_str(TRACKS_JSON).map_err(e("tracks.json"))?;
-    let bf: BooksFile = serde_json::from_str(BOOKS_JSON).map_err(e("books.json"))?;
-    let sf: StartFile = serde_json::from_str(START_JSON).map_err(e("start_tiles.json"))?;
-    let nf: BonusFile = serde_json::from_str(BONUS_JSON).map_err(e("bonus.json"))?;
-    let uf: SetupFile = serde_json::from_str(SETUP_JSON).map_err(e("setup.json"))?;
+    let [cards_json, map_json, tracks_json, books_json, start_json, bonus_json, setup_json] =
+        *files;
+    let cf: CardsFile = serde_json::from_str(cards_json).map_err(e("cards.json"))?;
+    let mf: MapFile = serde_json::from_str(map_json).map_err(e("map.json"))?;
+    let tf: TracksFile = serde_json::from_str(tracks_json).map_err(e("tracks.json"))?;
+    let bf: BooksFile = serde_json::from_str(books_json).map_err(e("books.json"))?;
+    let sf: StartFile = serde_json::from_str(start_json).map_err(e("start_tiles.json"))?;
+    let nf: BonusFile = serde_json::from_str(bonus_json).map_err(e("bonus.json"))?;
+    let uf: SetupFile = serde_json::from_str(setup_json).map_err(e("setup.json"))?;
 
     let mut cards = Vec::new();
     let mut letter_mask = [0u64; 5];

@@ -110,7 +110,7 @@ pub fn get(s: &State, path: &str) -> String {
             "hand_size" => p.hand.count_ones().to_string(),
             "markers_left" => p.markers_left().to_string(),
             "markers" => p.markers.to_string(),
-            "open_slots" => p.open_slots().to_string(),
+            "open_slots" => p.open_slots(s.data()).to_string(),
             "ended" => p.ended.to_string(),
             "slots" => (0..SLOTS)
                 .map(|k| match p.slots[k] {
