@@ -1062,3 +1062,66 @@ fn every_game_is_served_end_to_end() {
         assert!((0.0..=1.0).contains(&share));
     }
 }
+
+/// Mombasa's secret choices (the start tile kept) are hidden from the other seats and from
+/// spectators in the log while the game is on; their own seat sees them.
+#[test]
+fn secret_moves_are_hidden_from_others_in_the_log() {
+    let server = Server::start(&["--no-samples"]);
+    let v = gql(
+        &server,
+        None,
+        r#"mutation { createGame(kind: "mombasa", players: ["a", "b"]) {
+               game { id plies position { toAct { seat } } } seatTokens } }"#,
+        json!({}),
+    );
+    let c = &data(&v)["createGame"];
+    let id = c["game"]["id"].as_str().unwrap().to_string();
+    let seat = c["game"]["position"]["toAct"]["seat"].as_u64().unwrap() as usize;
+    let ply = c["game"]["plies"].as_u64().unwrap();
+    let tokens: Vec<String> = c["seatTokens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap().to_string())
+        .collect();
+    let legal = gql(
+        &server,
+        Some(&tokens[seat]),
+        "query($id: ID!) { game(id: $id) { position { legalMoves(first: 1) { moves } } } }",
+        json!({ "id": id }),
+    );
+    let m = data(&legal)["game"]["position"]["legalMoves"]["moves"][0]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        m.starts_with("keep "),
+        "the first decision is the start tile kept: {m}"
+    );
+    let v = gql(
+        &server,
+        Some(&tokens[seat]),
+        "mutation($id: ID!, $p: Int!, $m: String!) { playMove(gameId: $id, expectedPly: $p, move: $m) { game { plies } } }",
+        json!({ "id": id, "p": ply, "m": m }),
+    );
+    data(&v);
+    let log = |token: Option<&str>| {
+        let v = gql(
+            &server,
+            token,
+            "query($id: ID!) { game(id: $id) { moves(first: 50) { edges { node { ply move } } } } }",
+            json!({ "id": id }),
+        );
+        data(&v)["game"]["moves"]["edges"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["node"]["ply"] == ply)
+            .map(|e| e["node"]["move"].as_str().unwrap().to_string())
+            .unwrap()
+    };
+    assert_eq!(log(Some(&tokens[seat])), m, "the seat sees its own choice");
+    assert_eq!(log(Some(&tokens[1 - seat])), "hidden");
+    assert_eq!(log(None), "hidden");
+}

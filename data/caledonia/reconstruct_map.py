@@ -5,7 +5,9 @@ deterministic, plausible map with the published structure (4 modules A-D clockwi
 top left, a central loch per module, rivers running into lochs, land costs 1-6, forest and
 mountain among grassland, a mist ring for 1-2 players, a port space per corner for 1-2 and
 for 3-4 players). Every module side is marked "reconstructed": true. Replace the hexes with
-the printed data when a scan is available; no code change is needed.
+the printed data when a scan is available (and set each hex's "reconstructed" to false); no
+code change is needed. Each hex carries its own "reconstructed" flag, so the data coverage counts
+240 reconstructed hexes rather than 8 module sides.
 
 Grid: 12 columns (a-l) x 10 rows (1-10), pointy-top hexes, odd rows shifted right
 (odd-r offset). Directions: e ne nw w sw se."""
@@ -46,8 +48,11 @@ def module(mod, side):
     hexes = {}
     for (c, r) in cells:
         mist = c in (0, COLS - 1) or r in (0, ROWS - 1)
+        # Every hex is one reconstructed item, so the verified share counts the map as the
+        # 240 stand-in hexes it is, not as 8 items.
         h = {"hex": name(c, r), "terrain": [], "land_cost": 0, "loch": False,
-             "rivers": [], "delta": False, "mist": mist, "port": None}
+             "rivers": [], "delta": False, "mist": mist, "port": None,
+             "reconstructed": True}
         if (c, r) == corner:
             h["port"] = "3-4"
         elif (c, r) in lochs:

@@ -14,6 +14,17 @@ impl State {
         self.map().reach(p.all_units(), p.shipping)
     }
 
+    /// Can `p` use the port on `hex`? A unit of its on the space (a fisherman) or sharing any
+    /// edge with it (rivers included: Ruling C6), or the space within shipping reach across
+    /// lochs. (River crossing reaches only edge neighbours, which C6 already counts.)
+    pub fn port_in_reach(&self, p: &Player, hex: Hex) -> bool {
+        let m = self.map();
+        let own = p.all_units();
+        let i = usize::from(hex.0).min(crate::ids::HEXES - 1);
+        own & (hex.bit() | m.adj[i]) != 0
+            || (p.shipping >= 2 && m.across_lochs(own, p.shipping - 1) & hex.bit() != 0)
+    }
+
     /// Hexes where `u` may stand by terrain (ignoring occupation and reach).
     pub fn terrain_for(&self, u: Unit) -> u128 {
         let m = self.map();

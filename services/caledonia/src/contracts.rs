@@ -84,6 +84,10 @@ impl State {
         if !sorted_distinct(slaughter) {
             return Err(Rule::Slaughter);
         }
+        // `Hex::bit` masks its index: an off-grid hex must not alias a unit's hex.
+        if slaughter.iter().any(|h| !h.valid()) {
+            return Err(Rule::NoSuchHex);
+        }
         let cows = slaughter
             .iter()
             .filter(|h| p.units[Unit::Cow.index()] & h.bit() != 0)
@@ -105,6 +109,39 @@ impl State {
             return Err(Rule::Slaughter);
         }
         Ok(())
+    }
+
+    /// Do the listed contracts ask for meat?
+    pub fn has_meat(&self, list: &[ContractId]) -> bool {
+        list.iter()
+            .any(|id| self.contract(*id).is_some_and(|k| k.meat() > 0))
+    }
+
+    /// The Fulfil action in a turn: [`State::check_fulfil`], and after port 1 a contract
+    /// asking for meat while one can be fulfilled (the discount is for that fulfilment).
+    pub fn check_fulfil_turn(
+        &self,
+        t: &Turn,
+        seat: u8,
+        list: &[ContractId],
+        slaughter: &[Hex],
+    ) -> Result<(), Rule> {
+        self.check_fulfil(t, seat, list, slaughter)?;
+        if t.meat_discount && !self.has_meat(list) && self.discount_usable(t, seat) {
+            return Err(Rule::PortMeatUnused);
+        }
+        Ok(())
+    }
+
+    /// Can the seat fulfil a contract asking for meat now (with `t`'s port-1 discount)?
+    pub fn discount_usable(&self, t: &Turn, seat: u8) -> bool {
+        let mut found = false;
+        self.fulfil_candidates(seat, |contracts, slaughter| {
+            found = self.has_meat(contracts)
+                && self.check_fulfil(t, seat, contracts, slaughter).is_ok();
+            found
+        });
+        found
     }
 
     pub fn apply_fulfil(&mut self, t: &mut Turn, seat: u8, list: &[ContractId], slaughter: &[Hex]) {

@@ -527,25 +527,5 @@ pub fn components() -> &'static Components {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn embedded_data_loads_and_validates() {
-        let c = Components::load().unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(c.contracts.len(), 50);
-        assert_eq!(
-            c.contracts[5].hops, 3,
-            "tile 6 shows 3 hops (reference correction)"
-        );
-        assert_eq!(c.unit_cost, [8, 9, 18, 12, 8, 10, 6, 10]);
-        assert_eq!(c.start_tiles.len(), 9);
-    }
-
-    #[test]
-    fn coverage_counts_both_kinds() {
-        let c = coverage();
-        assert!(c.verified >= 50 + 8 + 9 + 9, "{c:?}");
-        assert!(c.reconstructed >= 8 + 9, "{c:?}");
-    }
-}
+#[path = "data_tests.rs"]
+mod tests;

@@ -73,6 +73,16 @@ impl State {
 
     fn check_turn(&self, t: &Turn, seat: u8, m: &Move) -> Result<(), Rule> {
         match (&t.step, m) {
+            // Port 1 was used for this turn's fulfilment: while a meat contract can be
+            // fulfilled, the main action is that fulfilment.
+            (Step::Start, m)
+                if m.is_main()
+                    && !matches!(m, Move::Fulfil { .. })
+                    && t.meat_discount
+                    && self.discount_usable(t, seat) =>
+            {
+                Err(Rule::PortMeatUnused)
+            }
             (Step::Start, Move::Port { port, ks, args }) => {
                 self.check_port(t, seat, *port, *ks, args)
             }
@@ -92,7 +102,7 @@ impl State {
                     contracts,
                     slaughter,
                 },
-            ) => self.check_fulfil(t, seat, contracts, slaughter),
+            ) => self.check_fulfil_turn(t, seat, contracts, slaughter),
             (Step::Start, Move::Pass) => Ok(()),
             (Step::Neighbour { goods }, Move::Neighbour(g, n)) => {
                 self.check_neighbour(t, seat, *goods, *g, *n)
@@ -101,7 +111,7 @@ impl State {
             (Step::Keep { drawn, max }, Move::Keep(list)) => {
                 self.check_keep(seat, drawn, *max, list)
             }
-            (Step::Exchange { .. }, Move::Swap(h, u)) => self.check_swap(seat, *h, *u),
+            (Step::Exchange { .. }, Move::Swap(h, u)) => self.check_swap(t, seat, *h, *u),
             (Step::Exchange { .. }, Move::Done) => Ok(()),
             (Step::Bonus, Move::Expand(u, h)) if t.expands > 0 => {
                 self.check_expand(seat, *u, *h, true)

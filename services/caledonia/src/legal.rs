@@ -130,7 +130,11 @@ impl State {
                         consider(Move::Obtain([*a, *b].into_iter().collect()), out);
                     }
                 }
-                self.expansions(seat, false, out);
+                // After port 1 the main action is the discounted fulfilment while one is
+                // possible (`check` refuses the rest; expansions bypass it, so skip them).
+                if !(t.meat_discount && self.discount_usable(t, seat)) {
+                    self.expansions(seat, false, out);
+                }
                 consider(Move::Ship, out);
                 consider(Move::Tech(Tech::Woodcutter), out);
                 consider(Move::Tech(Tech::Miner), out);
@@ -281,6 +285,27 @@ impl State {
     }
 
     fn fulfil_moves(&self, t: &Turn, seat: u8, out: &mut MoveList) {
+        self.fulfil_candidates(seat, |contracts, slaughter| {
+            if self
+                .check_fulfil_turn(t, seat, contracts, slaughter)
+                .is_ok()
+            {
+                push(
+                    out,
+                    Move::Fulfil {
+                        contracts: contracts.iter().copied().collect(),
+                        slaughter: slaughter.iter().copied().collect(),
+                    },
+                );
+            }
+            false
+        });
+    }
+
+    /// Every Fulfil the seat might make: each set of held contracts (two only for
+    /// Buchanan) with each subset of its cows and sheep no larger than the meat asked, lists
+    /// sorted; `f` returns `true` to stop. The checks decide which are legal.
+    pub fn fulfil_candidates(&self, seat: u8, mut f: impl FnMut(&[ContractId], &[Hex]) -> bool) {
         let Some(p) = self.seat(seat) else { return };
         let mut sets: ArrayVec<ArrayVec<ContractId, 2>, 3> = ArrayVec::new();
         let mut held = p.held.clone();
@@ -301,7 +326,6 @@ impl State {
                     mutton += usize::from(k.mutton);
                 }
             }
-            // Every subset of the cows and sheep that fits the meat asked (check decides).
             for cm in 0u32..(1 << cows.len()) {
                 if cm.count_ones() as usize > beef {
                     continue;
@@ -322,23 +346,8 @@ impl State {
                         }
                     }
                     slaughter.sort();
-                    let m = Move::Fulfil {
-                        contracts: set.clone(),
-                        slaughter,
-                    };
-                    if self
-                        .check_fulfil(
-                            t,
-                            seat,
-                            &set,
-                            match &m {
-                                Move::Fulfil { slaughter, .. } => slaughter,
-                                _ => &[],
-                            },
-                        )
-                        .is_ok()
-                    {
-                        push(out, m);
+                    if f(&set, &slaughter) {
+                        return;
                     }
                 }
             }

@@ -59,7 +59,7 @@ pub struct Caledonia;
 
 impl Game for Caledonia {
     const KIND: GameKind = GameKind::ClansOfCaledonia;
-    const RULES_VERSION: &'static str = "clans-of-caledonia/1";
+    const RULES_VERSION: &'static str = "clans-of-caledonia/2";
     type Options = Options;
     type State = State;
     type Move = Move;

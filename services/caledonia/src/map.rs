@@ -105,12 +105,14 @@ impl Map {
                     Some(_) if !(h.grass || h.forest || h.mountain) => continue,
                     _ => {}
                 }
-                if h.loch {
-                    m.loch |= b;
-                    continue;
-                }
+                // The mist covers lochs as well as land: with 1-2 players a loch in the
+                // mist is off the map (no fishermen, no crossing).
                 if mode.small() && h.mist {
                     mist |= b;
+                    continue;
+                }
+                if h.loch {
+                    m.loch |= b;
                     continue;
                 }
                 if !(h.grass || h.forest || h.mountain) {

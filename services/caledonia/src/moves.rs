@@ -96,6 +96,23 @@ pub enum Move {
     Milk(u8),
 }
 
+impl Move {
+    /// One of the eight actions of the action phase (one per turn).
+    pub fn is_main(&self) -> bool {
+        matches!(
+            self,
+            Move::Trade { .. }
+                | Move::Obtain(_)
+                | Move::Expand(..)
+                | Move::Ship
+                | Move::Tech(_)
+                | Move::Hire
+                | Move::Fulfil { .. }
+                | Move::Pass
+        )
+    }
+}
+
 /// The initial deal: everything random at setup.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Deal {

@@ -43,7 +43,7 @@ impl State {
         if used_bit(marker) {
             return Err(Rule::PortUsed);
         }
-        if self.reach_of(p) & hex.bit() == 0 && p.all_units() & hex.bit() == 0 {
+        if !self.port_in_reach(p, hex) {
             return Err(Rule::PortOutOfRange);
         }
         let fee = if ks { components().ports[8].cost } else { 0 };
@@ -74,11 +74,15 @@ impl State {
                 Ok(())
             }
             (PortKind::Price, PortArgs::Price { .. }) => Ok(()),
+            // "In a turn in which you fulfil a contract requiring meat": before that
+            // fulfilment, once, and only when the discounted fulfilment is possible.
             (PortKind::Meat, PortArgs::None) => {
-                if p.held
-                    .iter()
-                    .any(|id| self.contract(*id).is_some_and(|k| k.meat() > 0))
-                {
+                if t.main_done || t.meat_discount {
+                    return Err(Rule::PortMeatTiming);
+                }
+                let mut with = t.clone();
+                with.meat_discount = true;
+                if self.discount_usable(&with, seat) {
                     Ok(())
                 } else {
                     Err(Rule::PortNoMeatContract)
@@ -87,10 +91,7 @@ impl State {
             (
                 PortKind::Upgrade | PortKind::Money | PortKind::Exchange | PortKind::Draw,
                 PortArgs::None,
-            ) => {
-                let _ = t;
-                Ok(())
-            }
+            ) => Ok(()),
             _ => Err(Rule::PortArgs),
         }
     }
@@ -159,12 +160,11 @@ impl State {
         let Some(p) = self.seat(seat) else {
             return false;
         };
-        // Necessary for any port use: an unused port marker's hex within reach. Checked with
-        // one reach search first, since this runs at the end of every main action.
+        // Necessary for any port use: an unused port's space within reach. Checked first and
+        // cheaply, since this runs at the end of every main action.
         let m = self.map();
-        let reach = self.reach_of(p) | p.all_units();
         let open = self.ports.iter().zip(m.ports).any(|(port, hex)| {
-            reach & hex.bit() != 0 && p.ports_used & (1u16 << (port.0 & 15)) == 0
+            p.ports_used & (1u16 << (port.0 & 15)) == 0 && self.port_in_reach(p, hex)
         });
         if !open {
             return false;
@@ -269,10 +269,14 @@ impl State {
         }
     }
 
-    pub fn check_swap(&self, seat: u8, h: Hex, new: Unit) -> Result<(), Rule> {
+    pub fn check_swap(&self, t: &Turn, seat: u8, h: Hex, new: Unit) -> Result<(), Rule> {
         let p = self.seat(seat).ok_or(Rule::WrongStep)?;
         if !h.valid() {
             return Err(Rule::NoSuchHex);
+        }
+        // Two of one's units are exchanged: not the same hex twice.
+        if t.swapped & h.bit() != 0 {
+            return Err(Rule::NoExchange);
         }
         let old = p.unit_at(h).ok_or(Rule::NoExchange)?;
         let excluded = |u: Unit| matches!(u, Unit::Field | Unit::Fisherman);
@@ -291,6 +295,7 @@ impl State {
     }
 
     pub fn apply_swap(&mut self, t: &mut Turn, seat: u8, h: Hex, new: Unit) {
+        t.swapped |= h.bit();
         if let Some(p) = self.seats.get_mut(usize::from(seat)) {
             if let Some(old) = p.unit_at(h) {
                 p.units[old.index()] &= !h.bit();

@@ -172,7 +172,7 @@ impl State {
                     ("exports", ex[i]),
                     ("settlements", st[i]),
                 ];
-                // Ruling C13: the money left after the conversion breaks ties.
+                // Ruling L3: the money left after the conversion (money mod 10) breaks ties.
                 let tiebreak = Some(i64::from(p.money.max(0) % f.money_per_point.max(1)));
                 SeatScore::new(Seat(i as u8), breakdown, tiebreak)
             })

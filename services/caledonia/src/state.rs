@@ -152,6 +152,8 @@ pub struct Turn {
     pub upgrades: u8,
     pub brew: u8,
     pub exchange: u8,
+    /// Hexes already exchanged by port 7 this turn (two different units are exchanged).
+    pub swapped: u128,
     /// The seat said `done` after its main action: the turn ends at the next settle.
     pub finished: bool,
 }
@@ -172,6 +174,7 @@ impl Turn {
             upgrades: 0,
             brew: 0,
             exchange: 0,
+            swapped: 0,
             finished: false,
         }
     }

@@ -14,7 +14,15 @@ use rules_core::{playout, Action, ChanceRng, Dealer, Game, Notation, RuleViolati
 
 /// Any move at all, legal or not, from a stream of random numbers.
 fn arbitrary_move(r: &mut Dealer) -> Move {
-    let hex = |r: &mut Dealer| Hex(r.below(125) as u8); // 120..: off the grid
+    // 120..: off the grid, up to 255 (`Hex::bit` masks to 0..127: an off-grid hex must never
+    // alias a hex on the grid).
+    let hex = |r: &mut Dealer| {
+        Hex(if r.below(4) == 0 {
+            120 + r.below(136)
+        } else {
+            r.below(120)
+        } as u8)
+    };
     let unit = |r: &mut Dealer| Unit::ALL[r.below(9) as usize];
     let good = |r: &mut Dealer| Good::ALL[r.below(6) as usize];
     let cid = |r: &mut Dealer| ContractId(r.below(53) as u8);
@@ -194,6 +202,52 @@ fn deep_game(seed: u64, players: u8, mut visit: impl FnMut(&State, Seat, &MoveLi
     panic!("seed {seed}: no end");
 }
 
+/// What every reachable position keeps: no debt, one unit per hex and only on the active
+/// map, every unit either on its board column or on the map, every merchant somewhere, no
+/// more contracts than crates.
+fn invariants(s: &State) {
+    let m = s.map();
+    let active = m.land | m.loch | m.port_mask;
+    let mut seen = 0u128;
+    for (i, p) in s.seats.iter().enumerate() {
+        assert!(p.money >= 0, "seat {i} in debt: {}", p.money);
+        for u in Unit::ALL {
+            let on = p.units[u.index()];
+            assert_eq!(on & seen, 0, "seat {i}: two units on one hex");
+            assert_eq!(on & !active, 0, "seat {i}: a {u} off the active map");
+            seen |= on;
+        }
+        let n = |u: Unit| p.unit_count(u) as usize;
+        if p.clan == Clan::MacDonald && p.start_tile != 0 {
+            let workers = n(Unit::Woodcutter) + n(Unit::Miner) + n(Unit::Fisherman);
+            assert_eq!(usize::from(p.supply[Unit::Woodcutter.index()]) + workers, 8);
+            assert_eq!(p.supply[Unit::Miner.index()], 0);
+        } else {
+            assert_eq!(n(Unit::Fisherman), 0);
+            for u in &Unit::ALL[..8] {
+                assert_eq!(usize::from(p.supply[u.index()]) + n(*u), 4, "seat {i}: {u}");
+            }
+        }
+        let market: u32 = p
+            .market_buy
+            .iter()
+            .chain(&p.market_sell)
+            .map(|&x| u32::from(x))
+            .sum();
+        assert_eq!(
+            u32::from(p.merchants_stock) + u32::from(p.merchants_track) + market,
+            7
+        );
+        for g in 0..6 {
+            assert!(
+                p.market_buy[g] == 0 || p.market_sell[g] == 0,
+                "both sides of a good"
+            );
+        }
+        assert!(p.held.len() <= p.boxes(), "seat {i}: too many contracts");
+    }
+}
+
 #[test]
 fn deep_games_finish_and_keep_the_contract() {
     let mut r = Dealer::new(7, 0);
@@ -203,6 +257,7 @@ fn deep_games_finish_and_keep_the_contract() {
         let mut plies = 0;
         let end = deep_game(seed, players, |s, seat, moves| {
             plies += 1;
+            invariants(s);
             if plies % 7 != 0 {
                 return;
             }
@@ -227,6 +282,7 @@ fn deep_games_finish_and_keep_the_contract() {
                 }
             }
         });
+        invariants(&end);
         let o = Caledonia::outcome(&end).unwrap();
         for sc in &o.scores {
             assert_eq!(sc.total, sc.breakdown.iter().map(|(_, v)| v).sum::<i32>());
@@ -339,13 +395,22 @@ fn malformed_notation_is_a_typed_error() {
         "keep 1+",
         "  pass",
         "pass ",
+        "PASS",
+        "expand cow m1",
+        "expand cow a11",
+        "expand cow a0",
+        "port 2 wool>milk+milk+grain+wool",
+        "make 1 2 3 cellar x",
+        "prep refill=1 drift=wool+200",
+        "deal sides=1213 ports=1,2,3,4 tiles=1,2,3,4,5 first=0 offer=stewart/1 boxes=1",
     ] {
-        assert!(
-            Caledonia::parse_move(bad).is_err() || Caledonia::parse_chance(bad).is_err(),
-            "{bad}"
-        );
-        if let Err(e) = Caledonia::parse_move(bad) {
-            assert!(!e.reason.is_empty());
+        // Neither a move nor a chance outcome (an `||` here could never fail: no text is
+        // both).
+        let m = Caledonia::parse_move(bad);
+        let c = Caledonia::parse_chance(bad);
+        assert!(m.is_err() && c.is_err(), "{bad}: {m:?} {c:?}");
+        for e in [m.err(), c.err()].into_iter().flatten() {
+            assert!(!e.reason.is_empty(), "{bad}");
         }
     }
 }
