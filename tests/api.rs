@@ -1072,12 +1072,16 @@ fn secret_moves_are_hidden_from_others_in_the_log() {
         &server,
         None,
         r#"mutation { createGame(kind: "mombasa", players: ["a", "b"]) {
-               game { id plies position { toAct { seat } } } seatTokens } }"#,
+               game { id plies position { seatsToAct toAct { seat } } } seatTokens } }"#,
         json!({}),
     );
     let c = &data(&v)["createGame"];
     let id = c["game"]["id"].as_str().unwrap().to_string();
-    let seat = c["game"]["position"]["toAct"]["seat"].as_u64().unwrap() as usize;
+    // The start tile is chosen simultaneously: both seats may move, and the second seat goes
+    // first here although `toAct` names seat 0.
+    assert_eq!(c["game"]["position"]["seatsToAct"], json!([0, 1]), "{v}");
+    assert_eq!(c["game"]["position"]["toAct"]["seat"], 0);
+    let seat = 1usize;
     let ply = c["game"]["plies"].as_u64().unwrap();
     let tokens: Vec<String> = c["seatTokens"]
         .as_array()

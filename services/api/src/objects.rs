@@ -273,6 +273,11 @@ impl Position {
     async fn phase(&self) -> &str {
         self.state.phase()
     }
+    /// Every seat that may move now: the seat to act, or, in a simultaneous step (Mombasa's
+    /// planning), every seat still deciding, in any order.
+    async fn seats_to_act(&self) -> Vec<u8> {
+        self.state.seats_to_act().iter().map(|s| s.0).collect()
+    }
     async fn to_act(&self) -> ToActInfo {
         self.state.to_act().into()
     }
@@ -297,8 +302,10 @@ impl Position {
         };
         Ok(Json(self.state.view(viewer)))
     }
-    /// Legal moves of the seat to act, in notation. Only that seat sees them while the game is on
-    /// (they would tell others what it holds).
+    /// Legal moves, in notation, of the caller's seat when it may move now (the seat to act,
+    /// or any seat still deciding in a simultaneous step). Only that seat sees them while the
+    /// game is on: they would tell others what it holds. Spectators and other seats get
+    /// UNAUTHORIZED; a finished game has none.
     async fn legal_moves(
         &self,
         ctx: &Context<'_>,
@@ -307,16 +314,21 @@ impl Position {
     ) -> Result<LegalMoves> {
         let app = app(ctx);
         let first = page(app, first.or(Some(100)))?;
-        let to_act = self.state.to_act();
         let viewer = self.open_to(ctx);
-        if let rules_core::ToAct::Seat(s) = to_act {
-            if self.header.status == Status::Active && viewer != Viewer::Seat(s) {
-                return Err(
-                    ApiError::Unauthorized(format!("only seat {s} sees its legal moves")).into(),
-                );
-            }
+        let seats = self.state.seats_to_act();
+        let seat = match viewer {
+            Viewer::Seat(v) if seats.contains(&v) => Some(v),
+            _ => None,
+        };
+        if self.header.status == Status::Active && !seats.is_empty() && seat.is_none() {
+            let list: Vec<String> = seats.iter().map(|s| s.to_string()).collect();
+            return Err(ApiError::Unauthorized(format!(
+                "only seat {} sees its legal moves",
+                list.join(" or ")
+            ))
+            .into());
         }
-        let all = self.state.legal_moves();
+        let all = seat.map_or_else(Vec::new, |v| self.state.legal_moves_of(v));
         let offset = offset.unwrap_or(0).max(0) as usize;
         Ok(LegalMoves {
             total: all.len(),

@@ -2,6 +2,7 @@
 //! moves; [`State::apply`] runs only after it passed, so it cannot fail.
 
 use crate::error::Rule;
+use crate::ids::NONE;
 use crate::moves::Move;
 use crate::state::{Phase, Stage, State};
 use rules_core::{Seat, ToAct};
@@ -21,7 +22,41 @@ impl State {
         }
     }
 
-    /// Whether `seat` (the seat to act) may play `m` now.
+    /// Every seat that may move now: during the start-tile choice and planning, every seat
+    /// still deciding (they decide face down, in any order); otherwise the seat to act.
+    pub fn seats_to_act(&self) -> Vec<Seat> {
+        match self.phase {
+            Phase::StartKeep | Phase::Planning => (0..self.seats.len() as u8)
+                .filter(|&s| self.undecided(s))
+                .map(Seat)
+                .collect(),
+            _ => match self.to_act() {
+                ToAct::Seat(s) => vec![s],
+                ToAct::Chance | ToAct::Over => Vec::new(),
+            },
+        }
+    }
+
+    /// Whether `seat` may move now (see [`State::seats_to_act`]).
+    pub fn may_act(&self, seat: u8) -> bool {
+        match self.phase {
+            Phase::StartKeep | Phase::Planning => self.undecided(seat),
+            _ => self.to_act() == ToAct::Seat(Seat(seat)),
+        }
+    }
+
+    /// Whether `seat` has still to make its secret choice of this phase.
+    fn undecided(&self, seat: u8) -> bool {
+        self.seats
+            .get(usize::from(seat))
+            .is_some_and(|p| match self.phase {
+                Phase::StartKeep => p.start == NONE,
+                Phase::Planning => !p.ready,
+                _ => false,
+            })
+    }
+
+    /// Whether `seat` (a seat that may act) may play `m` now.
     pub fn check(&self, seat: u8, m: &Move) -> Result<(), Rule> {
         match (self.phase, self.stage, *m) {
             (Phase::StartKeep, _, Move::Keep(t)) => self.check_keep(seat, t),

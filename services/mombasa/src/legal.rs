@@ -25,10 +25,18 @@ impl State {
     /// Every legal move of the seat to act.
     pub fn legal_moves(&self, out: &mut MoveList) {
         out.clear();
-        let rules_core::ToAct::Seat(seat) = self.to_act() else {
+        if let rules_core::ToAct::Seat(seat) = self.to_act() {
+            self.legal_moves_of(seat.0, out);
+        }
+    }
+
+    /// Every legal move of `seat`: empty unless it may move now (during planning and the
+    /// start-tile choice, any seat still deciding).
+    pub fn legal_moves_of(&self, seat: u8, out: &mut MoveList) {
+        out.clear();
+        if !self.may_act(seat) {
             return;
-        };
-        let seat = seat.0;
+        }
         let Some(p) = self.player(seat) else { return };
         let push = |out: &mut MoveList, m: Move| {
             if self.check(seat, &m).is_ok() && !out.is_full() {

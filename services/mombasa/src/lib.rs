@@ -180,10 +180,20 @@ impl Game for Mombasa {
         s.legal_moves(out)
     }
 
+    fn seats_to_act(s: &State) -> Vec<Seat> {
+        s.seats_to_act()
+    }
+
+    fn legal_moves_of(s: &State, seat: Seat, out: &mut Self::MoveList) {
+        s.legal_moves_of(seat.0, out)
+    }
+
     fn play(s: &mut State, seat: Seat, m: &Move) -> Result<(), MbError> {
+        // Planning and the start-tile choice are simultaneous: any seat still deciding may
+        // move, whatever seat `to_act` names first.
         match s.to_act() {
-            ToAct::Seat(x) if x == seat => {}
             ToAct::Over => return Err(TurnError::GameOver.into()),
+            _ if s.may_act(seat.0) => {}
             other => return Err(TurnError::wrong_seat(seat, other).into()),
         }
         s.check(seat.0, m)

@@ -94,6 +94,10 @@ pub trait GameState: Send + Sync {
     fn deal(&self, seed: u64, ply: Ply) -> Option<String>;
     /// Every legal move of the seat to act, as notation.
     fn legal_moves(&self) -> Vec<String>;
+    /// Every seat that may move now (see [`Game::seats_to_act`]).
+    fn seats_to_act(&self) -> Vec<crate::ids::Seat>;
+    /// Every legal move of `seat`, as notation (empty unless it may move now).
+    fn legal_moves_of(&self, seat: crate::ids::Seat) -> Vec<String>;
     fn view(&self, viewer: Viewer) -> serde_json::Value;
     fn round(&self) -> u32;
     fn phase(&self) -> &'static str;
@@ -242,6 +246,14 @@ where
     fn legal_moves(&self) -> Vec<String> {
         let mut list = G::MoveList::default();
         G::legal_moves(&self.0, &mut list);
+        list.as_slice().iter().map(G::format_move).collect()
+    }
+    fn seats_to_act(&self) -> Vec<crate::ids::Seat> {
+        G::seats_to_act(&self.0)
+    }
+    fn legal_moves_of(&self, seat: crate::ids::Seat) -> Vec<String> {
+        let mut list = G::MoveList::default();
+        G::legal_moves_of(&self.0, seat, &mut list);
         list.as_slice().iter().map(G::format_move).collect()
     }
     fn view(&self, viewer: Viewer) -> serde_json::Value {

@@ -123,6 +123,27 @@ pub trait Game: 'static {
     /// Fills `out` with every legal move of the seat to act (nothing at chance or game end).
     fn legal_moves(s: &Self::State, out: &mut Self::MoveList);
 
+    /// Every seat that may move now. Usually only the seat to act; in a simultaneous step
+    /// (Mombasa's planning: everyone decides face down, in any order) every seat still
+    /// deciding, and [`Game::to_act`] names the first of them, so a driver that knows nothing
+    /// of simultaneity still plays a valid order.
+    fn seats_to_act(s: &Self::State) -> Vec<Seat> {
+        match Self::to_act(s) {
+            ToAct::Seat(x) => vec![x],
+            ToAct::Chance | ToAct::Over => Vec::new(),
+        }
+    }
+
+    /// Fills `out` with every legal move of `seat`: empty unless `seat` is in
+    /// [`Game::seats_to_act`]. Contract: `m` is listed exactly when `play(s, seat, m)` succeeds.
+    fn legal_moves_of(s: &Self::State, seat: Seat, out: &mut Self::MoveList) {
+        if Self::to_act(s) == ToAct::Seat(seat) {
+            Self::legal_moves(s, out);
+        } else {
+            out.clear();
+        }
+    }
+
     /// Applies `seat`'s move. On error the state is unchanged.
     fn play(s: &mut Self::State, seat: Seat, m: &Self::Move) -> Result<(), Self::Error>;
 
