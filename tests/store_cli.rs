@@ -189,3 +189,29 @@ fn statistics_by_time_range_and_positions_from_the_command_line() {
     assert!(!ok);
     assert!(err.contains("column 7"), "{err}");
 }
+
+#[test]
+fn a_damaged_state_hash_key_is_an_error_not_replaced() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("store");
+    let (ok, _, err) = run(&["import", SAMPLE], &data);
+    assert!(ok, "{err}");
+    // The first command that attaches the analysis makes the key (and indexes the games).
+    let (ok, _, err) = run(&["stats", "--kind", "five-tribes"], &data);
+    assert!(ok, "{err}");
+    let key_file = data.join("state-hash.key");
+    let key = std::fs::read_to_string(&key_file).unwrap();
+    assert_eq!(key.trim().len(), 32, "a key was made with the store");
+    std::fs::write(&key_file, "half a k").unwrap();
+    let (ok, _, err) = run(
+        &["positions", "--kind", "five-tribes", "--where", "ply == 1"],
+        &data,
+    );
+    assert!(!ok);
+    assert!(err.contains("is not a state-hash key"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&key_file).unwrap(),
+        "half a k",
+        "left as it was"
+    );
+}

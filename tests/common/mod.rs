@@ -2,8 +2,10 @@
 //! Helpers shared by the end-to-end tests: the path of the `ludolog` binary Cargo built for
 //! them, and a `ludolog serve` process on a free port.
 
+use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::process::Command;
+use std::time::Duration;
 
 /// The `ludolog` binary Cargo built for these tests (same profile, no second build).
 pub fn ludolog() -> PathBuf {
@@ -55,4 +57,32 @@ impl Drop for Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Runs a GraphQL request (with a seat token if given) and returns the JSON answer, errors
+/// included.
+pub fn gql(server: &Server, token: Option<&str>, query: &str, vars: Value) -> Value {
+    let mut req = ureq::post(&format!("{}/graphql", server.url)).timeout(Duration::from_secs(30));
+    if let Some(t) = token {
+        req = req.set("Authorization", &format!("Bearer {t}"));
+    }
+    match req.send_json(json!({ "query": query, "variables": vars })) {
+        Ok(r) => r.into_json().unwrap(),
+        Err(ureq::Error::Status(_, r)) => r.into_json().unwrap_or(Value::Null),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// The `data` of an answer that must have no errors.
+pub fn data(v: &Value) -> &Value {
+    assert!(v.get("errors").is_none(), "unexpected errors: {v}");
+    &v["data"]
+}
+
+/// The `extensions.code` of an answer's first error.
+pub fn code(v: &Value) -> String {
+    v["errors"][0]["extensions"]["code"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no error code in {v}"))
+        .to_string()
 }

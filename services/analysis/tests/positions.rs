@@ -262,7 +262,8 @@ fn a_page_stops_at_its_scan_budget_and_says_so() {
     );
     assert_eq!(
         pages,
-        total.div_ceil(100) as usize + usize::from(total.is_multiple_of(100))
+        total.div_ceil(100) as usize,
+        "every page but the last stops at its budget; the last reaches the end"
     );
 }
 
@@ -298,7 +299,7 @@ fn a_rebuilt_index_equals_the_one_kept_incrementally() {
     let (_d, store, analysis) = store_with(8);
     let everything = |store: &Store| {
         let mut out = Vec::new();
-        positions::export_ndjson(store, GameKind::FiveTribes, None, &mut out).unwrap();
+        positions::export_ndjson(store, GameKind::FiveTribes, None, &mut out, &|| false).unwrap();
         out
     };
     let before = everything(&store);
@@ -314,7 +315,8 @@ fn the_ndjson_export_has_one_parsable_line_per_matching_position() {
     let f = filter("round == 2").unwrap();
     let mut out = Vec::new();
     let (scanned, written) =
-        positions::export_ndjson(&store, GameKind::FiveTribes, Some(&f), &mut out).unwrap();
+        positions::export_ndjson(&store, GameKind::FiveTribes, Some(&f), &mut out, &|| false)
+            .unwrap();
     let text = String::from_utf8(out).unwrap();
     assert_eq!(text.lines().count() as u64, written);
     assert!(written > 0 && scanned > written);
@@ -350,6 +352,8 @@ fn a_syntax_error_names_its_line_and_column() {
     }
     let e = filter("round ==\n  && 3").unwrap_err();
     assert_eq!(e.line(), Some(2), "{e}");
+    let e = filter("phase == 'a' &&\n  wealth > 1").unwrap_err();
+    assert_eq!((e.line(), e.column()), (Some(2), Some(3)), "{e}");
 }
 
 #[test]
@@ -360,6 +364,7 @@ fn unknown_names_are_refused_before_any_scan() {
             name,
             known,
             column,
+            ..
         } => {
             assert_eq!(name, "rounds");
             assert_eq!(*column, 1);
@@ -397,18 +402,25 @@ fn unknown_names_are_refused_before_any_scan() {
 fn over_long_and_over_deep_expressions_are_refused() {
     let long = format!("round == 1{}", " ".repeat(2_000));
     assert!(matches!(filter(&long), Err(FilterError::TooLong { .. })));
-    let deep = format!("{}true{}", "(".repeat(60), ")".repeat(60));
+    // Nesting is counted on the parsed expression (brackets alone add no level there); text
+    // nested past the parser's own limit is a syntax error.
+    let chain = format!("round == 0{}", " + 1".repeat(300));
     assert!(matches!(
-        filter(&deep),
-        Err(FilterError::TooDeep { column: 49 })
+        filter(&chain),
+        Err(FilterError::TooDeep { line: 1, .. })
     ));
-    let nots = format!("{}true", "!".repeat(60));
-    assert!(matches!(filter(&nots), Err(FilterError::TooDeep { .. })));
+    let nested = format!("{}1{}", "-(".repeat(200), ")".repeat(200));
+    assert!(filter(&nested).is_err(), "past the parser's own limit");
+    let brackets = format!("{}true{}", "(".repeat(300), ")".repeat(300));
+    assert!(matches!(filter(&brackets), Err(FilterError::Syntax { .. })));
+    // Ternaries and strings with escaped quotes do not hide nesting from the count.
+    let ternaries = format!("{}true{}", "true ? ".repeat(60), " : false".repeat(60));
+    assert!(filter(&ternaries).is_err());
     // Long flat chains are not nesting: the longest ones allowed compile without exhausting
     // a thread's stack (this test runs on a 2 MiB test thread, like the server's workers).
     let (_d, store, _a) = store_with(1);
-    let sum = format!("round + 495 == 0{}", " + 1".repeat(495));
-    let ands = format!("ply == 0{}", " && true".repeat(248));
+    let sum = format!("round + 240 == 0{}", " + 1".repeat(240));
+    let ands = format!("ply == 0{}", " && true".repeat(240));
     for expr in [&sum, &ands] {
         let f = filter(expr).unwrap();
         let page = positions::page(
@@ -429,6 +441,109 @@ fn over_long_and_over_deep_expressions_are_refused() {
     // Within the bounds, deep but legal expressions run.
     let ok = format!("{}true{}", "(".repeat(40), ")".repeat(40));
     assert!(filter(&ok).is_ok());
+}
+
+/// Nested macros multiply: a filter whose work per position cannot be bounded, or is too
+/// large, is refused before any scan, with where it happens.
+#[test]
+fn costly_and_unbounded_macros_are_refused() {
+    let list = "[0,1,2,3,4,5,6,7,8,9]";
+    let nested = |k: usize| {
+        let mut e = "round >= 0".to_string();
+        for i in 0..k {
+            e = format!("{list}.all(a{i}, {e})");
+        }
+        e
+    };
+    assert!(
+        filter(&nested(2)).is_ok(),
+        "a hundred inner tests per position"
+    );
+    match filter(&nested(5)) {
+        Err(FilterError::TooCostly { work, line, .. }) => {
+            assert!(work > 5_000, "{work}");
+            assert_eq!(line, 1);
+        }
+        other => panic!("{other:?}"),
+    }
+    let seats4 = "seats.all(a, seats.all(b, seats.all(c, seats.all(d, seats.all(e, true)))))";
+    assert!(matches!(filter(seats4), Err(FilterError::TooCostly { .. })));
+    // A range of unknown size: an element of a list, a variable holding a list.
+    for expr in [
+        "[[1, 2]][0].exists(x, x > 1)",
+        "[[1], [2]].exists(l, l.exists(x, x > 1))",
+    ] {
+        assert!(
+            matches!(filter(expr), Err(FilterError::UnboundedRange { .. })),
+            "{expr}"
+        );
+    }
+    // Macros over `seats`, literals, and map/filter of them are fine.
+    for expr in [
+        "seats.map(s, s.gold).exists(g, g > 3)",
+        "seats.filter(s, s.gold > 3).all(s, s.viziers >= 0)",
+        "{'a': 1}.exists(k, k == 'a')",
+        "type(round) == int",
+        "[[1, 2]].exists(seats, size(seats) == 2)",
+    ] {
+        assert!(filter(expr).is_ok(), "{expr}: {:?}", filter(expr));
+    }
+}
+
+/// The seat list and each seat behave as CEL lists and maps do.
+#[test]
+fn seats_compare_index_and_measure_like_lists_and_maps() {
+    let (_d, store, _a) = store_with(1);
+    for expr in [
+        "seats == seats",
+        "seats[0] == seats[0]",
+        "seats[0] != seats[1]",
+        // Equality is asked of the left operand: a seat list compares element by element
+        // with any list (the built-in list on the left compares only with its own kind).
+        "seats == seats.map(s, s)",
+        "seats[0] in seats",
+        "size(seats[0]) == 12",
+        "'gold' in seats[0] && !('wealth' in seats[0])",
+        "seats[0u].gold == seats[0].gold",
+        "seats[0]['gold'] == seats[0].gold",
+    ] {
+        let f = filter(expr).unwrap();
+        let page = positions::page(
+            &store,
+            &Query {
+                kind: GameKind::FiveTribes,
+                filter: Some(&f),
+                after: None,
+                first: 5,
+                budget: 1000,
+            },
+        )
+        .unwrap_or_else(|e| panic!("{expr}: {e}"));
+        assert_eq!(page.rows.len(), 5, "{expr} holds at every position");
+    }
+}
+
+#[test]
+fn a_cursor_at_the_last_ply_number_moves_on_and_a_zero_budget_keeps_the_cursor() {
+    let (_d, store, _a) = store_with(3);
+    let ids: Vec<_> = store.game_ids().map(|g| g.unwrap()).collect();
+    let query = |after, budget| Query {
+        kind: GameKind::FiveTribes,
+        filter: None,
+        after,
+        first: 1,
+        budget,
+    };
+    let after = Some(Cursor {
+        game: ids[0],
+        ply: u32::MAX,
+    });
+    let page = positions::page(&store, &query(after, 10)).unwrap();
+    assert_eq!(page.rows[0].game, ids[1], "resumes with the next game");
+    assert_eq!(page.rows[0].ply, 0);
+    let page = positions::page(&store, &query(after, 0)).unwrap();
+    assert!(page.rows.is_empty() && page.budget_exhausted);
+    assert_eq!(page.next, after, "nothing scanned: resume where it was");
 }
 
 #[test]

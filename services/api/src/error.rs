@@ -33,7 +33,7 @@ impl From<analysis::positions::PositionsError> for ApiError {
             P::Filter(f) => ApiError::BadQuery(f),
             P::Store(s) => ApiError::Store(s),
             P::UnknownKind(_) | P::BadCursor(_) => ApiError::BadInput(e.to_string()),
-            P::BadBlock(_) | P::Io(_) => ApiError::Internal(e.to_string()),
+            P::BadBlock(_) | P::Io(_) | P::Cancelled => ApiError::Internal(e.to_string()),
         }
     }
 }

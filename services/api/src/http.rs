@@ -168,7 +168,9 @@ fn export_positions(s: Shared, kind: rules_core::GameKind, filter: Option<&str>)
             tx,
             buf: Vec::with_capacity(CHUNK),
         };
-        match positions::export_ndjson(&app.store, kind, filter.as_ref(), &mut w) {
+        let gone = w.tx.clone();
+        let cancelled = move || gone.is_closed();
+        match positions::export_ndjson(&app.store, kind, filter.as_ref(), &mut w, &cancelled) {
             Ok(_) => {
                 let _ = std::io::Write::flush(&mut w);
             }

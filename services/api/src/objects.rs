@@ -347,12 +347,18 @@ impl Position {
             .map(Score::from)
             .collect()
     }
-    /// A keyed hash of the full state: equal positions have equal hashes; the key is the
-    /// server's, so hidden information cannot be guessed from it.
+    /// A keyed hash of the full state. In finished games equal positions have equal hashes
+    /// (`positionsByHash` finds them all); the key is the server's, so a client cannot hash
+    /// candidate states itself. While a game is on, the game's id is mixed into the key: a
+    /// copy of the game played on the same server (same seed, each candidate secret move)
+    /// would otherwise reveal a secret choice by matching hashes.
     async fn state_hash(&self, ctx: &Context<'_>) -> String {
-        format!(
-            "{:016x}",
-            self.state.state_hash(app(ctx).config.state_hash_key)
-        )
+        let mut key = app(ctx).config.state_hash_key;
+        if self.header.status != Status::Finished {
+            for (k, b) in key.iter_mut().zip(self.header.id.to_bytes()) {
+                *k ^= b;
+            }
+        }
+        format!("{:016x}", self.state.state_hash(key))
     }
 }

@@ -124,6 +124,10 @@ impl Query {
         use analysis::positions::{self, Cursor, Filter, Query};
         let app = app(ctx);
         let first = page(app, first)?;
+        if first == 0 {
+            // A page must move forward, and the complexity limit counts `first` rows.
+            return Err(ApiError::BadInput("`first` must be at least 1".into()).into());
+        }
         let kind: GameKind = kind
             .parse()
             .map_err(|e: rules_core::ParseIdError| ApiError::BadInput(e.to_string()))?;

@@ -485,7 +485,9 @@ fn main() -> Result<()> {
                 None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
             };
             let (scanned, written) =
-                analysis::positions::export_ndjson(&store, kind, filter.as_ref(), &mut w)?;
+                analysis::positions::export_ndjson(&store, kind, filter.as_ref(), &mut w, &|| {
+                    false
+                })?;
             w.flush()?;
             eprintln!("scanned {scanned} positions, wrote {written}");
         }

@@ -16,24 +16,52 @@ pub fn open(data_dir: &Path) -> Result<Store> {
 }
 
 /// The key of `stateHash`: made once per store and kept beside it, so hashes stay comparable
-/// across restarts but cannot be computed by clients.
+/// across restarts (the position index holds hashes made with it) but cannot be computed by
+/// clients. Written to a temporary file and renamed into place, so a crash never leaves half a
+/// key; an existing file that is not a key is an error, never silently replaced (a new key
+/// would make every indexed hash unfindable until `rebuild`).
 pub fn state_hash_key(data_dir: &Path) -> Result<[u8; 16]> {
     std::fs::create_dir_all(data_dir)
         .with_context(|| format!("creating {}", data_dir.display()))?;
     let path = data_dir.join("state-hash.key");
-    if let Ok(text) = std::fs::read_to_string(&path) {
-        if let Ok(bytes) = hex::decode(text.trim()) {
-            if let Ok(key) = <[u8; 16]>::try_from(bytes.as_slice()) {
-                return Ok(key);
-            }
+    match std::fs::read_to_string(&path) {
+        Ok(text) => {
+            let bytes = hex::decode(text.trim()).ok();
+            return bytes
+                .and_then(|b| <[u8; 16]>::try_from(b.as_slice()).ok())
+                .with_context(|| {
+                    format!(
+                        "{} is not a state-hash key (32 hexadecimal digits); restore it, or \
+                         delete it and run `ludolog rebuild`",
+                        path.display()
+                    )
+                });
         }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
     }
     let mut key = [0u8; 16];
     getrandom::getrandom(&mut key)
         .map_err(|e| anyhow::anyhow!("no randomness for the state-hash key: {e}"))?;
-    std::fs::write(&path, hex::encode(key))
-        .with_context(|| format!("writing {}", path.display()))?;
-    Ok(key)
+    let tmp = data_dir.join(format!("state-hash.key.{}", std::process::id()));
+    std::fs::write(&tmp, hex::encode(key)).with_context(|| format!("writing {}", tmp.display()))?;
+    // Two processes starting on a new folder race here: linking fails if the name exists, so
+    // the first key in place wins and the loser reads it back. (Where hard links are not
+    // supported, an atomic rename does, without that guard.)
+    match std::fs::hard_link(&tmp, &path) {
+        Ok(()) => {
+            let _ = std::fs::remove_file(&tmp);
+            Ok(key)
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            let _ = std::fs::remove_file(&tmp);
+            state_hash_key(data_dir)
+        }
+        Err(_) => {
+            std::fs::rename(&tmp, &path).with_context(|| format!("writing {}", path.display()))?;
+            Ok(key)
+        }
+    }
 }
 
 /// Opens the store with the analysis projections attached (and filled, the first time, from

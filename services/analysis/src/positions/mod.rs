@@ -21,9 +21,11 @@
 //! first page was read.
 
 pub mod block;
+mod check;
 pub mod filter;
 mod guard;
 mod output;
+mod values;
 
 pub use block::{GameBlock, PositionRef};
 pub use filter::{Filter, FilterError};
@@ -39,8 +41,12 @@ pub const BLOCKS: &str = "positions";
 /// Projection holding the state-hash index.
 pub const HASHES: &str = "position-hashes";
 
-/// Most positions a page scans before it returns, matched or not (see [`PositionPage`]).
+/// Most positions a page scans before it returns, matched or not (see [`PositionPage`]), for
+/// a filter of at most [`BASE_WORK`] node evaluations per position.
 pub const DEFAULT_BUDGET: u64 = 2_000_000;
+
+/// The work per position the budget is counted for; costlier filters scan fewer positions.
+pub const BASE_WORK: u64 = 64;
 
 /// Why a position query failed.
 #[derive(Debug, thiserror::Error)]
@@ -57,6 +63,8 @@ pub enum PositionsError {
     BadBlock(GameId),
     #[error("writing the export: {0}")]
     Io(#[from] std::io::Error),
+    #[error("the export was cancelled (its reader has gone)")]
+    Cancelled,
 }
 
 /// A position's place: game and ply. Its text form `<game id>:<ply>` is the page cursor.
@@ -166,18 +174,26 @@ pub struct Query<'f> {
 /// Reads one page of matching positions.
 pub fn page(store: &Store, q: &Query<'_>) -> Result<PositionPage, PositionsError> {
     let schema = schema(store.registry(), q.kind)?;
+    // At least one row per page, so that every page moves forward (the API refuses 0).
     let first = q.first.max(1);
+    // The budget counts positions for a cheap filter; a filter that costs more per position
+    // (nested macros: see `check`) scans proportionally fewer, so a page's work stays bounded.
+    let budget = match q.filter {
+        Some(f) if f.work() > BASE_WORK => q.budget.saturating_mul(BASE_WORK) / f.work(),
+        _ => q.budget,
+    };
     let mut out = PositionPage {
         rows: Vec::new(),
         scanned: 0,
-        next: None,
+        // Where to resume if the page stops before scanning anything.
+        next: q.after,
         budget_exhausted: false,
     };
     let finished = scan(store, q.kind, q.after, |id, pos| {
         if out.rows.len() >= first {
             return Ok(Step::Stop);
         }
-        if out.scanned >= q.budget {
+        if out.scanned >= budget {
             out.budget_exhausted = true;
             return Ok(Step::Stop);
         }
@@ -202,18 +218,24 @@ pub fn page(store: &Store, q: &Query<'_>) -> Result<PositionPage, PositionsError
 }
 
 /// Streams every matching position of `kind` as NDJSON to `w`, in index order, holding one
-/// game's block at a time. Returns (positions scanned, rows written).
+/// game's block at a time. Returns (positions scanned, rows written). `cancelled` is asked
+/// every few thousand positions (the HTTP export stops when its client has gone, even while
+/// nothing matches and nothing is written).
 pub fn export_ndjson(
     store: &Store,
     kind: GameKind,
     filter: Option<&Filter>,
     w: &mut dyn std::io::Write,
+    cancelled: &dyn Fn() -> bool,
 ) -> Result<(u64, u64), PositionsError> {
     let schema = schema(store.registry(), kind)?;
     let (mut scanned, mut written) = (0u64, 0u64);
     let mut line = Vec::with_capacity(512);
     scan(store, kind, None, |id, pos| {
         scanned += 1;
+        if scanned % 4096 == 0 && cancelled() {
+            return Err(PositionsError::Cancelled);
+        }
         let keep = match filter {
             Some(f) => f.matches(pos, &|| id.to_string())?,
             None => true,
@@ -272,8 +294,9 @@ fn scan(
             break;
         }
         let id = id_of(&key).ok_or(PositionsError::BadBlock(GameId(0)))?;
+        // A cursor at the last possible ply resumes with the next game.
         let first_ply = match after {
-            Some(c) if c.game == id => c.ply + 1,
+            Some(c) if c.game == id => c.ply.saturating_add(1),
             _ => 0,
         };
         let block: GameBlock =
