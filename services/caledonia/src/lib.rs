@@ -100,11 +100,7 @@ impl Game for Caledonia {
     }
 
     fn play(s: &mut State, seat: Seat, m: &Move) -> Result<(), CalError> {
-        match s.to_act() {
-            ToAct::Seat(x) if x == seat => {}
-            ToAct::Over => return Err(TurnError::GameOver.into()),
-            other => return Err(TurnError::wrong_seat(seat, other).into()),
-        }
+        TurnError::expect_seat(s.to_act(), seat)?;
         s.check(seat.0, m).map_err(|rule| CalError::Illegal {
             rule,
             mv: Box::new(m.clone()),
@@ -118,11 +114,7 @@ impl Game for Caledonia {
     }
 
     fn resolve(s: &mut State, c: &Chance) -> Result<(), CalError> {
-        match s.to_act() {
-            ToAct::Chance => {}
-            ToAct::Over => return Err(TurnError::GameOver.into()),
-            other => return Err(TurnError::no_chance(other).into()),
-        }
+        TurnError::expect_chance(s.to_act())?;
         s.check_chance(c)
             .map_err(|rule| CalError::BadChance { rule })?;
         s.apply_chance(c);

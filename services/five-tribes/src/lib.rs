@@ -104,11 +104,7 @@ impl Game for FiveTribes {
     }
 
     fn play(s: &mut State, seat: Seat, m: &Move) -> Result<(), FtError> {
-        match s.to_act() {
-            ToAct::Seat(x) if x == seat => {}
-            ToAct::Over => return Err(TurnError::GameOver.into()),
-            other => return Err(TurnError::wrong_seat(seat, other).into()),
-        }
+        TurnError::expect_seat(s.to_act(), seat)?;
         s.check(seat.0, m)
             .map_err(|rule| FtError::Illegal { rule, mv: *m })?;
         s.apply(seat.0, m);
@@ -120,11 +116,7 @@ impl Game for FiveTribes {
     }
 
     fn resolve(s: &mut State, c: &Chance) -> Result<(), FtError> {
-        match s.to_act() {
-            ToAct::Chance => {}
-            ToAct::Over => return Err(TurnError::GameOver.into()),
-            other => return Err(TurnError::no_chance(other).into()),
-        }
+        TurnError::expect_chance(s.to_act())?;
         s.check_chance(c)
             .map_err(|rule| FtError::BadChance { rule })?;
         s.apply_chance(c);

@@ -211,11 +211,7 @@ impl Game for Mombasa {
     }
 
     fn resolve(s: &mut State, c: &Chance) -> Result<(), MbError> {
-        match s.to_act() {
-            ToAct::Chance => {}
-            ToAct::Over => return Err(TurnError::GameOver.into()),
-            other => return Err(TurnError::no_chance(other).into()),
-        }
+        TurnError::expect_chance(s.to_act())?;
         s.check_chance(c)
             .map_err(|rule| MbError::BadChance { rule })?;
         s.apply_chance(c);

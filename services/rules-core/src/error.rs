@@ -48,6 +48,24 @@ impl TurnError {
             expected: Expected(to_act),
         }
     }
+
+    /// The turn check every game's `play` starts with: `seat` must be the seat to act.
+    pub fn expect_seat(to_act: ToAct, seat: Seat) -> Result<(), TurnError> {
+        match to_act {
+            ToAct::Seat(x) if x == seat => Ok(()),
+            ToAct::Over => Err(TurnError::GameOver),
+            other => Err(TurnError::wrong_seat(seat, other)),
+        }
+    }
+
+    /// The turn check every game's `resolve` starts with: a chance outcome must be pending.
+    pub fn expect_chance(to_act: ToAct) -> Result<(), TurnError> {
+        match to_act {
+            ToAct::Chance => Ok(()),
+            ToAct::Over => Err(TurnError::GameOver),
+            other => Err(TurnError::no_chance(other)),
+        }
+    }
 }
 
 /// Who was expected to act, for error messages.
