@@ -215,3 +215,28 @@ fn a_damaged_state_hash_key_is_an_error_not_replaced() {
         "left as it was"
     );
 }
+
+#[test]
+fn games_imported_later_reach_the_statistics() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("store");
+    let (ok, _, err) = run(&["import", SAMPLE], &data);
+    assert!(ok, "{err}");
+    let games = |kind: &str| {
+        let (ok, out, err) = run(&["stats", "--kind", kind], &data);
+        assert!(ok, "{err}");
+        serde_json::from_str::<Value>(&out).unwrap()["games"].clone()
+    };
+    assert_eq!(games("five-tribes"), 200);
+    // A second import into a folder whose projections already exist updates them too.
+    let mombasa = SAMPLE.replace("five-tribes.ndjson", "mombasa.ndjson");
+    let (ok, out, err) = run(&["import", &mombasa], &data);
+    assert!(ok, "{err}");
+    assert!(out.contains("imported 200 games"), "{out}");
+    assert_eq!(games("mombasa"), 200);
+    let (ok, _, err) = run(
+        &["positions", "--kind", "mombasa", "--where", "ply == 5"],
+        &data,
+    );
+    assert!(ok && err.contains("wrote 200"), "{err}");
+}

@@ -14,6 +14,12 @@ use store::{GameId, Header, Store};
 /// Name of the projection in the store.
 pub const PROJECTION: &str = "summaries";
 
+/// Projection holding one marker: which version of the projections the folder holds.
+const META: &str = "analysis-meta";
+/// Bumped whenever a projection gains content that older versions did not write (the
+/// position index was added in version 2), so an older folder is brought up to date on open.
+const PROJECTIONS_VERSION: &[u8] = b"2";
+
 #[derive(Debug, thiserror::Error)]
 pub enum AnalysisError {
     #[error(transparent)]
@@ -144,6 +150,23 @@ impl Analysis {
     pub fn ratings(&self, kind: GameKind) -> Vec<crate::ratings::PlayerRating> {
         let map = self.read();
         crate::ratings::ratings(map.values().filter(|g| g.kind == kind))
+    }
+
+    /// Whether the store's projections were made by this version for every finished game
+    /// (see [`Analysis::mark_projections_current`]).
+    pub fn projections_current(&self, store: &Store) -> Result<bool, AnalysisError> {
+        for kv in store.projection_iter(META)? {
+            let (k, v) = kv?;
+            if k == b"version" {
+                return Ok(v == PROJECTIONS_VERSION);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Records that every finished game has its projections, as this version makes them.
+    pub fn mark_projections_current(&self, store: &Store) -> Result<(), AnalysisError> {
+        Ok(store.projection_put(META, b"version", PROJECTIONS_VERSION)?)
     }
 
     /// The key of the index's state hashes.

@@ -268,7 +268,8 @@ pub fn bench_import(
 ) -> Result<ImportBench> {
     // Attached as `serve` attaches it, so the import pays for the projections and the
     // position index, as a real import does.
-    let _analysis = analysis::Analysis::attach(store, hash_key)?;
+    let analysis = analysis::Analysis::attach(store, hash_key)?;
+    analysis.mark_projections_current(store)?;
     use five_tribes::FiveTribes;
     use rules_core::{playout, Action, Game, Notation};
     let base = chrono::DateTime::from_timestamp(1_767_225_600, 0).unwrap_or_default();

@@ -351,7 +351,9 @@ fn main() -> Result<()> {
             }
         }
         Command::Import { file, strict, data } => {
-            let store = storecmd::open(&data.data_dir)?;
+            // Attached, so every finished game imported updates the summaries and the
+            // position index as it is stored (as `serve`'s `importGame` does).
+            let (store, _analysis) = storecmd::open_analysed(&data.data_dir)?;
             let s = storecmd::import(&store, &file, strict)?;
             println!(
                 "imported {} games ({} entries, {:.0} entries/s), rejected {}",

@@ -69,11 +69,10 @@ pub fn state_hash_key(data_dir: &Path) -> Result<[u8; 16]> {
 pub fn open_analysed(data_dir: &Path) -> Result<(Store, std::sync::Arc<analysis::Analysis>)> {
     let store = open(data_dir)?;
     let a = analysis::Analysis::attach(&store, state_hash_key(data_dir)?)?;
-    let no_positions = store
-        .projection_iter(analysis::positions::BLOCKS)?
-        .next()
-        .is_none();
-    if (a.is_empty() || no_positions) && store.game_count() > 0 {
+    // Every command that writes games opens the store this way, so the projections follow
+    // each finished game. A folder whose projections were made by an older version (or never)
+    // lacks the current marker: it is brought up to date once, then marked.
+    if !a.projections_current(&store)? {
         for id in store.game_ids() {
             let id = id?;
             let h = store.header(id)?;
@@ -82,6 +81,7 @@ pub fn open_analysed(data_dir: &Path) -> Result<(Store, std::sync::Arc<analysis:
                 a.on_finish(&store, &h, s.as_ref());
             }
         }
+        a.mark_projections_current(&store)?;
     }
     Ok((store, a))
 }
