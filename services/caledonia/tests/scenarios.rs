@@ -14,12 +14,6 @@ use std::collections::BTreeMap;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct File {
-    scenario: Vec<Scenario>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
 struct Scenario {
     name: String,
     source: String,
@@ -396,58 +390,52 @@ fn check_expect(s: &State, line: &str, name: &str) {
     assert_eq!(value(s, key), want, "{name}: {key}");
 }
 
+impl scenario_harness::Scenario for Scenario {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn source(&self) -> &str {
+        &self.source
+    }
+    fn asserts_something(&self) -> bool {
+        !self.expect.is_empty() || self.error.is_some()
+    }
+}
+
+/// Runs one scenario; a broken expectation panics with the scenario's name.
+fn run(sc: &Scenario) -> Result<(), String> {
+    let mut s = build(sc);
+    let n = sc.steps.len();
+    for (i, step) in sc.steps.iter().enumerate() {
+        let before = s.clone();
+        let r = apply_step(&mut s, step);
+        match (&sc.error, i + 1 == n) {
+            (Some(code), true) => {
+                assert_eq!(
+                    r.as_ref().err(),
+                    Some(code),
+                    "{}: `{step}` should fail",
+                    sc.name
+                );
+                assert_eq!(s, before, "{}: a refused step changed the state", sc.name);
+            }
+            _ => {
+                if let Err(e) = r {
+                    panic!("{}: step `{step}` refused: {e}", sc.name);
+                }
+            }
+        }
+    }
+    for line in &sc.expect {
+        check_expect(&s, line, &sc.name);
+    }
+    Ok(())
+}
+
 #[test]
 fn scenarios() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/scenarios");
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .collect();
-    files.sort();
-    let mut names = std::collections::HashSet::new();
-    let mut count = 0;
-    for path in files
-        .iter()
-        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-    {
-        let text = std::fs::read_to_string(path).unwrap();
-        let file: File =
-            toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        for sc in &file.scenario {
-            assert!(
-                names.insert(sc.name.clone()),
-                "duplicate scenario {}",
-                sc.name
-            );
-            assert!(!sc.source.is_empty());
-            let mut s = build(sc);
-            let n = sc.steps.len();
-            for (i, step) in sc.steps.iter().enumerate() {
-                let before = s.clone();
-                let r = apply_step(&mut s, step);
-                match (&sc.error, i + 1 == n) {
-                    (Some(code), true) => {
-                        assert_eq!(
-                            r.as_ref().err(),
-                            Some(code),
-                            "{}: `{step}` should fail",
-                            sc.name
-                        );
-                        assert_eq!(s, before, "{}: a refused step changed the state", sc.name);
-                    }
-                    _ => {
-                        if let Err(e) = r {
-                            panic!("{}: step `{step}` refused: {e}", sc.name);
-                        }
-                    }
-                }
-            }
-            for line in &sc.expect {
-                check_expect(&s, line, &sc.name);
-            }
-            count += 1;
-        }
-    }
-    assert!(count >= 150, "only {count} scenarios");
+    let report = scenario_harness::run_dir::<Scenario>(std::path::Path::new(dir), |_, sc| run(sc));
+    assert!(report.count >= 150, "only {} scenarios", report.count);
+    report.assert_passed();
 }

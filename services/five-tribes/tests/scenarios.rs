@@ -16,13 +16,6 @@ use five_tribes::state::{Ending, Phase, Player, Stage, State, NOBODY};
 use five_tribes::{FiveTribes, Move};
 use rules_core::{Game, Notation, RuleViolation, Seat, ToAct};
 use serde::Deserialize;
-use std::collections::BTreeMap;
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct File {
-    scenario: Vec<Scenario>,
-}
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -459,47 +452,20 @@ fn run(file: &str, sc: &Scenario) -> Result<(), String> {
     }
 }
 
+impl scenario_harness::Scenario for Scenario {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn source(&self) -> &str {
+        &self.source
+    }
+    fn asserts_something(&self) -> bool {
+        !self.expect.is_empty() || self.error.is_some()
+    }
+}
+
 #[test]
 fn rules_scenarios() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/scenarios");
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-        .collect();
-    files.sort();
-    let mut count = 0;
-    let mut failed = Vec::new();
-    let mut names = BTreeMap::new();
-    for path in &files {
-        let text = std::fs::read_to_string(path).unwrap();
-        let file: File =
-            toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let fname = path.file_name().unwrap().to_string_lossy().to_string();
-        for sc in &file.scenario {
-            count += 1;
-            assert!(!sc.source.is_empty());
-            if let Some(prev) = names.insert(sc.name.clone(), fname.clone()) {
-                failed.push(format!(
-                    "duplicate scenario name `{}` ({prev}, {fname})",
-                    sc.name
-                ));
-            }
-            if sc.expect.is_empty() && sc.error.is_none() {
-                failed.push(format!("{fname}: `{}` asserts nothing", sc.name));
-            }
-            if let Err(e) = run(&fname, sc) {
-                failed.push(format!("{fname}: {}\n    {e}", sc.name));
-            }
-        }
-    }
-    assert!(
-        failed.is_empty(),
-        "{} of {count} scenarios failed:\n{}",
-        failed.len(),
-        failed.join("\n")
-    );
-    assert!(count > 0);
-    eprintln!("{count} scenarios passed");
+    scenario_harness::run_dir::<Scenario>(std::path::Path::new(dir), run).assert_passed();
 }

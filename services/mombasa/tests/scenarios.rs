@@ -19,13 +19,6 @@ use serde::Deserialize;
 #[path = "support/paths.rs"]
 mod paths;
 use paths::{get, legal};
-use std::collections::BTreeMap;
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct File {
-    scenario: Vec<Scenario>,
-}
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -335,68 +328,35 @@ fn run(sc: &Scenario) -> Result<(), String> {
     }
 }
 
+impl scenario_harness::Scenario for Scenario {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn source(&self) -> &str {
+        &self.source
+    }
+    fn asserts_something(&self) -> bool {
+        !self.expect.is_empty() || self.error.is_some()
+    }
+}
+
 #[test]
 fn rules_scenarios() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/scenarios");
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-        .collect();
-    files.sort();
-    let mut count = 0;
-    let mut failed = Vec::new();
-    let mut names = BTreeMap::new();
-    let mut sources = String::new();
-    for path in &files {
-        let text = std::fs::read_to_string(path).unwrap();
-        let file: File =
-            toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let fname = path.file_name().unwrap().to_string_lossy().to_string();
-        for sc in &file.scenario {
-            count += 1;
-            assert!(!sc.source.is_empty());
-            sources.push_str(&sc.source);
-            sources.push('\n');
-            if let Some(prev) = names.insert(sc.name.clone(), fname.clone()) {
-                failed.push(format!(
-                    "duplicate scenario `{}` ({prev}, {fname})",
-                    sc.name
-                ));
-            }
-            if sc.expect.is_empty() && sc.error.is_none() {
-                failed.push(format!("{fname}: `{}` asserts nothing", sc.name));
-            }
-            if let Err(e) = run(sc) {
-                failed.push(format!("{fname}: {}\n    {e}", sc.name));
-            }
-        }
-    }
+    let mut report =
+        scenario_harness::run_dir::<Scenario>(std::path::Path::new(dir), |_, sc| run(sc));
     // Every shared ruling (M1–M14) and every ruling of data/mombasa/RULINGS.md has a test.
     let own = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../data/mombasa/RULINGS.md"
     ))
     .unwrap();
-    let own_ids = own
+    let own_ids: Vec<String> = own
         .lines()
         .filter_map(|l| l.strip_prefix("| MB"))
         .filter_map(|l| l.split_whitespace().next())
-        .map(|n| format!("MB{n}"));
-    for id in (1..=14).map(|n| format!("M{n}")).chain(own_ids) {
-        let tagged = sources
-            .split(|c: char| !c.is_ascii_alphanumeric())
-            .any(|w| w == id);
-        if !tagged {
-            failed.push(format!("no scenario names ruling {id}"));
-        }
-    }
-    assert!(
-        failed.is_empty(),
-        "{} of {count} scenarios failed:\n{}",
-        failed.len(),
-        failed.join("\n")
-    );
-    eprintln!("{count} scenarios passed");
+        .map(|n| format!("MB{n}"))
+        .collect();
+    report.require_sources((1..=14).map(|n| format!("M{n}")).chain(own_ids));
+    report.assert_passed();
 }
