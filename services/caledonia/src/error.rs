@@ -4,24 +4,7 @@ use crate::moves::Move;
 use rules_core::{RuleViolation, TurnError};
 use thiserror::Error;
 
-macro_rules! rules {
-    ($($v:ident = $code:literal : $text:literal),* $(,)?) => {
-        /// A rule a move or outcome can break. `code()` is stable text.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub enum Rule { $($v),* }
-        impl Rule {
-            pub const ALL: &'static [Rule] = &[$(Rule::$v),*];
-            pub const fn code(self) -> &'static str {
-                match self { $(Rule::$v => $code),* }
-            }
-            pub const fn text(self) -> &'static str {
-                match self { $(Rule::$v => $text),* }
-            }
-        }
-    };
-}
-
-rules! {
+rules_core::rule_set! {
     WrongStep = "turn.step": "that kind of move is not allowed at this point of the turn",
     MainDone = "turn.main-action-taken": "one main action per turn",
     ClanUnavailable = "setup.clan": "that clan is not offered or already taken",

@@ -4,23 +4,7 @@ use crate::moves::Move;
 use rules_core::{RuleViolation, TurnError};
 use thiserror::Error;
 
-macro_rules! rules {
-    ($($v:ident = $code:literal : $text:literal),* $(,)?) => {
-        /// A rule of the game that a move or outcome can break. `code()` is stable text.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub enum Rule { $($v),* }
-        impl Rule {
-            pub const fn code(self) -> &'static str {
-                match self { $(Rule::$v => $code),* }
-            }
-            pub const fn text(self) -> &'static str {
-                match self { $(Rule::$v => $text),* }
-            }
-        }
-    };
-}
-
-rules! {
+rules_core::rule_set! {
     WrongStep = "turn.step": "that kind of move is not allowed at this step of the turn",
     MustMove = "turn.must-move": "a meeple move is possible, so the turn cannot end before it",
     NoSuchSpot = "bid.no-such-spot": "there is no such spot on the turn order track",

@@ -99,3 +99,40 @@ impl NotationError {
         }
     }
 }
+
+/// Declares a game's `Rule` enum — every rule a move or outcome can break — from lines
+/// `Variant = "stable.code": "what the rule says"`, with `code()`, `text()` and `ALL`.
+/// The codes are the stable text clients match on (`extensions.rule` in the API).
+#[macro_export]
+macro_rules! rule_set {
+    ($($v:ident = $code:literal : $text:literal),* $(,)?) => {
+        /// A rule of the game that a move or outcome can break. `code()` is stable text.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Rule { $($v),* }
+        impl Rule {
+            /// Every rule, in declaration order.
+            pub const ALL: &'static [Rule] = &[$(Rule::$v),*];
+            pub const fn code(self) -> &'static str {
+                match self { $(Rule::$v => $code),* }
+            }
+            pub const fn text(self) -> &'static str {
+                match self { $(Rule::$v => $text),* }
+            }
+        }
+    };
+}
+
+#[cfg(test)]
+mod rule_set_tests {
+    crate::rule_set! {
+        First = "a.first": "the first rule",
+        Second = "b.second": "the second rule",
+    }
+
+    #[test]
+    fn a_rule_set_gives_codes_texts_and_all() {
+        assert_eq!(Rule::ALL, &[Rule::First, Rule::Second]);
+        assert_eq!(Rule::Second.code(), "b.second");
+        assert_eq!(Rule::First.text(), "the first rule");
+    }
+}
