@@ -110,56 +110,14 @@ fn legal_iff_accepted_and_refusals_change_nothing() {
     let mut checked = 0u64;
     for seed in 0..60 {
         let (o, log) = positions(seed);
-        let mut s = Caledonia::new_game(&o).unwrap();
-        let mut moves = MoveList::new();
-        for a in &log {
-            if let ToAct::Seat(seat) = Caledonia::to_act(&s) {
-                Caledonia::legal_moves(&s, &mut moves);
-                for m in &moves {
-                    let mut t = s.clone();
-                    Caledonia::play(&mut t, seat, m)
-                        .unwrap_or_else(|e| panic!("listed {m:?} refused: {e}"));
-                    let text = Caledonia::format_move(m);
-                    assert_eq!(Caledonia::parse_move(&text).as_ref(), Ok(m), "{text}");
-                    checked += 1;
-                }
-                for _ in 0..60 {
-                    let m = arbitrary_move(&mut r);
-                    let mut t = s.clone();
-                    match Caledonia::play(&mut t, seat, &m) {
-                        Ok(()) => assert!(moves.contains(&m), "accepted but not listed: {m:?}"),
-                        Err(e) => {
-                            assert!(!moves.contains(&m), "listed but refused: {m:?}");
-                            assert_eq!(t, s, "refused {m:?} ({e}) changed the state");
-                            assert!(!e.rule().is_empty());
-                            assert!(!e.to_string().is_empty());
-                        }
-                    }
-                    if o.players > 1 {
-                        let other = Seat((seat.0 + 1) % o.players);
-                        let mut t = s.clone();
-                        let e = Caledonia::play(&mut t, other, &m).unwrap_err();
-                        assert_eq!(e.rule(), "turn.wrong-seat");
-                        assert_eq!(t, s);
-                    }
-                }
-            } else if let Action::Chance(c) = a {
-                let text = Caledonia::format_chance(c);
-                assert_eq!(Caledonia::parse_chance(&text).as_ref(), Ok(c), "{text}");
-                let mut t = s.clone();
-                assert!(Caledonia::play(&mut t, Seat(0), &Move::Pass).is_err());
-                assert_eq!(t, s);
-            }
-            Caledonia::apply(&mut s, a).unwrap();
-        }
-        let mut t = s.clone();
-        assert_eq!(
-            Caledonia::play(&mut t, Seat(0), &Move::Pass)
-                .unwrap_err()
-                .rule(),
-            "turn.game-over"
-        );
-        assert_eq!(t, s);
+        checked += rules_core::contract::check_log::<Caledonia>(
+            &o,
+            &log,
+            &mut || arbitrary_move(&mut r),
+            40,
+            &Move::Pass,
+        )
+        .unwrap_or_else(|e| panic!("{o:?} seed {seed}: {e}"));
     }
     assert!(checked > 10_000, "{checked}");
 }

@@ -85,9 +85,10 @@ pub fn format_move(m: &Move) -> String {
             }
         },
         Move::Buy { first, second } => {
-            let _ = write!(s, "buy {}", first + 1);
+            // Widened: a move built in code may hold any u8, and formatting must not overflow.
+            let _ = write!(s, "buy {}", u16::from(first) + 1);
             if let Some(x) = second {
-                let _ = write!(s, " {}", x + 1);
+                let _ = write!(s, " {}", u16::from(x) + 1);
             }
         }
         Move::TakeDjinn { djinn, pay } => {

@@ -85,7 +85,7 @@ pub fn format_move(m: &Move) -> String {
     let c = components();
     match *m {
         Move::Keep(t) => format!("keep {}", tile_code(t.0)),
-        Move::Plan { card, slot } => format!("plan {} {}", card_code(card), slot + 1),
+        Move::Plan { card, slot } => format!("plan {} {}", card_code(card), u16::from(slot) + 1),
         Move::Ready => "ready".into(),
         Move::Goods { good, mask } => {
             let mut items: Vec<String> = (0..SLOTS)
@@ -106,18 +106,22 @@ pub fn format_move(m: &Move) -> String {
             column,
             ret,
         } => {
-            let mut s = format!("enter {} {}", region.0 + 1, column + 1);
+            let mut s = format!(
+                "enter {} {}",
+                u16::from(region.0) + 1,
+                u16::from(column) + 1
+            );
             if let Some(k) = ret {
-                let _ = write!(s, " {}", k + 1);
+                let _ = write!(s, " {}", u16::from(k) + 1);
             }
             s
         }
-        Move::Clerk(slot) => format!("clerk {}", slot + 1),
+        Move::Clerk(slot) => format!("clerk {}", u16::from(slot) + 1),
         Move::Flip(pos) => format!("flip {pos}"),
         Move::Ink => "ink".into(),
         Move::Book(space) => format!("book {}", space.code()),
         Move::Pound => "pound".into(),
-        Move::Diamond(slot) => format!("diamond {}", slot + 1),
+        Move::Diamond(slot) => format!("diamond {}", u16::from(slot) + 1),
         Move::Bonus { space, arg } => {
             let code = c
                 .bonus
@@ -129,7 +133,7 @@ pub fn format_move(m: &Move) -> String {
                 BonusArg::Card(r) => format!("bonus {code} {}", card_code(r)),
             }
         }
-        Move::End(pile) => format!("end {}", pile + 1),
+        Move::End(pile) => format!("end {}", u16::from(pile) + 1),
     }
 }
 

@@ -17,9 +17,11 @@
 //! - [`error`]: errors every game shares (wrong actor, game over, bad notation).
 //! - [`notation`]: short text forms of moves and chance outcomes.
 //! - [`dealer`]: the seeded, version-pinned generator that samples chance outcomes.
+//! - [`contract`]: the `Game` contract checked over a recorded game, for property tests.
 //! - [`playout`]: a generic random-playout driver for tests, simulation and benchmarks.
 //! - [`erased`]: games as trait objects speaking notation and JSON, for the store and the API.
 
+pub mod contract;
 pub mod dealer;
 pub mod erased;
 pub mod error;
