@@ -298,11 +298,7 @@ impl Game for Mombasa {
     }
 
     fn data_coverage() -> DataCoverage {
-        let (verified, reconstructed) = data::coverage();
-        DataCoverage {
-            verified,
-            reconstructed,
-        }
+        data::coverage()
     }
 
     /// A seat's two start tiles are seen by that seat only; all else dealt is public (the

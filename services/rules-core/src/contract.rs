@@ -23,7 +23,19 @@ pub fn check_log<G: Game + Notation>(
     tries: usize,
     probe: &G::Move,
 ) -> Result<u64, String> {
-    let mut s = G::new_game(options).map_err(|e| format!("new game: {e}"))?;
+    let s = G::new_game(options).map_err(|e| format!("new game: {e}"))?;
+    check_log_from::<G>(s, log, any_move, tries, probe)
+}
+
+/// The same from a given new game: one made under an older rules version (an old game's
+/// log), whose behaviour must keep the contract as well.
+pub fn check_log_from<G: Game + Notation>(
+    mut s: G::State,
+    log: &[Action<G::Move, G::Chance>],
+    any_move: &mut dyn FnMut() -> G::Move,
+    tries: usize,
+    probe: &G::Move,
+) -> Result<u64, String> {
     let players = G::player_count(&s);
     let mut checked = 0u64;
     let mut list = G::MoveList::default();

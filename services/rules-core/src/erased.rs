@@ -7,7 +7,9 @@
 //! snapshots are bytes.
 //!
 //! Snapshot bytes are postcard (a stable, documented serde format) of the game's state, prefixed
-//! by the rules version; a snapshot of another version is refused and rebuilt from the log.
+//! by the build's current rules version, which fixes the state's layout: a snapshot made by a
+//! build of another version is refused and rebuilt from the log. Which rules a state plays
+//! under (an older version, for an old game) is recorded inside the state itself.
 
 use crate::dealer::Dealer;
 use crate::error::{NotationError, RuleViolation};
@@ -37,6 +39,9 @@ pub enum EntryError {
     /// The game was recorded under component data this build does not have.
     #[error("component data version {0} is not known to this build")]
     UnknownData(String),
+    /// The game was recorded under a rules version this build does not replay.
+    #[error("rules version {0} is not known to this build")]
+    UnknownRules(String),
 }
 
 impl EntryError {
@@ -48,6 +53,7 @@ impl EntryError {
             EntryError::Options(_) => "options",
             EntryError::Snapshot(_) => "snapshot",
             EntryError::UnknownData(_) => "data",
+            EntryError::UnknownRules(_) => "rules-version",
         }
     }
 }
@@ -62,14 +68,26 @@ pub trait GameRules: Send + Sync + 'static {
     /// A new game from JSON options (e.g. `{"players": 3}`), waiting on its deal, under the
     /// current component data.
     fn new_game(&self, options: &serde_json::Value) -> Result<Box<dyn GameState>, EntryError>;
-    /// The same under the component data with hash `data_hash` (as recorded with a game).
+    /// The same under the component data with hash `data_hash`, and the current rules
+    /// version. A stored game is replayed with [`GameRules::new_game_recorded`] instead, which
+    /// also takes the rules version it was recorded under.
     fn new_game_under(
         &self,
         options: &serde_json::Value,
         data_hash: &str,
     ) -> Result<Box<dyn GameState>, EntryError>;
+    /// A new game under the rules version and the component data a game was recorded with
+    /// (its header's `rules_version` and `data_hash`): how every stored game is replayed.
+    fn new_game_recorded(
+        &self,
+        options: &serde_json::Value,
+        rules_version: &str,
+        data_hash: &str,
+    ) -> Result<Box<dyn GameState>, EntryError>;
     /// Every data version this build replays, the current one first.
     fn data_versions(&self) -> Vec<String>;
+    /// Every rules version this build replays, the current one first.
+    fn rules_versions(&self) -> Vec<&'static str>;
     /// The canonical JSON of these options (unknown fields refused).
     fn normalize_options(
         &self,
@@ -183,8 +201,29 @@ where
             .map_err(|e| EntryError::Options(e.to_string()))?;
         Ok(Box::new(ErasedState::<G>(s)))
     }
+    fn new_game_recorded(
+        &self,
+        options: &serde_json::Value,
+        rules_version: &str,
+        data_hash: &str,
+    ) -> Result<Box<dyn GameState>, EntryError> {
+        let o: G::Options = serde_json::from_value(options.clone())
+            .map_err(|e| EntryError::Options(e.to_string()))?;
+        if !G::rules_versions().contains(&rules_version) {
+            return Err(EntryError::UnknownRules(
+                rules_version.chars().take(40).collect(),
+            ));
+        }
+        let s = G::new_game_versioned(&o, rules_version, data_hash)
+            .ok_or_else(|| EntryError::UnknownData(data_hash.chars().take(32).collect()))?
+            .map_err(|e| EntryError::Options(e.to_string()))?;
+        Ok(Box::new(ErasedState::<G>(s)))
+    }
     fn data_versions(&self) -> Vec<String> {
         G::data_versions()
+    }
+    fn rules_versions(&self) -> Vec<&'static str> {
+        G::rules_versions()
     }
     fn normalize_options(
         &self,

@@ -52,13 +52,28 @@ impl Features {
 
 /// How much of a game's component data is verified against a public source and how much is
 /// reconstructed (marked as such in `data/`), as counted from the data files themselves.
+/// `by_text` counts the verified items whose numbers the product's rules texts
+/// (`shared/rules/`) state themselves: the spec, not a fan source, vouches for them.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct DataCoverage {
     pub verified: u32,
     pub reconstructed: u32,
+    /// Verified items stated by the rules texts (a part of `verified`).
+    #[serde(default)]
+    pub by_text: u32,
 }
 
 impl DataCoverage {
+    /// The share of items the rules texts themselves state, in [0, 1] (0 with no data).
+    pub fn by_text_share(&self) -> f64 {
+        let total = self.verified + self.reconstructed;
+        if total == 0 {
+            0.0
+        } else {
+            f64::from(self.by_text) / f64::from(total)
+        }
+    }
+
     /// The verified share in [0, 1]; 1 when a game has no component data at all.
     pub fn verified_share(&self) -> f64 {
         let total = self.verified + self.reconstructed;
@@ -110,15 +125,25 @@ pub fn check_shape<G: crate::Game>(s: &G::State) -> Result<(), String> {
 
 impl DataCoverage {
     /// Counts the items of a JSON data file: every object with a boolean `reconstructed` field
-    /// is one item, verified when the field is `false`. Data files mark each item so (see the
-    /// games' `SOURCES.md`); unreadable text counts nothing.
+    /// is one item, verified when the field is `false`, and verified by the rules text when it
+    /// also has a non-empty `rules_text` field (where the text states its numbers). Data files
+    /// mark each item so (see the games' `SOURCES.md`); unreadable text counts nothing.
     pub fn of_json(text: &str) -> DataCoverage {
         fn walk(v: &serde_json::Value, c: &mut DataCoverage) {
             match v {
                 serde_json::Value::Object(map) => {
                     match map.get("reconstructed") {
                         Some(serde_json::Value::Bool(true)) => c.reconstructed += 1,
-                        Some(serde_json::Value::Bool(false)) => c.verified += 1,
+                        Some(serde_json::Value::Bool(false)) => {
+                            c.verified += 1;
+                            if map
+                                .get("rules_text")
+                                .and_then(|t| t.as_str())
+                                .is_some_and(|t| !t.trim().is_empty())
+                            {
+                                c.by_text += 1;
+                            }
+                        }
                         _ => {}
                     }
                     map.values().for_each(|v| walk(v, c));
@@ -139,6 +164,7 @@ impl DataCoverage {
         DataCoverage {
             verified: self.verified + other.verified,
             reconstructed: self.reconstructed + other.reconstructed,
+            by_text: self.by_text + other.by_text,
         }
     }
 }
@@ -150,15 +176,18 @@ mod tests {
     #[test]
     fn of_json_counts_marked_objects_at_any_depth() {
         let text = r#"{"reconstructed": false, "items": [
-            {"id": 1, "reconstructed": true},
+            {"id": 1, "reconstructed": true, "rules_text": "not verified: does not count"},
             {"id": 2, "reconstructed": false, "parts": [{"reconstructed": true}]},
-            {"id": 3}
+            {"id": 3},
+            {"id": 4, "reconstructed": false, "rules_text": "pt: setup step 5"},
+            {"id": 5, "reconstructed": false, "rules_text": " "}
         ]}"#;
         assert_eq!(
             DataCoverage::of_json(text),
             DataCoverage {
-                verified: 2,
-                reconstructed: 2
+                verified: 4,
+                reconstructed: 2,
+                by_text: 1,
             }
         );
         assert_eq!(DataCoverage::of_json("not json"), DataCoverage::default());
@@ -169,8 +198,11 @@ mod tests {
         let c = DataCoverage {
             verified: 3,
             reconstructed: 1,
+            by_text: 1,
         };
         assert!((c.verified_share() - 0.75).abs() < 1e-12);
+        assert!((c.by_text_share() - 0.25).abs() < 1e-12);
+        assert_eq!(DataCoverage::default().by_text_share(), 0.0);
         assert_eq!(DataCoverage::default().verified_share(), 1.0);
     }
 

@@ -80,7 +80,8 @@ impl<M, const N: usize> MoveBuf<M> for arrayvec::ArrayVec<M, N> {
 /// - no method panics, reads a clock, or draws randomness of its own.
 pub trait Game: 'static {
     const KIND: GameKind;
-    /// Bumped whenever a rules change could alter how an old log replays.
+    /// Bumped whenever a rules change could alter how an old log replays. The version new
+    /// games are created under; older ones stay playable (see [`Game::rules_versions`]).
     const RULES_VERSION: &'static str;
 
     type Options: Clone + Debug + PartialEq + Serialize + DeserializeOwned;
@@ -108,6 +109,29 @@ pub trait Game: 'static {
         data_hash: &str,
     ) -> Option<Result<Self::State, Self::Error>> {
         (data_hash == Self::data_hash()).then(|| Self::new_game(options))
+    }
+
+    /// Every rules version this build replays, the current one ([`Game::RULES_VERSION`])
+    /// first. A stored game records the version it was created under and keeps replaying
+    /// under it after a rules change: a game that changes a rule keeps the old behaviour
+    /// reachable (its state records the version it plays under, and the reducer branches on it
+    /// where behaviour changed).
+    fn rules_versions() -> Vec<&'static str> {
+        vec![Self::RULES_VERSION]
+    }
+
+    /// A new game under rules version `rules_version` and the component data whose hash is
+    /// `data_hash`; `None` when this build does not have that rules version or that data.
+    fn new_game_versioned(
+        options: &Self::Options,
+        rules_version: &str,
+        data_hash: &str,
+    ) -> Option<Result<Self::State, Self::Error>> {
+        if rules_version == Self::RULES_VERSION {
+            Self::new_game_with_data(options, data_hash)
+        } else {
+            None
+        }
     }
 
     /// Player counts the game supports, lowest to highest.

@@ -73,30 +73,13 @@ pub fn data_hash() -> u64 {
     *H.get_or_init(|| hash_of(&CURRENT))
 }
 
-/// Items marked verified and reconstructed across all data files: every JSON object with a
-/// `reconstructed` field is one item.
-pub fn coverage() -> (u32, u32) {
-    fn walk(v: &serde_json::Value, acc: &mut (u32, u32)) {
-        match v {
-            serde_json::Value::Object(m) => {
-                match m.get("reconstructed") {
-                    Some(serde_json::Value::Bool(true)) => acc.1 += 1,
-                    Some(serde_json::Value::Bool(false)) => acc.0 += 1,
-                    _ => {}
-                }
-                m.values().for_each(|x| walk(x, acc));
-            }
-            serde_json::Value::Array(a) => a.iter().for_each(|x| walk(x, acc)),
-            _ => {}
-        }
-    }
-    let mut acc = (0, 0);
-    for f in CURRENT {
-        if let Ok(v) = serde_json::from_str::<serde_json::Value>(f) {
-            walk(&v, &mut acc);
-        }
-    }
-    acc
+/// Items marked verified, verified by the rules texts, and reconstructed across all data
+/// files: every JSON object with a `reconstructed` field is one item
+/// ([`rules_core::DataCoverage::of_json`]).
+pub fn coverage() -> rules_core::DataCoverage {
+    CURRENT.iter().fold(rules_core::DataCoverage::default(), |c, f| {
+        c.plus(rules_core::DataCoverage::of_json(f))
+    })
 }
 
 /// What a card does when used.
@@ -313,7 +296,8 @@ mod tests {
 
     #[test]
     fn coverage_counts_items() {
-        let (v, r) = coverage();
-        assert!(v > 0 && r > 200, "{v} verified, {r} reconstructed");
+        let c = coverage();
+        assert!(c.verified > 0 && c.reconstructed > 200, "{c:?}");
+        assert!(c.by_text <= c.verified, "{c:?}");
     }
 }
