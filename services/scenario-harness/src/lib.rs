@@ -11,6 +11,10 @@
 //! # Layout
 //! - [`Scenario`]: what the harness needs to know of a game's scenario type.
 //! - [`run_dir`]: the loop and its checks; [`Report`]: what ran and what failed.
+//! - [`samples`]: recorded games (the committed samples) replayed under the versions they
+//!   were recorded with, and their outcomes as one fingerprint.
+
+pub mod samples;
 
 use serde::de::DeserializeOwned;
 use serde::Deserialize;

@@ -18,7 +18,11 @@ impl Store {
             let header = self.header(id)?;
             let rules = self.rules(header.kind)?;
             let mut state = rules
-                .new_game_under(&header.options_json(), &header.data_hash)
+                .new_game_recorded(
+                    &header.options_json(),
+                    &header.rules_version,
+                    &header.data_hash,
+                )
                 .map_err(|e| StoreError::Corrupt {
                     game: id,
                     ply: None,

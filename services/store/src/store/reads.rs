@@ -63,7 +63,11 @@ impl Store {
         let mut state = match state {
             Some(s) => s,
             None => rules
-                .new_game_under(&header.options_json(), &header.data_hash)
+                .new_game_recorded(
+                    &header.options_json(),
+                    &header.rules_version,
+                    &header.data_hash,
+                )
                 .map_err(|e| StoreError::Corrupt {
                     game: id,
                     ply: None,
