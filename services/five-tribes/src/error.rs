@@ -47,6 +47,7 @@ rules_core::rule_set! {
     NotDrawn = "djinn.sibittis-not-drawn": "keep one of the djinns Sibittis drew",
     NotHeld = "sell.not-held": "you do not hold those goods",
     EmptySet = "sell.empty": "a set holds at least one good",
+    SellAfterMove = "sell.after-move": "merchandise is sold at the end of the turn, after the meeple move and its actions (before picking up only when no move is possible)",
     Notation = "notation": "the move does not parse",
     BadDeal = "chance.deal": "the deal does not match the components",
     BadDraw = "chance.draw": "the outcome does not match what the table can draw",

@@ -7,12 +7,17 @@
 use crate::data::components;
 use crate::error::Rule;
 use crate::moves::Move;
-use crate::state::{Phase, Resume, Stage, State, BID_SPOTS, NOBODY};
+use crate::state::{Phase, Resume, Rules, Stage, State, BID_SPOTS, NOBODY};
 use rules_core::ToAct;
 
 impl State {
-    /// A new game for `players` players, waiting on its deal.
+    /// A new game for `players` players, waiting on its deal, under the current rules.
     pub fn new(players: u8) -> State {
+        State::new_under(players, crate::state::Rules::CURRENT)
+    }
+
+    /// A new game for `players` players under the rules version `rules`.
+    pub fn new_under(players: u8, rules: crate::state::Rules) -> State {
         let c = components();
         State {
             players,
@@ -40,6 +45,7 @@ impl State {
             ending: None,
             djinns_used: Default::default(),
             pending: None,
+            rules,
         }
     }
 
@@ -76,6 +82,17 @@ impl State {
                 self.check_pick(*t)
             }
             (Stage::Start | Stage::Free, Move::Use(u)) => self.check_use(seat, *u),
+            // §2.6: the sale comes "before ending your turn", after the move and its actions.
+            // Before picking up it is refused while a move is possible; a turn without one
+            // (Ruling 12, F9) may still sell before `end`.
+            (Stage::Start, Move::Sell(g)) if self.rules >= Rules::V2 => {
+                self.check_sell(seat, *g)?;
+                if self.any_legal_pick() {
+                    Err(Rule::SellAfterMove)
+                } else {
+                    Ok(())
+                }
+            }
             (Stage::Start | Stage::Free, Move::Sell(g)) => self.check_sell(seat, *g),
             (Stage::Start, Move::End) => {
                 if self.any_legal_pick() {

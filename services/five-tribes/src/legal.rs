@@ -29,10 +29,13 @@ impl State {
             rules_core::ToAct::Seat(s) => s.0,
             _ => return,
         };
+        // Pushes `m` when `check` accepts it; says whether it did.
         let mut push = |s: &State, m: Move| {
-            if s.check(seat, &m).is_ok() {
+            let ok = s.check(seat, &m).is_ok();
+            if ok {
                 out.push(m);
             }
+            ok
         };
         match &self.phase {
             Phase::Bid => {
@@ -44,12 +47,16 @@ impl State {
             }
             Phase::Turn { stage, .. } => match stage {
                 Stage::Start => {
+                    let mut picks = false;
                     for t in Tile::all() {
-                        push(self, Move::Pick(t));
+                        picks |= push(self, Move::Pick(t));
                     }
-                    self.free_moves(seat, &mut push);
+                    // Under rules 2 a legal pick means no sale yet: skip the 511 candidate
+                    // sets rather than search for a move once per set to refuse it.
+                    let sales = self.rules < crate::state::Rules::V2 || !picks;
+                    self.free_moves(seat, sales, &mut push);
                 }
-                Stage::Free => self.free_moves(seat, &mut push),
+                Stage::Free => self.free_moves(seat, true, &mut push),
                 Stage::Moving { at, hand, .. } => {
                     for to in Tile::all().filter(|t| crate::board::neighbours(*at) & t.bit() != 0) {
                         for colour in State::colours_in(*hand) {
@@ -212,8 +219,8 @@ impl State {
             .flat_map(|at| SINGLE.into_iter().map(move |pay| Redirect { at, pay }))
     }
 
-    /// Djinn powers, sales and ending the turn.
-    fn free_moves(&self, seat: u8, push: &mut impl FnMut(&State, Move)) {
+    /// Djinn powers, sales (when `sales`) and ending the turn.
+    fn free_moves(&self, seat: u8, sales: bool, push: &mut impl FnMut(&State, Move) -> bool) {
         let p = self.player(seat);
         let owns = |d: Djinn| p.djinns.has(d) && !self.djinns_used.has(d);
         if owns(Djinn::AnunNak) || owns(Djinn::Leta) || owns(Djinn::Utug) {
@@ -272,7 +279,7 @@ impl State {
             .filter(|&i| p.cards[i] > 0)
             .fold(0, |m, i| m | (1 << i));
         // Every non-empty subset of the goods held.
-        let mut sub = held;
+        let mut sub = if sales { held } else { 0 };
         while sub != 0 {
             push(self, Move::Sell(Goods(sub)));
             sub = (sub - 1) & held;

@@ -63,7 +63,7 @@ pub struct FiveTribes;
 
 impl Game for FiveTribes {
     const KIND: GameKind = GameKind::FiveTribes;
-    const RULES_VERSION: &'static str = "five-tribes/1";
+    const RULES_VERSION: &'static str = state::Rules::CURRENT.name();
     type Options = Options;
     type State = State;
     type Move = Move;
@@ -76,19 +76,26 @@ impl Game for FiveTribes {
         format!("{:016x}", data::data_hash())
     }
 
+    /// `five-tribes/2` (sales at the end of the turn), then `five-tribes/1`.
+    fn rules_versions() -> Vec<&'static str> {
+        state::Rules::ALL.iter().map(|r| r.name()).collect()
+    }
+
+    fn new_game_versioned(
+        o: &Options,
+        rules_version: &str,
+        data_hash: &str,
+    ) -> Option<Result<State, FtError>> {
+        let rules = state::Rules::from_name(rules_version)?;
+        (data_hash == Self::data_hash()).then(|| new_game_under(o, rules))
+    }
+
     fn player_counts() -> &'static [u8] {
         &[2, 3, 4]
     }
 
     fn new_game(o: &Options) -> Result<State, FtError> {
-        if !(2..=4).contains(&o.players) {
-            return Err(TurnError::BadOptions(format!(
-                "Five Tribes is for 2 to 4 players, not {}",
-                o.players
-            ))
-            .into());
-        }
-        Ok(State::new(o.players))
+        new_game_under(o, state::Rules::CURRENT)
     }
 
     fn player_count(s: &State) -> u8 {
@@ -179,6 +186,17 @@ impl Game for FiveTribes {
             _ => true,
         }
     }
+}
+
+fn new_game_under(o: &Options, rules: state::Rules) -> Result<State, FtError> {
+    if !(2..=4).contains(&o.players) {
+        return Err(TurnError::BadOptions(format!(
+            "Five Tribes is for 2 to 4 players, not {}",
+            o.players
+        ))
+        .into());
+    }
+    Ok(State::new_under(o.players, rules))
 }
 
 impl Notation for FiveTribes {

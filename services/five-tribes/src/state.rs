@@ -178,6 +178,37 @@ pub enum Draw {
     Meeples(u8, Tile),
 }
 
+/// The rules version a game plays under (`Game::rules_versions`): a stored game keeps the
+/// behaviour it was recorded with, and the reducer branches on this where behaviour changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Rules {
+    /// `five-tribes/1`: merchandise could also be sold before picking up (a withdrawn project
+    /// ruling, F1 before issue 13).
+    V1,
+    /// `five-tribes/2`: a sale is the turn's last step, after the meeple move and its actions
+    /// (§2.6 "Antes de terminar seu turno"); before picking up only when no move is possible.
+    V2,
+}
+
+impl Rules {
+    /// The version new games are created under.
+    pub const CURRENT: Rules = Rules::V2;
+    /// Every version this build replays, the current one first.
+    pub const ALL: [Rules; 2] = [Rules::V2, Rules::V1];
+
+    /// The version's name, as stored with a game (`Game::RULES_VERSION` for the current one).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Rules::V1 => "five-tribes/1",
+            Rules::V2 => "five-tribes/2",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Rules> {
+        Rules::ALL.into_iter().find(|r| r.name() == name)
+    }
+}
+
 /// The whole position.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct State {
@@ -208,6 +239,8 @@ pub struct State {
     pub djinns_used: DjinnSet,
     /// A chance outcome the turn waits on.
     pub pending: Option<Draw>,
+    /// The rules version the game plays under.
+    pub rules: Rules,
 }
 
 impl State {

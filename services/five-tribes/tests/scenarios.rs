@@ -12,7 +12,7 @@
 
 use five_tribes::ids::{Colour, Djinn, Res, Tile};
 use five_tribes::legal::MoveList;
-use five_tribes::state::{Ending, Phase, Player, Stage, State, NOBODY};
+use five_tribes::state::{Ending, Phase, Player, Rules, Stage, State, NOBODY};
 use five_tribes::{FiveTribes, Move};
 use rules_core::{Game, Notation, RuleViolation, Seat, ToAct};
 use serde::Deserialize;
@@ -23,6 +23,8 @@ struct Scenario {
     name: String,
     /// Where in the rules text (or which ruling) the scenario comes from.
     source: String,
+    /// The rules version to play under (`five-tribes/1`); default the current one.
+    rules: Option<String>,
     players: u8,
     turn: Option<u8>,
     phase: Option<String>,
@@ -71,7 +73,10 @@ fn colour(c: char) -> Colour {
 
 fn build(sc: &Scenario) -> State {
     let c = five_tribes::data::components();
-    let mut s = State::new(sc.players);
+    let rules = sc.rules.as_deref().map_or(Rules::CURRENT, |r| {
+        Rules::from_name(r).unwrap_or_else(|| panic!("unknown rules version {r}"))
+    });
+    let mut s = State::new_under(sc.players, rules);
     s.round = 1;
     let default_kind = kind_index(sc.default_tile.as_deref().unwrap_or("L4"));
     s.board.kind = [default_kind; 30];
