@@ -6,12 +6,13 @@ use crate::data::components;
 use crate::error::Rule;
 use crate::ids::{Clan, Good, Hex, Tech, Unit};
 use crate::map::Mode;
-use crate::state::{Player, State, Turn};
+use crate::state::{Player, Rules, State, Turn};
 
 impl State {
     /// Hexes `seat` can reach for an Expand or a port use.
     pub fn reach_of(&self, p: &Player) -> u128 {
-        self.map().reach(p.all_units(), p.shipping)
+        self.map()
+            .reach(p.all_units(), p.shipping, self.rules >= Rules::V3)
     }
 
     /// Can `p` use the port on `hex`? A unit of its on the space (a fisherman) or sharing any
@@ -22,7 +23,8 @@ impl State {
         let own = p.all_units();
         let i = usize::from(hex.0).min(crate::ids::HEXES - 1);
         own & (hex.bit() | m.adj[i]) != 0
-            || (p.shipping >= 2 && m.across_lochs(own, p.shipping - 1) & hex.bit() != 0)
+            || (p.shipping >= 2
+                && m.across_lochs(own, p.shipping - 1, self.rules >= Rules::V3) & hex.bit() != 0)
     }
 
     /// Hexes where `u` may stand by terrain (ignoring occupation and reach).

@@ -6,7 +6,7 @@ use crate::data::components;
 use crate::error::Rule;
 use crate::ids::{Clan, ContractId, Good, PortId, TileId};
 use crate::moves::{Chance, Deal};
-use crate::state::{Phase, Player, State, Step};
+use crate::state::{Phase, Player, Rules, State, Step};
 use arrayvec::ArrayVec;
 use rules_core::dealer::shuffle;
 use rules_core::ChanceRng;
@@ -26,8 +26,29 @@ impl State {
             &Clan::ALL[..8]
         }
     }
+    /// Boxes on the export board: the data's count for the player count, or under rules 3 in
+    /// solo the 1–2 player side's boxes (one stays empty: [`State::deal_count`]).
     pub fn box_count(&self) -> usize {
+        match (&components().solo_removal, self.solo_removal()) {
+            (Some(r), true) => usize::from(r.boxes),
+            _ => self.deal_count(),
+        }
+    }
+
+    /// Boxes the deal fills: one stays empty with 1 or 3 players (the text, setup 4).
+    pub fn deal_count(&self) -> usize {
         usize::from(components().boxes[usize::from(self.players()).min(4)])
+    }
+
+    /// Rules 3 solo: after each refill the box of the last price-die roll is emptied.
+    pub fn solo_removal(&self) -> bool {
+        self.rules >= Rules::V3 && self.players() == 1 && components().solo_removal.is_some()
+    }
+
+    /// Whether a preparation needs a price-die roll of its own (rules 3 solo without the
+    /// drift, whose rolls would otherwise pick the box).
+    pub(crate) fn needs_die(&self) -> bool {
+        self.solo_removal() && !self.options.market_drift
     }
 
     /// Draws `n` from the pile: unseen contracts at random, then the bottom in order.
@@ -107,7 +128,7 @@ impl State {
                 shuffle(&mut deck, rng);
                 let boxes = deck
                     .iter()
-                    .take(self.box_count())
+                    .take(self.deal_count())
                     .map(|&i| ContractId(i))
                     .collect();
                 Some(Chance::Deal(Box::new(Deal {
@@ -132,7 +153,12 @@ impl State {
                         drift.push((*g, c.drift.price_die.get(face).copied().unwrap_or(1)));
                     }
                 }
-                Some(Chance::Prep { refill, drift })
+                let die = self.needs_die().then(|| {
+                    let faces = &components().drift.price_die;
+                    let face = rng.below(faces.len() as u32) as usize;
+                    faces.get(face).copied().unwrap_or(1)
+                });
+                Some(Chance::Prep { refill, drift, die })
             }
             Phase::Draw(t) => Some(Chance::Draw(self.sample_pile(usize::from(t.draw), 0, rng))),
             _ => None,
@@ -142,9 +168,15 @@ impl State {
     pub fn check_chance(&self, c: &Chance) -> Result<(), Rule> {
         match (&self.phase, c) {
             (Phase::Deal, Chance::Deal(d)) => self.check_deal(d),
-            (Phase::Prep, Chance::Prep { refill, drift }) => {
+            (Phase::Prep, Chance::Prep { refill, drift, die }) => {
                 if !self.check_pile(refill, self.empty_boxes()) {
                     return Err(Rule::BadDraw);
+                }
+                let faces = &components().drift.price_die;
+                match die {
+                    Some(d) if self.needs_die() && faces.contains(d) => {}
+                    None if !self.needs_die() => {}
+                    _ => return Err(Rule::BadDrift),
                 }
                 let comp = components();
                 let want = if self.options.market_drift {
@@ -195,7 +227,7 @@ impl State {
             && clans_ok
             && distinct(&starts)
             && in_range(&starts, components().start_tiles.len().min(9) as u8)
-            && boxes.len() == self.box_count()
+            && boxes.len() == self.deal_count()
             && distinct(&boxes)
             && in_range(&boxes, 50);
         if ok {
@@ -220,6 +252,10 @@ impl State {
                     self.pile &= !(1u64 << (b.0 & 63));
                     self.boxes.push(Some(*b));
                 }
+                // Rules 3 solo: the 1–2 player side's last box starts empty.
+                while self.boxes.len() < self.box_count() && !self.boxes.is_full() {
+                    self.boxes.push(None);
+                }
                 self.order.clear();
                 let n = self.players();
                 for k in 0..n {
@@ -231,12 +267,27 @@ impl State {
                 }
                 self.phase = Phase::Clans { idx: 0 };
             }
-            Chance::Prep { refill, drift } => {
+            Chance::Prep { refill, drift, die } => {
                 self.take_from_pile(refill);
                 let mut it = refill.iter();
                 for b in self.boxes.iter_mut() {
                     if b.is_none() {
                         *b = it.next().copied();
+                    }
+                }
+                // Rules 3 solo: the box showing the last price-die roll (this outcome's own
+                // roll, or the drift's last) is emptied, its contract out of the game.
+                let roll = die.or_else(|| drift.last().map(|(_, d)| *d));
+                if let (true, Some(r), Some(face)) = (
+                    self.solo_removal(),
+                    components().solo_removal.as_ref(),
+                    roll,
+                ) {
+                    let slot = r.die_faces.iter().position(|&f| f == face);
+                    if let Some(b) = slot.and_then(|i| self.boxes.get_mut(i)) {
+                        if let Some(id) = b.take() {
+                            self.removed |= 1u64 << (id.0 & 63);
+                        }
                     }
                 }
                 for (g, d) in drift {

@@ -130,7 +130,32 @@ impl State {
         if t.meat_discount && !self.has_meat(list) && self.discount_usable(t, seat) {
             return Err(Rule::PortMeatUnused);
         }
+        if self.price_forced(t, seat).is_some() {
+            return Err(Rule::PortPriceUnused);
+        }
         Ok(())
+    }
+
+    /// Free expansions the listed contracts give.
+    pub fn free_expands(&self, list: &[ContractId]) -> u8 {
+        list.iter()
+            .filter_map(|id| self.contract(*id))
+            .fold(0u8, |n, k| n.saturating_add(k.free_expand))
+    }
+
+    /// The position a pending fulfilment (rules 3) would leave: where its free expansion is
+    /// checked, so the two are legal together or not at all.
+    pub fn after_fulfil(
+        &self,
+        t: &Turn,
+        seat: u8,
+        list: &[ContractId],
+        slaughter: &[Hex],
+    ) -> State {
+        let mut s = self.clone();
+        let mut tt = t.clone();
+        s.apply_fulfil(&mut tt, seat, list, slaughter);
+        s
     }
 
     /// Can the seat fulfil a contract asking for meat now (with `t`'s port-1 discount)?
@@ -153,6 +178,11 @@ impl State {
                 continue;
             };
             for (i, &n) in k.imports.iter().enumerate() {
+                totals[i] += u16::from(n);
+                // The static-imports variant keeps no import track (no £1 steps).
+                if self.options.static_imports {
+                    continue;
+                }
                 let before = self.import_track[i];
                 let after = before + u16::from(n);
                 import_money += c
@@ -161,7 +191,6 @@ impl State {
                     .filter(|&&s| s > before && s <= after)
                     .count() as i32;
                 self.import_track[i] = after;
-                totals[i] += u16::from(n);
             }
             t.expands += k.free_expand;
             t.upgrades += k.upgrades;

@@ -40,8 +40,13 @@ pub const FILES: [(&str, &str); 7] = [
 
 /// A 64-bit FNV-1a hash of the embedded data files.
 pub fn data_hash() -> u64 {
+    hash_files(&FILES)
+}
+
+/// The FNV-1a hash of data files, in [`FILES`] order: a data version's name.
+pub fn hash_files(files: &[(&str, &str)]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for (_, file) in FILES {
+    for (_, file) in files {
         for b in file.bytes() {
             h ^= u64::from(b);
             h = h.wrapping_mul(0x0100_0000_01b3);
@@ -62,7 +67,7 @@ use crate::raw::{
 };
 pub use crate::raw::{
     BuildingBonus, DriftDice, FinalScoring, Income, Merchants, NeighbourBonus, Production, Solo,
-    Technology,
+    SoloRemoval, Technology,
 };
 
 // ----- checked components ------------------------------------------------------------------
@@ -180,6 +185,7 @@ pub struct StartTile {
     pub goods: [u16; 6],
 }
 
+#[derive(Debug)]
 pub struct Components {
     /// `sides[module][side-1]`, modules A–D.
     pub sides: [[Vec<HexData>; 2]; 4],
@@ -210,6 +216,11 @@ pub struct Components {
     pub tiles: Vec<RoundTile>,
     pub final_: FinalScoring,
     pub solo: Solo,
+    /// Rules 3, solo: the export-board boxes of the 1–2 player side and the price-die face
+    /// each shows (`None` in data versions made before it existed).
+    pub solo_removal: Option<SoloRemoval>,
+    /// The static-imports variant's value of every import (`None`: not in this version).
+    pub static_import_value: Option<i32>,
 }
 
 fn good_index(name: &str) -> Result<usize, String> {
@@ -222,8 +233,8 @@ fn parse_err<T>(file: &str, r: serde_json::Result<T>) -> Result<T, String> {
     r.map_err(|e| format!("{file}: {e}"))
 }
 
-fn text(name: &str) -> &'static str {
-    FILES
+fn text<'a>(files: &[(&str, &'a str)], name: &str) -> &'a str {
+    files
         .iter()
         .find(|(n, _)| *n == name)
         .map_or("", |(_, t)| t)
@@ -250,8 +261,15 @@ fn ints(v: &serde_json::Value) -> Result<Vec<i64>, String> {
 }
 
 impl Components {
+    /// The embedded data files, checked.
     pub fn load() -> Result<Components, String> {
-        let map: MapFile = parse_err("map.json", serde_json::from_str(text("map.json")))?;
+        Components::load_from(&FILES)
+    }
+
+    /// Data files given as (name, text), checked: the embedded ones, or an archived version
+    /// (`data/caledonia/archive/`, see [`crate::versions`]).
+    pub fn load_from(files: &[(&str, &str)]) -> Result<Components, String> {
+        let map: MapFile = parse_err("map.json", serde_json::from_str(text(files, "map.json")))?;
         let mut sides: [[Vec<HexData>; 2]; 4] = Default::default();
         for s in &map.module_sides {
             let m = match s.module.as_str() {
@@ -305,7 +323,7 @@ impl Components {
 
         let cf: ContractsFile = parse_err(
             "contracts.json",
-            serde_json::from_str(text("contracts.json")),
+            serde_json::from_str(text(files, "contracts.json")),
         )?;
         let mut contracts = vec![Contract::default(); cf.contracts.len()];
         for (i, c) in cf.contracts.iter().enumerate() {
@@ -342,7 +360,10 @@ impl Components {
             *boxes.get_mut(p).ok_or("player count out of range")? = *n;
         }
 
-        let mf: MarketFile = parse_err("market.json", serde_json::from_str(text("market.json")))?;
+        let mf: MarketFile = parse_err(
+            "market.json",
+            serde_json::from_str(text(files, "market.json")),
+        )?;
         let mut tracks = vec![None; 6];
         for t in mf.tracks {
             let g = good_index(&t.good)?;
@@ -359,7 +380,7 @@ impl Components {
 
         let bf: BoardFile = parse_err(
             "player_board.json",
-            serde_json::from_str(text("player_board.json")),
+            serde_json::from_str(text(files, "player_board.json")),
         )?;
         let mut unit_cost = [0; 8];
         let mut supply = [0; 8];
@@ -378,7 +399,10 @@ impl Components {
                 .ok_or("bad pass money")? = p.value;
         }
 
-        let cl: ClansFile = parse_err("clans.json", serde_json::from_str(text("clans.json")))?;
+        let cl: ClansFile = parse_err(
+            "clans.json",
+            serde_json::from_str(text(files, "clans.json")),
+        )?;
         let f = |c, k| clan_field(&cl.clans, c, k);
         let d4 = ints(&f(Clan::Campbell, "factory_discount")?)?;
         let cellar = f(Clan::MacKenzie, "cellar")?;
@@ -428,7 +452,10 @@ impl Components {
             });
         }
 
-        let pf: PortsFile = parse_err("ports.json", serde_json::from_str(text("ports.json")))?;
+        let pf: PortsFile = parse_err(
+            "ports.json",
+            serde_json::from_str(text(files, "ports.json")),
+        )?;
         let mut ports = Vec::new();
         for (i, p) in pf.ports.iter().enumerate() {
             if usize::from(p.id) != i + 1 {
@@ -457,8 +484,10 @@ impl Components {
             });
         }
 
-        let sf: ScoringFile =
-            parse_err("scoring.json", serde_json::from_str(text("scoring.json")))?;
+        let sf: ScoringFile = parse_err(
+            "scoring.json",
+            serde_json::from_str(text(files, "scoring.json")),
+        )?;
         let mut tiles = Vec::new();
         for (i, t) in sf.round_tiles.iter().enumerate() {
             if usize::from(t.id) != i + 1 {
@@ -510,6 +539,8 @@ impl Components {
             tiles,
             final_: sf.final_,
             solo: sf.solo,
+            solo_removal: cf.solo_removal,
+            static_import_value: sf.static_imports.map(|v| v.value),
         };
         c.validate()?;
         Ok(c)

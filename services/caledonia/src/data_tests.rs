@@ -70,7 +70,7 @@ fn coverage_counts_both_kinds() {
 #[test]
 fn every_map_hex_is_marked_reconstructed() {
     let v: serde_json::Value =
-        serde_json::from_str(text("map.json")).unwrap_or_else(|e| panic!("{e}"));
+        serde_json::from_str(text(&FILES, "map.json")).unwrap_or_else(|e| panic!("{e}"));
     let mut hexes = 0;
     for side in v["module_sides"].as_array().into_iter().flatten() {
         for h in side["hexes"].as_array().into_iter().flatten() {
@@ -79,7 +79,7 @@ fn every_map_hex_is_marked_reconstructed() {
         }
     }
     assert_eq!(hexes, 8 * 30);
-    let map = DataCoverage::of_json(text("map.json"));
+    let map = DataCoverage::of_json(text(&FILES, "map.json"));
     assert!(map.reconstructed >= 240 && map.verified <= 4, "{map:?}");
     assert!(coverage().verified_share() < 0.5, "{:?}", coverage());
 }

@@ -5,7 +5,7 @@
 use crate::error::Rule;
 use crate::ids::Clan;
 use crate::moves::Move;
-use crate::state::{Phase, State, Step, Turn};
+use crate::state::{Phase, Rules, State, Step, Turn};
 use rules_core::{Seat, ToAct};
 
 impl State {
@@ -83,6 +83,16 @@ impl State {
             {
                 Err(Rule::PortMeatUnused)
             }
+            // Rules 3: port 6 moved a price "before trading that good": while that trade is
+            // possible, it is the main action.
+            (Step::Start, m)
+                if m.is_main()
+                    && self
+                        .price_forced(t, seat)
+                        .is_some_and(|g| !matches!(m, Move::Trade { good, .. } if *good == g)) =>
+            {
+                Err(Rule::PortPriceUnused)
+            }
             (Step::Start, Move::Port { port, ks, args }) => {
                 self.check_port(t, seat, *port, *ks, args)
             }
@@ -111,6 +121,16 @@ impl State {
             (Step::Keep { drawn, max }, Move::Keep(list)) => {
                 self.check_keep(seat, drawn, *max, list)
             }
+            (
+                Step::Fulfil {
+                    contracts,
+                    slaughter,
+                },
+                Move::Expand(u, h),
+            ) => self
+                .after_fulfil(t, seat, contracts, slaughter)
+                .check_expand(seat, *u, *h, true),
+            (Step::Fulfil { .. }, Move::Done | Move::Cancel) => Ok(()),
             (Step::Exchange { .. }, Move::Swap(h, u)) => self.check_swap(t, seat, *h, *u),
             (Step::Exchange { .. }, Move::Done) => Ok(()),
             (Step::Bonus, Move::Expand(u, h)) if t.expands > 0 => {
@@ -202,6 +222,19 @@ impl State {
                 t.main_done = true;
                 self.apply_obtain(seat, list);
             }
+            Move::Expand(u, h) if matches!(t.step, Step::Fulfil { .. }) => {
+                // Rules 3: the fulfilment and its free expansion happen together.
+                if let Step::Fulfil {
+                    contracts,
+                    slaughter,
+                } = t.step.clone()
+                {
+                    t.main_done = true;
+                    self.apply_fulfil(&mut t, seat, &contracts, &slaughter);
+                    t.expands = t.expands.saturating_sub(1);
+                    self.apply_expand(&mut t, seat, *u, *h, true);
+                }
+            }
             Move::Expand(u, h) => {
                 if t.step == Step::Bonus {
                     t.expands = t.expands.saturating_sub(1);
@@ -227,6 +260,16 @@ impl State {
                 contracts,
                 slaughter,
             } => {
+                // Rules 3: a fulfilment giving a free expansion waits for it, nothing paid,
+                // so an illegal target never leaves the contract fulfilled without it.
+                if self.rules >= Rules::V3 && self.free_expands(contracts) > 0 {
+                    t.step = Step::Fulfil {
+                        contracts: contracts.clone(),
+                        slaughter: slaughter.clone(),
+                    };
+                    self.phase = Phase::Action(t);
+                    return;
+                }
                 t.main_done = true;
                 self.apply_fulfil(&mut t, seat, contracts, slaughter);
             }
@@ -251,7 +294,16 @@ impl State {
                 t.brew = 0;
                 self.apply_brew(seat, *k);
             }
-            Move::Done => match t.step {
+            Move::Cancel => {}
+            Move::Done => match t.step.clone() {
+                Step::Fulfil {
+                    contracts,
+                    slaughter,
+                } => {
+                    t.main_done = true;
+                    self.apply_fulfil(&mut t, seat, &contracts, &slaughter);
+                    t.expands = 0;
+                }
                 Step::After => t.finished = true,
                 Step::Neighbour { .. } => t.nb_pending = 0,
                 Step::Exchange { .. } => t.exchange = 0,
@@ -362,7 +414,9 @@ impl State {
     }
 
     fn prep_needs_chance(&self) -> bool {
-        self.options.market_drift || (self.empty_boxes() > 0 && self.pile_len() > 0)
+        self.options.market_drift
+            || self.needs_die()
+            || (self.empty_boxes() > 0 && self.pile_len() > 0)
     }
 
     pub fn empty_boxes(&self) -> usize {

@@ -131,8 +131,11 @@ impl State {
                     }
                 }
                 // After port 1 the main action is the discounted fulfilment while one is
-                // possible (`check` refuses the rest; expansions bypass it, so skip them).
-                if !(t.meat_discount && self.discount_usable(t, seat)) {
+                // possible, after port 6 (rules 3) the trade of its good (`check` refuses the
+                // rest; expansions bypass it, so skip them).
+                if !(t.meat_discount && self.discount_usable(t, seat))
+                    && self.price_forced(t, seat).is_none()
+                {
                     self.expansions(seat, false, out);
                 }
                 consider(Move::Ship, out);
@@ -168,6 +171,17 @@ impl State {
                         consider(Move::Keep([*a, *b].into_iter().collect()), out);
                     }
                 }
+            }
+            Step::Fulfil {
+                contracts,
+                slaughter,
+            } => {
+                // The free expansions open once the fulfilment is paid (`check` asks the same
+                // position), then `done` without one, or `cancel`.
+                self.after_fulfil(t, seat, contracts, slaughter)
+                    .expansions(seat, true, out);
+                consider(Move::Done, out);
+                consider(Move::Cancel, out);
             }
             Step::Exchange { .. } => {
                 for h in bits(p.all_units()) {

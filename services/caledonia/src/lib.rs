@@ -22,6 +22,11 @@
 //! - `setup`, `actions`, `contracts`, `ports`, `production`: the rules, by concept.
 //! - `chance`: dealing, refills, drift, draws. [`scoring`]: round tiles and the final sheet.
 //! - [`legal`], [`notation`], [`view`], [`features`].
+//! - [`versions`]: the component-data versions a stored game may have been recorded under.
+//!
+//! Rules versions: `clans-of-caledonia/3` (issue 13) is current; games recorded under
+//! `clans-of-caledonia/2` replay under it ([`state::Rules`]: the state records its version and
+//! the rules branch on it where behaviour changed).
 
 mod actions;
 mod chance;
@@ -42,6 +47,7 @@ pub mod scoring;
 mod setup;
 pub mod state;
 mod validate;
+pub mod versions;
 pub mod view;
 
 pub use error::{CalError, Rule};
@@ -59,7 +65,7 @@ pub struct Caledonia;
 
 impl Game for Caledonia {
     const KIND: GameKind = GameKind::ClansOfCaledonia;
-    const RULES_VERSION: &'static str = "clans-of-caledonia/2";
+    const RULES_VERSION: &'static str = state::Rules::CURRENT.name();
     type Options = Options;
     type State = State;
     type Move = Move;
@@ -72,19 +78,36 @@ impl Game for Caledonia {
         format!("{:016x}", data::data_hash())
     }
 
+    /// The current data, then the archived versions (`data/caledonia/archive/`).
+    fn data_versions() -> Vec<String> {
+        versions::version_hashes()
+    }
+
+    fn new_game_with_data(o: &Options, data_hash: &str) -> Option<Result<State, CalError>> {
+        Self::new_game_versioned(o, Self::RULES_VERSION, data_hash)
+    }
+
+    /// `clans-of-caledonia/3` (issue 13), then `clans-of-caledonia/2`.
+    fn rules_versions() -> Vec<&'static str> {
+        state::Rules::ALL.iter().map(|r| r.name()).collect()
+    }
+
+    /// Every known data version plays with the current tables (see [`versions`]).
+    fn new_game_versioned(
+        o: &Options,
+        rules_version: &str,
+        data_hash: &str,
+    ) -> Option<Result<State, CalError>> {
+        let rules = state::Rules::from_name(rules_version)?;
+        versions::known(data_hash).then(|| new_game_under(o, rules))
+    }
+
     fn player_counts() -> &'static [u8] {
         &[1, 2, 3, 4]
     }
 
     fn new_game(o: &Options) -> Result<State, CalError> {
-        if !(1..=4).contains(&o.players) {
-            return Err(TurnError::BadOptions(format!(
-                "Clans of Caledonia is for 1 to 4 players, not {}",
-                o.players
-            ))
-            .into());
-        }
-        Ok(State::new(*o))
+        new_game_under(o, state::Rules::CURRENT)
     }
 
     fn player_count(s: &State) -> u8 {
@@ -179,6 +202,24 @@ impl Game for Caledonia {
             _ => true,
         }
     }
+}
+
+fn new_game_under(o: &Options, rules: state::Rules) -> Result<State, CalError> {
+    if !(1..=4).contains(&o.players) {
+        return Err(TurnError::BadOptions(format!(
+            "Clans of Caledonia is for 1 to 4 players, not {}",
+            o.players
+        ))
+        .into());
+    }
+    if o.static_imports && rules < state::Rules::V3 {
+        return Err(TurnError::BadOptions(format!(
+            "the static_imports option needs rules {}",
+            state::Rules::V3.name()
+        ))
+        .into());
+    }
+    Ok(State::new_under(*o, rules))
 }
 
 impl Notation for Caledonia {

@@ -70,6 +70,41 @@ pub fn neighbour(h: Hex, d: usize) -> Option<Hex> {
 }
 
 impl Map {
+    /// A hand-made map, for tests and tools (a game always plays the assembled sides): the
+    /// given land hexes (all grassland) and lochs, with a river on each listed edge.
+    pub fn from_layout(land: u128, loch: u128, rivers: &[(Hex, Hex)]) -> Map {
+        let mut m = Map {
+            land,
+            grass: land,
+            forest: 0,
+            mountain: 0,
+            loch,
+            ports: [Hex(0); 4],
+            port_mask: 0,
+            border: 0,
+            delta: 0,
+            blocked: 0,
+            cost: [0; HEXES],
+            adj: [0; HEXES],
+            adj_dry: [0; HEXES],
+        };
+        for i in 0..HEXES {
+            let h = Hex(i as u8);
+            for d in 0..6 {
+                if let Some(n) = neighbour(h, d) {
+                    m.adj[i] |= n.bit();
+                    if !rivers
+                        .iter()
+                        .any(|&(a, b)| (a, b) == (h, n) || (a, b) == (n, h))
+                    {
+                        m.adj_dry[i] |= n.bit();
+                    }
+                }
+            }
+        }
+        m
+    }
+
     fn build(sides: [u8; 4], mode: Mode) -> Map {
         let comp = components();
         let mut m = Map {
@@ -173,8 +208,9 @@ impl Map {
 
     /// Hexes an Expand (or a port use) can reach from units `own` with shipping level
     /// `shipping` (0 none, 1 river crossing, n ≥ 2 crosses up to n−1 lochs). One crossing kind
-    /// per action: river hops and loch paths are computed separately.
-    pub fn reach(&self, own: u128, shipping: u8) -> u128 {
+    /// per action: river hops and loch paths are computed separately, and with `dry` (rules
+    /// 3, Ruling L10) the loch path itself crosses no river either.
+    pub fn reach(&self, own: u128, shipping: u8, dry: bool) -> u128 {
         let mut r = 0u128;
         for h in bits(own) {
             let i = usize::from(h.0);
@@ -185,19 +221,24 @@ impl Map {
             };
         }
         if shipping >= 2 {
-            r |= self.across_lochs(own, shipping - 1);
+            r |= self.across_lochs(own, shipping - 1, dry);
         }
         r
     }
 
-    /// Land and lochs next to a loch at most `lochs` loch steps from `from`.
-    pub fn across_lochs(&self, from: u128, lochs: u8) -> u128 {
+    /// Land and lochs next to a loch at most `lochs` loch steps from `from`. With `dry`, every
+    /// step of the search — onto the first loch, between lochs, onto the far shore — is along
+    /// an edge without a river: an expansion crosses lochs or a river, never both (Ruling
+    /// L10). Rules 2 searched every edge (`dry` false), as settlements still do (Ruling C6:
+    /// rivers do not separate them).
+    pub fn across_lochs(&self, from: u128, lochs: u8, dry: bool) -> u128 {
+        let adj = if dry { &self.adj_dry } else { &self.adj };
         let mut visited = 0u128;
         let mut frontier = from;
         for _ in 0..lochs {
             let mut next = 0u128;
             for h in bits(frontier) {
-                next |= self.adj[usize::from(h.0)];
+                next |= adj[usize::from(h.0)];
             }
             next &= self.loch & !visited;
             if next == 0 {
@@ -208,7 +249,7 @@ impl Map {
         }
         let mut r = 0u128;
         for h in bits(visited) {
-            r |= self.adj[usize::from(h.0)];
+            r |= adj[usize::from(h.0)];
         }
         r
     }
@@ -248,7 +289,7 @@ impl Map {
         }
         if lochs > 0 {
             for i in 0..comps.len() {
-                let reach = self.across_lochs(comps[i], lochs);
+                let reach = self.across_lochs(comps[i], lochs, false);
                 for (j, comp) in comps.iter().enumerate() {
                     if i != j && reach & comp != 0 {
                         let (a, b) = (root(&mut group, i), root(&mut group, j));

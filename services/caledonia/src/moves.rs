@@ -94,6 +94,8 @@ pub enum Move {
     },
     /// Cunningham: sell milk to the supply after production.
     Milk(u8),
+    /// Rules 3: take back a fulfilment waiting on its free expansion (nothing was paid).
+    Cancel,
 }
 
 impl Move {
@@ -135,9 +137,12 @@ pub struct Deal {
 pub enum Chance {
     Deal(Box<Deal>),
     /// Preparation: contracts refilling empty boxes (in box order) and the market drift.
+    /// `die`: rules 3 solo without the drift, the price-die roll that picks the box emptied
+    /// (with the drift, the last drift roll does).
     Prep {
         refill: ArrayVec<ContractId, 6>,
         drift: ArrayVec<(Good, i8), 6>,
+        die: Option<i8>,
     },
     /// A building-bonus draw (seen by its drawer only).
     Draw(ArrayVec<ContractId, 6>),

@@ -85,6 +85,7 @@ pub fn format_move(m: &Move) -> String {
             )
         }
         Move::Milk(k) => format!("milk {k}"),
+        Move::Cancel => "cancel".into(),
     }
 }
 
@@ -161,10 +162,13 @@ pub fn parse_move(text: &str) -> Result<Move, NotationError> {
             slaughter: ArrayVec::new(),
         },
         ["fulfil", l, "slaughter", s] => {
-            let slaughter: ArrayVec<Hex, 8> = p.list(s, '+', |x| p.hex(x))?;
+            let mut slaughter: ArrayVec<Hex, 8> = p.list(s, '+', |x| p.hex(x))?;
             if slaughter.is_empty() {
                 return Err(p.err("list the animals slaughtered"));
             }
+            // The hexes may come in any order; the move holds (and prints) them lowest first,
+            // the canonical form. A hex named twice stays twice, for the rules to refuse.
+            slaughter.sort();
             Move::Fulfil {
                 contracts: p.contracts(l, '+')?,
                 slaughter,
@@ -188,6 +192,7 @@ pub fn parse_move(text: &str) -> Result<Move, NotationError> {
         ["swap", h, u] => Move::Swap(p.hex(h)?, p.unit(u)?),
         ["brew", k] => Move::Brew(p.num(k)?),
         ["done"] => Move::Done,
+        ["cancel"] => Move::Cancel,
         ["make", c, b, w] => Move::Make {
             cheese: p.num(c)?,
             bread: p.num(b)?,
@@ -262,13 +267,31 @@ pub fn format_chance(c: &Chance) -> String {
             join(&d.offer, ",", |(c, t)| format!("{c}/{t}")),
             ids(&d.boxes, ","),
         ),
-        Chance::Prep { refill, drift } => format!(
-            "prep refill={} drift={}",
-            ids(refill, ","),
-            join(drift, ",", |(g, d)| format!("{g}{d:+}"))
-        ),
+        Chance::Prep { refill, drift, die } => {
+            let mut s = format!(
+                "prep refill={} drift={}",
+                ids(refill, ","),
+                join(drift, ",", |(g, d)| format!("{g}{d:+}"))
+            );
+            if let Some(d) = die {
+                s.push_str(&format!(" die={d:+}"));
+            }
+            s
+        }
         Chance::Draw(l) => format!("draw {}", ids(l, ",")),
     }
+}
+
+/// A price-die face written with its sign: `+2`, `-3`.
+fn die_face(p: &P, n: &str) -> Result<i8, NotationError> {
+    let sign = match n.as_bytes().first() {
+        Some(b'+') => 1,
+        Some(b'-') => -1,
+        _ => return Err(p.err("a die face is +n or -n")),
+    };
+    let size = p.num(n.get(1..).unwrap_or(""))?;
+    let size = i8::try_from(size).map_err(|_| p.err("die out of range"))?;
+    Ok(sign * size)
 }
 
 fn field<'a>(p: &P, w: &'a str, key: &str) -> Result<&'a str, NotationError> {
@@ -312,18 +335,20 @@ pub fn parse_chance(text: &str) -> Result<Chance, NotationError> {
                 boxes,
             })))
         }
-        ["prep", r, d] => {
+        ["prep", r, d, rest @ ..] if rest.len() <= 1 => {
             let refill = p.contracts(field(&p, r, "refill")?, ',')?;
             let drift = p.list(field(&p, d, "drift")?, ',', |x| {
                 let at = x
                     .find(['+', '-'])
                     .ok_or_else(|| p.err("drift: good+n or good-n"))?;
                 let (g, n) = x.split_at(at);
-                let size = p.num(n.get(1..).unwrap_or(""))?;
-                let size = i8::try_from(size).map_err(|_| p.err("die out of range"))?;
-                Ok((p.good(g)?, if n.starts_with('-') { -size } else { size }))
+                Ok((p.good(g)?, die_face(&p, n)?))
             })?;
-            Ok(Chance::Prep { refill, drift })
+            let die = match rest {
+                [e] => Some(die_face(&p, field(&p, e, "die")?)?),
+                _ => None,
+            };
+            Ok(Chance::Prep { refill, drift, die })
         }
         ["draw", l] => Ok(Chance::Draw(p.contracts(l, ',')?)),
         _ => Err(p.err("unknown chance outcome")),

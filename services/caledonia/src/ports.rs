@@ -1,11 +1,15 @@
 //! Free actions: port bonuses (once per port per player per game) and MacKenzie's cellar,
 //! before or after the main action; MacDonald's rowing (before it); port 7's exchange step.
+//!
+//! Port 6 (rules 3) "moves the price of one good ... before trading that good": only before
+//! the main action, only when a trade of that good can follow, and the main action must then
+//! be that trade (while it stays possible), as port 1 binds the turn to its meat contract.
 
 use crate::data::{components, PortKind};
 use crate::error::Rule;
 use crate::ids::{Clan, Good, Hex, PortId, Unit, KS_PORT};
 use crate::moves::PortArgs;
-use crate::state::{State, Turn};
+use crate::state::{Rules, State, Turn};
 
 impl State {
     pub fn port_kind(&self, port: PortId) -> Option<PortKind> {
@@ -73,12 +77,18 @@ impl State {
                 }
                 Ok(())
             }
+            (PortKind::Price, PortArgs::Price { good, .. }) if self.rules >= Rules::V3 => {
+                self.check_price_port(t, seat, port, ks, args, *good)
+            }
             (PortKind::Price, PortArgs::Price { .. }) => Ok(()),
             // "In a turn in which you fulfil a contract requiring meat": before that
             // fulfilment, once, and only when the discounted fulfilment is possible.
             (PortKind::Meat, PortArgs::None) => {
                 if t.main_done || t.meat_discount {
                     return Err(Rule::PortMeatTiming);
+                }
+                if self.price_forced(t, seat).is_some() {
+                    return Err(Rule::PortPriceUnused);
                 }
                 let mut with = t.clone();
                 with.meat_discount = true;
@@ -131,6 +141,9 @@ impl State {
                 let good = *good;
                 let up = *up;
                 self.move_price(good, if up { steps } else { -steps });
+                if self.rules >= Rules::V3 {
+                    t.price_good = Some(good);
+                }
             }
             (PortKind::Exchange, _) => t.exchange = data.units,
             (PortKind::Draw, _) => {
@@ -148,6 +161,46 @@ impl State {
             }
             _ => {}
         }
+    }
+
+    /// Rules 3's port 6: before the main action; one good a turn; not while port 1 binds the
+    /// main action to a meat contract; and a trade of that good possible once the price has
+    /// moved (and any Kickstarter fee is paid).
+    #[allow(clippy::too_many_arguments)]
+    fn check_price_port(
+        &self,
+        t: &Turn,
+        seat: u8,
+        port: PortId,
+        ks: bool,
+        args: &PortArgs,
+        good: Good,
+    ) -> Result<(), Rule> {
+        if t.main_done || t.price_good.is_some_and(|g| g != good) {
+            return Err(Rule::PortPriceTiming);
+        }
+        if t.meat_discount && self.discount_usable(t, seat) {
+            return Err(Rule::PortMeatUnused);
+        }
+        let mut after = self.clone();
+        let mut tt = t.clone();
+        after.apply_port(&mut tt, seat, port, ks, args);
+        if after.trade_possible(seat, good) {
+            Ok(())
+        } else {
+            Err(Rule::PortPriceNoTrade)
+        }
+    }
+
+    /// Whether `seat` could trade `good` now (one unit, bought or sold).
+    pub fn trade_possible(&self, seat: u8, good: Good) -> bool {
+        self.check_trade(seat, good, false, 1).is_ok()
+            || self.check_trade(seat, good, true, 1).is_ok()
+    }
+
+    /// The good whose trade port 6 makes this turn's main action, while one is possible.
+    pub fn price_forced(&self, t: &Turn, seat: u8) -> Option<Good> {
+        t.price_good.filter(|&g| self.trade_possible(seat, g))
     }
 
     /// Is a port use or a cellar withdrawal legal for the seat now? One candidate per port

@@ -41,6 +41,21 @@ pub(crate) struct ContractsFile {
     pub(crate) boxes: Boxes,
     pub(crate) import_bonus_steps: Values<u16>,
     pub(crate) building_bonus: BuildingBonus,
+    #[serde(default)]
+    pub(crate) solo_removal: Option<SoloRemoval>,
+}
+/// The solo export board (the 1–2 player side): its boxes, and the price-die face shown on
+/// each, box 1 first (rules 3: after each refill the box of the last price-die roll is
+/// emptied, its contract out of the game).
+#[derive(Debug, Clone, Deserialize)]
+pub struct SoloRemoval {
+    pub boxes: u8,
+    pub die_faces: Vec<i8>,
+}
+/// A single number.
+#[derive(Debug, Deserialize)]
+pub(crate) struct Value<T> {
+    pub(crate) value: T,
 }
 #[derive(Deserialize)]
 pub(crate) struct Values<T> {
@@ -50,7 +65,7 @@ pub(crate) struct Values<T> {
 pub(crate) struct Boxes {
     pub(crate) by_players: BTreeMap<String, u8>,
 }
-#[derive(Deserialize)]
+#[derive(Debug, Deserialize)]
 pub struct BuildingBonus {
     pub draw: u8,
     pub keep: u8,
@@ -77,14 +92,14 @@ pub(crate) struct RawTrack {
     pub(crate) start: u8,
     pub(crate) bracket: [u8; 2],
 }
-#[derive(Deserialize)]
+#[derive(Debug, Deserialize)]
 pub struct NeighbourBonus {
     pub discount_basic: u8,
     pub discount_processed: u8,
     pub cap: u8,
     pub cap_2p: u8,
 }
-#[derive(Deserialize)]
+#[derive(Debug, Deserialize)]
 pub struct DriftDice {
     pub goods: u8,
     pub price_die: Vec<i8>,
@@ -106,19 +121,19 @@ pub(crate) struct RawUnit {
     pub(crate) cost: i32,
     pub(crate) supply: u8,
 }
-#[derive(Deserialize)]
+#[derive(Debug, Deserialize)]
 pub struct Income {
     pub woodcutter: [i32; 2],
     pub miner: [i32; 2],
     pub macdonald_worker: i32,
 }
-#[derive(Deserialize)]
+#[derive(Debug, Deserialize)]
 pub struct Production {
     pub sheep_wool: u16,
     pub cow_milk: u16,
     pub field_grain: u16,
 }
-#[derive(Deserialize)]
+#[derive(Debug, Deserialize)]
 pub struct Technology {
     pub cost: i32,
     pub bonus_cost: i32,
@@ -128,7 +143,7 @@ pub(crate) struct Shipping {
     pub(crate) cost: i32,
     pub(crate) levels: Vec<String>,
 }
-#[derive(Deserialize)]
+#[derive(Debug, Deserialize)]
 pub struct Merchants {
     pub track: u8,
     pub stock: u8,
@@ -181,6 +196,8 @@ pub(crate) struct ScoringFile {
     #[serde(rename = "final")]
     pub(crate) final_: FinalScoring,
     pub(crate) solo: Solo,
+    #[serde(default)]
+    pub(crate) static_imports: Option<Value<i32>>,
 }
 #[derive(Deserialize)]
 pub(crate) struct RawTile {
@@ -191,7 +208,7 @@ pub(crate) struct RawTile {
     #[serde(default)]
     pub(crate) field_glory: u16,
 }
-#[derive(Deserialize)]
+#[derive(Debug, Deserialize)]
 pub struct FinalScoring {
     pub basic: i32,
     pub processed: i32,
@@ -203,7 +220,7 @@ pub struct FinalScoring {
     pub settlements: Vec<i32>,
     pub settlements_2p: Vec<i32>,
 }
-#[derive(Deserialize)]
+#[derive(Debug, Deserialize)]
 pub struct Solo {
     pub exports: Vec<[i32; 2]>,
     pub settlements: Vec<[i32; 2]>,

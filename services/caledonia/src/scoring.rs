@@ -111,6 +111,11 @@ impl State {
     /// Values of cotton, tobacco, sugar cane: the least imported is worth most; on equal
     /// totals cotton counts as rarer than tobacco, tobacco than sugar cane.
     pub fn import_values(&self) -> [i32; 3] {
+        if self.options.static_imports {
+            if let Some(v) = components().static_import_value {
+                return [v; 3];
+            }
+        }
         let c = components();
         let totals: Vec<u32> = (0..3)
             .map(|i| self.seats.iter().map(|p| u32::from(p.imports[i])).sum())

@@ -8,7 +8,7 @@ use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 
 /// The game's options. `players` is required; the rest default to the product's rulings.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Options {
     pub players: u8,
@@ -24,10 +24,68 @@ pub struct Options {
     /// The Kickstarter components: clan MacEwen, port 9 and scoring tile 9 join the draws.
     #[serde(default)]
     pub kickstarter: bool,
+    /// The static-imports variant: every import is worth the same at the end (scoring.json
+    /// `static_imports`, 4) and the import track is not kept (no £1 steps).
+    #[serde(default)]
+    pub static_imports: bool,
 }
 
 fn yes() -> bool {
     true
+}
+
+/// Written by hand for one reason: the stored, canonical options (JSON) leave
+/// `static_imports` out while it is off, so the options of games made before it existed read
+/// the same; a snapshot (postcard, which has no field names to skip by) keeps every field.
+impl Serialize for Options {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let skip = s.is_human_readable() && !self.static_imports;
+        let mut st = s.serialize_struct("Options", 6)?;
+        st.serialize_field("players", &self.players)?;
+        st.serialize_field("market_drift", &self.market_drift)?;
+        st.serialize_field("bonus_retrieve", &self.bonus_retrieve)?;
+        st.serialize_field("port7_neighbour_bonus", &self.port7_neighbour_bonus)?;
+        st.serialize_field("kickstarter", &self.kickstarter)?;
+        if skip {
+            st.skip_field("static_imports")?;
+        } else {
+            st.serialize_field("static_imports", &self.static_imports)?;
+        }
+        st.end()
+    }
+}
+
+/// The rules version a game plays under (`Game::rules_versions`): a stored game keeps the
+/// behaviour it was recorded with, and the rules branch on this where behaviour changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Rules {
+    /// `clans-of-caledonia/2`: port 6 needed no trade; the loch search crossed rivers; a
+    /// fulfilment was paid before its free expansion; solo kept every contract refilled.
+    V2,
+    /// `clans-of-caledonia/3` (issue 13): port 6 before a trade of its good; lochs or a
+    /// river, never both; a fulfilment with a free expansion all or nothing; the solo removal
+    /// of a contract by the price die.
+    V3,
+}
+
+impl Rules {
+    /// The version new games are created under.
+    pub const CURRENT: Rules = Rules::V3;
+    /// Every version this build replays, the current one first.
+    pub const ALL: [Rules; 2] = [Rules::V3, Rules::V2];
+
+    /// The version's name, as stored with a game.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Rules::V2 => "clans-of-caledonia/2",
+            Rules::V3 => "clans-of-caledonia/3",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Rules> {
+        Rules::ALL.into_iter().find(|r| r.name() == name)
+    }
 }
 
 impl Options {
@@ -38,6 +96,7 @@ impl Options {
             bonus_retrieve: false,
             port7_neighbour_bonus: true,
             kickstarter: false,
+            static_imports: false,
         }
     }
 }
@@ -126,6 +185,13 @@ pub enum Step {
     },
     /// Port 7: swap map units for board units (`swap`) or `done`.
     Exchange { left: u8 },
+    /// Rules 3: a fulfilment whose contracts give a free expansion, not yet paid: `expand`
+    /// names the expansion and the two happen together, `done` fulfils without it, `cancel`
+    /// takes the fulfilment back (nothing paid).
+    Fulfil {
+        contracts: ArrayVec<ContractId, 2>,
+        slaughter: ArrayVec<Hex, 8>,
+    },
     /// Direct export bonuses, bonus upgrades, MacEwen's beer: take them or `done`.
     Bonus,
     /// After the main action: free actions (ports, MacKenzie's cellar) or `done`.
@@ -154,6 +220,9 @@ pub struct Turn {
     pub exchange: u8,
     /// Hexes already exchanged by port 7 this turn (two different units are exchanged).
     pub swapped: u128,
+    /// Rules 3: the good port 6 moved the price of before the main action, which must then
+    /// trade it (while such a trade is possible).
+    pub price_good: Option<Good>,
     /// The seat said `done` after its main action: the turn ends at the next settle.
     pub finished: bool,
 }
@@ -175,6 +244,7 @@ impl Turn {
             brew: 0,
             exchange: 0,
             swapped: 0,
+            price_good: None,
             finished: false,
         }
     }
@@ -230,10 +300,20 @@ pub struct State {
     /// Clans and start tiles offered at setup.
     pub offer: ArrayVec<(Clan, u8), 5>,
     pub seats: ArrayVec<Player, 4>,
+    /// Contracts out of the game (bit `id`): rules 3's solo removal by the price die.
+    pub removed: u64,
+    /// The rules version the game plays under.
+    pub rules: Rules,
 }
 
 impl State {
+    /// A game waiting on its deal, under the current rules.
     pub fn new(options: Options) -> State {
+        State::new_under(options, Rules::CURRENT)
+    }
+
+    /// A game waiting on its deal under the rules version `rules`.
+    pub fn new_under(options: Options, rules: Rules) -> State {
         State {
             options,
             phase: Phase::Deal,
@@ -250,6 +330,8 @@ impl State {
             next_order: ArrayVec::new(),
             offer: ArrayVec::new(),
             seats: ArrayVec::new(),
+            removed: 0,
+            rules,
         }
     }
 

@@ -1,6 +1,8 @@
 //! The notation document's example (`schema/notation/caledonia.md`) is a real game start: every
 //! line of it parses, is accepted in order, and formats back to the same text; and the setup
-//! it walks through gives the numbers the rules text and the data say.
+//! it walks through gives the numbers the rules text and the data say. It was played under
+//! rules version `clans-of-caledonia/2` (port 6 after the main action), which the document says
+//! and this test replays it under.
 
 use caledonia::ids::{Clan, Good};
 use caledonia::{Caledonia, Options};
@@ -14,7 +16,13 @@ fn the_documented_example_replays() {
         .split("```")
         .nth(1)
         .unwrap_or_else(|| panic!("no example block in the notation document"));
-    let mut s = Caledonia::new_game(&Options::new(3)).unwrap();
+    let mut s = Caledonia::new_game_versioned(
+        &Options::new(3),
+        "clans-of-caledonia/2",
+        &Caledonia::data_hash(),
+    )
+    .unwrap()
+    .unwrap();
     let mut lines = 0;
     for line in block.lines().map(str::trim).filter(|l| !l.is_empty()) {
         if line == "…" {

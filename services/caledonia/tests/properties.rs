@@ -28,7 +28,7 @@ fn arbitrary_move(r: &mut Dealer) -> Move {
     let cid = |r: &mut Dealer| ContractId(r.below(53) as u8);
     let ids =
         |r: &mut Dealer| -> ArrayVec<ContractId, 2> { (0..r.below(3)).map(|_| cid(r)).collect() };
-    match r.below(21) {
+    match r.below(22) {
         0 => Move::Clan(Clan::ALL[r.below(9) as usize]),
         1 => Move::Place(unit(r), hex(r)),
         2 => Move::Trade {
@@ -87,7 +87,8 @@ fn arbitrary_move(r: &mut Dealer) -> Move {
             whisky: r.below(6) as u8,
             cellar: r.below(2) == 0,
         },
-        _ => Move::Milk(r.below(6) as u8),
+        20 => Move::Milk(r.below(6) as u8),
+        _ => Move::Cancel,
     }
 }
 
@@ -95,6 +96,8 @@ fn options(seed: u64) -> Options {
     let mut o = Options::new(1 + (seed % 4) as u8);
     o.kickstarter = seed.is_multiple_of(3);
     o.bonus_retrieve = seed.is_multiple_of(2);
+    o.static_imports = seed % 5 == 2;
+    o.market_drift = seed % 8 != 4;
     o
 }
 
@@ -120,6 +123,41 @@ fn legal_iff_accepted_and_refusals_change_nothing() {
         .unwrap_or_else(|e| panic!("{o:?} seed {seed}: {e}"));
     }
     assert!(checked > 10_000, "{checked}");
+}
+
+/// The contract holds under the old rules too: a few of the samples (recorded under
+/// `clans-of-caledonia/2`) replayed from a game made under that version.
+#[test]
+fn old_rules_keep_the_contract_over_the_samples() {
+    use rules_core::Actor;
+    let all =
+        scenario_harness::samples::records(include_str!("../../../data/samples/caledonia.ndjson"));
+    let mut r = Dealer::new(98, 0);
+    let mut checked = 0u64;
+    for (i, rec) in all.iter().enumerate().step_by(25) {
+        let log: Vec<Action<Move, Chance>> = rec
+            .entries
+            .iter()
+            .map(|(actor, text)| match actor {
+                Actor::Seat(seat) => Action::Move(*seat, Caledonia::parse_move(text).unwrap()),
+                Actor::Dealer => Action::Chance(Caledonia::parse_chance(text).unwrap()),
+            })
+            .collect();
+        let o: Options = serde_json::from_value(rec.options.clone()).unwrap();
+        let s = Caledonia::new_game_versioned(&o, &rec.rules_version, &rec.data_hash)
+            .unwrap()
+            .unwrap();
+        assert_eq!(s.rules, caledonia::state::Rules::V2);
+        checked += rules_core::contract::check_log_from::<Caledonia>(
+            s,
+            &log,
+            &mut || arbitrary_move(&mut r),
+            10,
+            &Move::Pass,
+        )
+        .unwrap_or_else(|e| panic!("sample {i}: {e}"));
+    }
+    assert!(checked > 5_000, "{checked}");
 }
 
 /// A game whose seats pass (or skip an optional step) only when nothing else is legal, or
@@ -263,6 +301,12 @@ fn bad_chance_outcomes_are_refused_without_effect() {
                 Chance::Prep {
                     refill: ArrayVec::new(),
                     drift: [(Good::Wool, 9)].into_iter().collect(),
+                    die: None,
+                },
+                Chance::Prep {
+                    refill: ArrayVec::new(),
+                    drift: ArrayVec::new(),
+                    die: Some(7),
                 },
             ];
             for wrong in wrongs {
@@ -397,5 +441,24 @@ proptest! {
         let text = String::from_utf8_lossy(&bytes);
         let _ = Caledonia::parse_move(&text);
         let _ = Caledonia::parse_chance(&text);
+    }
+}
+
+/// Slaughter hexes may be written in any order; the move holds them in the canonical order,
+/// which is what is formatted (issue 13: `slaughter k10+l9` used to be refused).
+#[test]
+fn slaughter_hexes_in_any_order_parse_to_the_canonical_form() {
+    for (text, canonical) in [
+        ("fulfil 3 slaughter k10+l9", "fulfil 3 slaughter l9+k10"),
+        ("fulfil 3 slaughter g5+f5", "fulfil 3 slaughter f5+g5"),
+        ("fulfil 3 slaughter f5+g5", "fulfil 3 slaughter f5+g5"),
+        (
+            "fulfil 17 slaughter h2+a1+c1",
+            "fulfil 17 slaughter a1+c1+h2",
+        ),
+    ] {
+        let m = Caledonia::parse_move(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(Caledonia::format_move(&m), canonical);
+        assert_eq!(Caledonia::parse_move(canonical), Ok(m));
     }
 }

@@ -14,6 +14,7 @@ fn options(seed: u64) -> Options {
     o.kickstarter = seed % 4 == 1 || seed % 16 == 6;
     o.bonus_retrieve = seed.is_multiple_of(3);
     o.port7_neighbour_bonus = !seed.is_multiple_of(5);
+    o.static_imports = seed % 7 == 2;
     o
 }
 

@@ -6,7 +6,8 @@
 //! refused with that rule code and the state is unchanged. Format: `tests/scenarios/README.md`.
 
 use caledonia::ids::{Clan, ContractId, Good, Hex, Import, PortId, TileId, Unit};
-use caledonia::state::{Phase, State, Step, Turn};
+use caledonia::map::Map;
+use caledonia::state::{Phase, Rules, State, Step, Turn};
 use caledonia::{Caledonia, Chance, Deal, Options};
 use rules_core::{Game, Notation, RuleViolation, Seat, ToAct};
 use serde::Deserialize;
@@ -17,6 +18,8 @@ use std::collections::BTreeMap;
 struct Scenario {
     name: String,
     source: String,
+    /// The rules version to play under (`clans-of-caledonia/2`); default the current one.
+    rules: Option<String>,
     players: u8,
     #[serde(default)]
     options: BTreeMap<String, bool>,
@@ -44,6 +47,57 @@ struct Scenario {
     error: Option<String>,
     #[serde(default)]
     expect: Vec<String>,
+    /// A hand-made map instead of a position: `land`, `lochs`, `rivers` (`"b2-c2"`), the
+    /// units `own` with `shipping`; expectations `reach has HEX` / `reach lacks HEX`.
+    #[serde(default)]
+    layout: Option<Layout>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Layout {
+    land: Vec<String>,
+    lochs: Vec<String>,
+    #[serde(default)]
+    rivers: Vec<String>,
+    own: Vec<String>,
+    shipping: u8,
+}
+
+fn rules_of(sc: &Scenario) -> Rules {
+    sc.rules.as_deref().map_or(Rules::CURRENT, |r| {
+        Rules::from_name(r).unwrap_or_else(|| panic!("unknown rules version {r}"))
+    })
+}
+
+/// A layout scenario: the reach of `own` on the hand-made map, under the scenario's rules.
+fn run_layout(sc: &Scenario, l: &Layout) -> Result<(), String> {
+    let mask = |v: &[String]| v.iter().fold(0u128, |m, h| m | hex(h).bit());
+    let rivers: Vec<(Hex, Hex)> = l
+        .rivers
+        .iter()
+        .map(|e| {
+            let (a, b) = e.split_once('-').expect("river: HEX-HEX");
+            (hex(a), hex(b))
+        })
+        .collect();
+    let map = Map::from_layout(mask(&l.land), mask(&l.lochs), &rivers);
+    let reach = map.reach(mask(&l.own), l.shipping, rules_of(sc) >= Rules::V3);
+    for line in &sc.expect {
+        let (want, h) = if let Some(h) = line.strip_prefix("reach has ") {
+            (true, h)
+        } else if let Some(h) = line.strip_prefix("reach lacks ") {
+            (false, h)
+        } else {
+            return Err(format!(
+                "layout scenarios expect `reach has|lacks HEX`, not `{line}`"
+            ));
+        };
+        if (reach & hex(h).bit() != 0) != want {
+            return Err(format!("`{line}` fails"));
+        }
+    }
+    Ok(())
 }
 
 fn hex(s: &str) -> Hex {
@@ -58,10 +112,11 @@ fn build(sc: &Scenario) -> State {
             "bonus_retrieve" => o.bonus_retrieve = *v,
             "port7_neighbour_bonus" => o.port7_neighbour_bonus = *v,
             "kickstarter" => o.kickstarter = *v,
+            "static_imports" => o.static_imports = *v,
             _ => panic!("unknown option {k}"),
         }
     }
-    let mut s = Caledonia::new_game(&o).unwrap();
+    let mut s = State::new_under(o, rules_of(sc));
     // Clans per seat from `seats` (default: Robertson, Campbell, Cunningham, MacKenzie: no
     // ability that changes costs or money unless a scenario asks for it is hard, so the
     // defaults are the plainest: clans whose powers the scenario does not touch).
@@ -94,17 +149,26 @@ fn build(sc: &Scenario) -> State {
             offer.push((*c, offer.len() as u8 + 1));
         }
     }
-    let boxes = sc
-        .boxes
-        .clone()
-        .unwrap_or_else(|| (1..=s.box_count() as u8).collect());
+    // By default the boxes hold what a deal leaves: contracts 1.. in the boxes it fills, the
+    // rest (rules 3 solo: the sixth box) empty.
+    let boxes = sc.boxes.clone().unwrap_or_else(|| {
+        (1..=s.box_count() as u8)
+            .map(|b| {
+                if usize::from(b) <= s.deal_count() {
+                    b
+                } else {
+                    0
+                }
+            })
+            .collect()
+    });
     let deal = Deal {
         sides: sc.sides.unwrap_or([1; 4]),
         ports: sc.ports.unwrap_or([1, 2, 3, 4]).map(PortId),
         tiles: sc.tiles.unwrap_or([1, 2, 3, 4, 5]).map(TileId),
         first: 0,
         offer,
-        boxes: (1..=s.box_count() as u8).map(ContractId).collect(),
+        boxes: (1..=s.deal_count() as u8).map(ContractId).collect(),
     };
     Caledonia::resolve(&mut s, &Chance::Deal(Box::new(deal))).unwrap();
     s.boxes = boxes
@@ -274,6 +338,7 @@ fn value(s: &State, key: &str) -> String {
             Some(Step::Exchange { .. }) => "exchange",
             Some(Step::Bonus) => "bonus",
             Some(Step::After) => "after",
+            Some(Step::Fulfil { .. }) => "fulfil",
             None => "-",
         }
         .into(),
@@ -404,6 +469,9 @@ impl scenario_harness::Scenario for Scenario {
 
 /// Runs one scenario; a broken expectation panics with the scenario's name.
 fn run(sc: &Scenario) -> Result<(), String> {
+    if let Some(l) = &sc.layout {
+        return run_layout(sc, l);
+    }
     let mut s = build(sc);
     let n = sc.steps.len();
     for (i, step) in sc.steps.iter().enumerate() {
