@@ -18,6 +18,7 @@ fn options(seed: u64) -> Options {
         players: 2 + (seed % 3) as u8,
         first_game: false,
         track_cards: seed.is_multiple_of(2),
+        first_player: None,
     }
 }
 
@@ -86,6 +87,7 @@ fn playouts(c: &mut Criterion) {
         players: 4,
         first_game: false,
         track_cards: false,
+        first_player: None,
     };
     g.bench_function("4p", |b| {
         b.iter_batched(

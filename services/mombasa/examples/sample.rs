@@ -15,6 +15,7 @@ fn main() {
                 players: 4,
                 first_game: false,
                 track_cards: false,
+                first_player: None,
             };
             let p = playout::<Mombasa>(&o, seed, 20_000, true).expect("playout");
             plies += u64::from(p.plies);
@@ -49,6 +50,7 @@ fn main() {
         players: 3,
         first_game: false,
         track_cards: false,
+        first_player: None,
     };
     let p = playout::<Mombasa>(&o, seed, 20_000, true).expect("playout");
     for a in &p.log {

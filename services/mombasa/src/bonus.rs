@@ -45,11 +45,11 @@ impl State {
                 }
             }
             (BonusKind::Majority { of, .. }, BonusArg::None) => {
-                let mine = area_units(c, p, of);
+                let mine = area_units(self, p, of);
                 let best = self
                     .seats
                     .iter()
-                    .map(|q| area_units(c, q, of))
+                    .map(|q| area_units(self, q, of))
                     .max()
                     .unwrap_or(0);
                 if mine == 0 || mine < best {
@@ -105,11 +105,7 @@ impl State {
 
     /// A sold card leaves the game: a deck card to the discard pile, a start card to the box.
     fn sell(&mut self, seat: u8, id: CardId, per_red: u8) {
-        let red = self
-            .data()
-            .cards
-            .get(usize::from(id.0))
-            .map_or(0, |c| c.cost);
+        let red = self.card_def(id).map_or(0, |c| c.cost);
         if let Some(p) = self.seats.get_mut(usize::from(seat)) {
             p.hand &= !id.bit();
             p.pounds += u16::from(red) * u16::from(per_red);

@@ -9,7 +9,7 @@
 
 use crate::error::Rule;
 use crate::goods::face_up_units;
-use crate::ids::{BookSpace, CardId, Unit, NONE};
+use crate::ids::{BookSpace, Unit, NONE};
 use crate::state::{Stage, State};
 
 impl State {
@@ -17,7 +17,7 @@ impl State {
         let p = self.player(seat).ok_or(Rule::WrongStep)?;
         match p
             .up_card(usize::from(slot))
-            .map(|id| card_kind(self.data(), id))
+            .map(|id| self.card_def(id).map(|k| k.kind))
         {
             Some(Some(crate::data::CardKind::Bookkeeper)) => Ok(()),
             _ => Err(Rule::NoBookkeeper),
@@ -25,14 +25,14 @@ impl State {
     }
 
     pub(crate) fn apply_clerk(&mut self, seat: u8, slot: u8) {
-        let c = self.data();
+        let points = self
+            .player(seat)
+            .and_then(|p| p.up_card(usize::from(slot)))
+            .and_then(|id| self.card_def(id))
+            .map_or(0, |k| k.value);
         let Some(p) = self.seats.get_mut(usize::from(seat)) else {
             return;
         };
-        let points = p
-            .up_card(usize::from(slot))
-            .and_then(|id| c.cards.get(usize::from(id.0)))
-            .map_or(0, |k| k.value);
         p.face_up &= !(1 << slot);
         self.stage = Stage::Clerk {
             points,
@@ -82,7 +82,7 @@ impl State {
         }
         let def = c.books.get(usize::from(book)).ok_or(Rule::NoNextBook)?;
         for u in Unit::ALL {
-            if face_up_units(c, p, u) < u32::from(def.requires[u.index()]) {
+            if face_up_units(self, p, u) < u32::from(def.requires[u.index()]) {
                 return Err(Rule::BookRequirement);
             }
         }
@@ -173,6 +173,12 @@ impl State {
             p.books.push(book);
             p.pounds += u16::from(coins);
         }
+        // Rules 2: the space is refilled at once from the same pile, a chance entry; what it
+        // reveals cannot be taken back, so the action can no longer be cancelled.
+        if self.rules >= crate::state::Rules::V2 && self.refill_supply(space.0) != 0 {
+            self.book_refill = space.0;
+            self.undo = None;
+        }
         self.spend(cost);
     }
 
@@ -193,8 +199,4 @@ impl State {
             }
         }
     }
-}
-
-fn card_kind(c: &crate::data::Components, id: CardId) -> Option<crate::data::CardKind> {
-    c.cards.get(usize::from(id.0)).map(|c| c.kind)
 }

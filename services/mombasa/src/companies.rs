@@ -2,8 +2,8 @@
 //!
 //! A base is 3 columns of 5 spaces (data: `map.json` `base_layout`); posts leave a column
 //! from the front (the space nearest the map) and displaced posts come back to the rearmost
-//! empty space that may be re-covered. A company's share value is the coins on its uncovered
-//! base spaces.
+//! empty space of the column chosen (Ruling M5). A company's share value is the coins on its
+//! uncovered base spaces.
 
 use crate::data::Reward;
 use crate::ids::{Company, COLUMNS};
@@ -51,14 +51,16 @@ impl State {
         }
     }
 
-    /// The space a displaced post would return to in `column`: the rearmost empty space that
-    /// may be re-covered.
+    /// The space a displaced post would return to in `column`: its rearmost empty space
+    /// (Ruling M5), the rear space of an emptied column included. Rules 1 (project ruling MB5
+    /// before issue 13) never re-covered a space the data marks so (the rear one).
     pub fn return_space(&self, company: Company, column: usize) -> Option<usize> {
         let c = self.data();
         let col = *self.bases[company.index()].get(column)?;
+        let v1 = self.rules == crate::state::Rules::V1;
         (0..5)
             .rev()
-            .find(|&i| col & (1 << i) == 0 && c.base_recoverable[i])
+            .find(|&i| col & (1 << i) == 0 && (!v1 || c.base_recoverable[i]))
     }
 
     /// Whether some column of `company`'s base can take a displaced post back.
@@ -97,10 +99,9 @@ impl State {
 
     /// Shares from the icons on every card `seat` owns.
     pub fn card_shares(&self, seat: u8, company: Company) -> u32 {
-        let c = self.data();
         let Some(p) = self.player(seat) else { return 0 };
         crate::ids::bits(p.all_cards())
-            .filter_map(|id| c.cards.get(usize::from(id)))
+            .filter_map(|id| self.card_def(crate::ids::CardId(id)))
             .map(|card| u32::from(card.shares[company.index()]))
             .sum()
     }

@@ -34,8 +34,7 @@ impl State {
 
     /// The steps and pounds a diamond trader gives now.
     pub fn trader_effect(&self, card: CardId) -> (u8, u8) {
-        let c = self.data();
-        match c.cards.get(usize::from(card.0)).map(|k| (k.kind, k.value)) {
+        match self.card_def(card).map(|k| (k.kind, k.value)) {
             Some((
                 CardKind::Diamond {
                     pounds,

@@ -5,9 +5,9 @@
 
 use crate::data::{Components, START_TILES};
 use crate::error::Rule;
-use crate::ids::{DisplayPos, NONE, OWN_CARDS};
+use crate::ids::{BookSpace, DisplayPos, NONE, OWN_CARDS};
 use crate::moves::Chance;
-use crate::state::{Phase, State};
+use crate::state::{Phase, Rules, State};
 use arrayvec::ArrayVec;
 use rules_core::ChanceRng;
 
@@ -122,6 +122,22 @@ fn empty_spaces(s: &State) -> impl Iterator<Item = usize> + '_ {
 }
 
 impl State {
+    /// Whether the setup deal draws the first player: rules 2 without the `first_player`
+    /// option (a table game names its own).
+    pub(crate) fn first_is_drawn(&self) -> bool {
+        self.rules >= Rules::V2 && self.options.first_player.is_none()
+    }
+
+    /// The books of the supply that can replace the one taken from book display space
+    /// `space`: those of the space's letter ("the same pile").
+    pub(crate) fn refill_supply(&self, space: u8) -> u128 {
+        let c = self.data();
+        c.book_space_letter
+            .get(usize::from(space))
+            .and_then(|&l| c.book_letter_mask.get(usize::from(l)))
+            .map_or(0, |m| m & self.book_supply)
+    }
+
     /// Samples the outcome the state waits on.
     pub(crate) fn sample(&self, rng: &mut dyn ChanceRng) -> Option<Chance> {
         match self.phase {
@@ -137,10 +153,14 @@ impl State {
                     }
                     out
                 });
+                let first = self
+                    .first_is_drawn()
+                    .then(|| rng.below(u32::from(self.players)) as u8);
                 Some(Chance::Setup {
                     display,
                     books,
                     sides,
+                    first,
                 })
             }
             Phase::StartDeal => {
@@ -156,6 +176,13 @@ impl State {
                 })
             }
             Phase::StartReveal | Phase::Reveal => self.reveal_due(),
+            Phase::Actions if self.book_refill != NONE => {
+                let supply = self.refill_supply(self.book_refill);
+                (supply != 0).then(|| Chance::Book {
+                    space: BookSpace(self.book_refill),
+                    book: nth_bit(supply, rng.below(supply.count_ones())),
+                })
+            }
             Phase::Prep => Some(Chance::Draw {
                 cards: sample_cards(self.data(), self.deck, empty_spaces(self).count(), rng),
                 books: sample_books(self, rng),
@@ -173,10 +200,16 @@ impl State {
                     display,
                     books,
                     sides,
+                    first,
                 },
             ) => {
                 if display.len() != 12 || draw_cards(self.data(), self.deck, display).is_none() {
                     return Err(Rule::BadDeal);
+                }
+                match first {
+                    None if !self.first_is_drawn() => {}
+                    Some(f) if self.first_is_drawn() && *f < self.players => {}
+                    _ => return Err(Rule::BadDeal),
                 }
                 if check_books(self, books).is_none() {
                     return Err(Rule::BadDeal);
@@ -218,6 +251,14 @@ impl State {
                     Err(Rule::BadReveal)
                 }
             }
+            (Phase::Actions, Chance::Book { space, book }) if self.book_refill != NONE => {
+                let bit = 1u128.checked_shl(u32::from(*book)).unwrap_or(0);
+                if space.0 == self.book_refill && self.refill_supply(space.0) & bit != 0 {
+                    Ok(())
+                } else {
+                    Err(Rule::BadDraw)
+                }
+            }
             (Phase::Prep, Chance::Draw { cards, books }) => {
                 let need = empty_spaces(self)
                     .count()
@@ -238,7 +279,13 @@ impl State {
                 display,
                 books,
                 sides,
+                first,
             } => {
+                // Step 13 (rules 2): the first player, from the option or the deal; rules 1
+                // always started with seat 0.
+                let f = self.options.first_player.or(*first).unwrap_or(0);
+                self.first = f;
+                self.setup_first = f;
                 for (&pos, &card) in DisplayPos::FILL_ORDER.iter().zip(display) {
                     self.display[usize::from(pos)] = card;
                     self.deck &= !(1 << card);
@@ -254,10 +301,12 @@ impl State {
                 if self.options.first_game {
                     let c = self.data();
                     for seat in 0..self.players {
+                        // Step 17 hands the tiles out clockwise from the first player.
+                        let place = self.setup_place(seat);
                         let t = c
                             .start_tiles
                             .iter()
-                            .position(|t| t.first_game_seat == Some(seat))
+                            .position(|t| t.first_game_seat == Some(place))
                             .unwrap_or(0);
                         self.seats[usize::from(seat)].start = t as u8;
                         self.apply_start_tile(seat);
@@ -276,6 +325,14 @@ impl State {
                 }
             }
             Chance::Starts(_) | Chance::Reveal(_) => self.apply_reveal(),
+            Chance::Book { space, book } => {
+                let i = usize::from(space.0);
+                if let Some(slot) = self.book_display.get_mut(i) {
+                    *slot = *book;
+                    self.book_supply &= !(1u128 << book);
+                }
+                self.book_refill = NONE;
+            }
             Chance::Draw { cards, books } => {
                 let spaces: ArrayVec<usize, 12> = empty_spaces(self).collect();
                 for (&pos, &card) in spaces.iter().zip(cards) {

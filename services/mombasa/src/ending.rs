@@ -49,14 +49,31 @@ impl State {
     /// phase ends when every seat has ended it (Ruling M8).
     pub(crate) fn finish_action(&mut self) {
         self.stage = Stage::Top;
+        self.undo = None;
         let n = self.players;
         let next = (1..=n)
             .map(|i| (self.turn + i) % n)
             .find(|&s| self.seats.get(usize::from(s)).is_some_and(|p| !p.ended));
         match next {
             Some(s) => self.turn = s,
-            None if self.round >= self.data().rounds => self.phase = Phase::Over,
+            None if self.round >= self.data().rounds => self.end_game(),
             None => self.begin_prep(),
+        }
+    }
+
+    /// The game ends after round 7's action phase. Rules 2: "first, each player takes the
+    /// cards of their rest piles back into hand" (zh, final scoring), so the final position
+    /// shows them there (the shares they carry count wherever the cards lie).
+    fn end_game(&mut self) {
+        self.phase = Phase::Over;
+        // A book taken by the last action needs no replacement any more.
+        self.book_refill = NONE;
+        if self.rules >= crate::state::Rules::V2 {
+            for p in &mut self.seats {
+                for pile in &mut p.piles {
+                    p.hand |= std::mem::take(pile);
+                }
+            }
         }
     }
 

@@ -38,6 +38,7 @@ rules_core::rule_set! {
     Majority = "bonus.majority": "the majority space needs the most units of its kind in the action area (ties share, 0 never)",
     BonusPounds = "bonus.pounds": "not enough pounds for the fee and the card's purchase price",
     EndPile = "end.pile": "take exactly one rest pile of an open slot, a non-empty one when there is one",
+    CancelCommitted = "action.cancel-committed": "the action has drawn a book from the supply: it can no longer be taken back",
     BadDeal = "chance.deal": "the deal does not match the components or the deck's letter order",
     BadDraw = "chance.draw": "the draw does not match what the deck and the book supply hold",
     BadReveal = "chance.reveal": "a reveal shows exactly what the seats chose",
@@ -51,6 +52,9 @@ pub enum MbError {
     Turn(#[from] TurnError),
     #[error("illegal move `{}`: {} [{}]", crate::notation::format_move(.mv), .rule.text(), .rule.code())]
     Illegal { rule: Rule, mv: Move },
+    /// A plan into a slot that is not open, with the limit it broke.
+    #[error("illegal move `{}`: only {open} action slots are open (slots 1–{open}): plan at most {open} cards [{}]", crate::notation::format_move(.mv), Rule::SlotClosed.code())]
+    SlotLimit { open: u8, mv: Move },
     #[error("bad chance outcome: {} [{}]", .rule.text(), .rule.code())]
     BadChance { rule: Rule },
 }
@@ -60,6 +64,7 @@ impl RuleViolation for MbError {
         match self {
             MbError::Turn(t) => t.rule(),
             MbError::Illegal { rule, .. } | MbError::BadChance { rule } => rule.code(),
+            MbError::SlotLimit { .. } => Rule::SlotClosed.code(),
         }
     }
 }

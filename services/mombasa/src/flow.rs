@@ -1,10 +1,16 @@
 //! Who acts, and check-then-apply: [`State::check`] is the single legality predicate for
 //! moves; [`State::apply`] runs only after it passed, so it cannot fail.
+//!
+//! Rules 2 make an action all or nothing for its player: the position before a multi-step
+//! action began is kept (`State::undo`) until the action ends, and `cancel` restores it, so
+//! a step refused halfway never leaves a half-done action the seat cannot take back. Once
+//! the action reveals something (a book drawn to refill the display) it can no longer be
+//! cancelled; what is left then (spending bookkeeping points) always has a legal move.
 
 use crate::error::Rule;
 use crate::ids::NONE;
 use crate::moves::Move;
-use crate::state::{Phase, Stage, State};
+use crate::state::{Phase, Rules, Stage, State};
 use rules_core::{Seat, ToAct};
 
 impl State {
@@ -17,6 +23,7 @@ impl State {
                 Some(s) => ToAct::Seat(Seat(s)),
                 None => ToAct::Chance,
             },
+            Phase::Actions if self.book_refill != NONE => ToAct::Chance,
             Phase::Actions => ToAct::Seat(Seat(self.turn)),
             Phase::Over => ToAct::Over,
         }
@@ -90,6 +97,13 @@ impl State {
                 self.check_book(seat, space)
             }
             (Phase::Actions, Stage::Points { .. }, Move::Pound) => Ok(()),
+            (Phase::Actions, stage, Move::Cancel) if stage != Stage::Top => {
+                match (self.rules, &self.undo) {
+                    (Rules::V1, _) => Err(Rule::WrongStep),
+                    (Rules::V2, None) => Err(Rule::CancelCommitted),
+                    (Rules::V2, Some(_)) => Ok(()),
+                }
+            }
             _ => Err(Rule::WrongStep),
         }
     }
@@ -120,6 +134,21 @@ impl State {
 
     /// Applies a move that [`State::check`] accepted.
     pub fn apply(&mut self, seat: u8, m: &Move) {
+        // Rules 2: an action that does not end with its first move keeps the position it
+        // began from, for `cancel` (dropped when the action ends or reveals a draw).
+        let before =
+            (self.rules >= Rules::V2 && self.phase == Phase::Actions && self.stage == Stage::Top)
+                .then(|| Box::new(self.clone()));
+        self.apply_move(seat, m);
+        if let Some(b) = before {
+            let unfinished = self.phase == Phase::Actions
+                && self.stage != Stage::Top
+                && self.book_refill == NONE;
+            self.undo = unfinished.then_some(b);
+        }
+    }
+
+    fn apply_move(&mut self, seat: u8, m: &Move) {
         match *m {
             Move::Keep(t) => self.apply_keep(seat, t),
             Move::Plan { card, slot } => self.apply_plan(seat, card, slot),
@@ -151,6 +180,11 @@ impl State {
             }
             Move::Bonus { space, arg } => self.apply_bonus(seat, space, arg),
             Move::End(pile) => self.apply_end(seat, pile),
+            Move::Cancel => {
+                if let Some(b) = self.undo.take() {
+                    *self = *b;
+                }
+            }
         }
     }
 }

@@ -10,9 +10,9 @@ use crate::state::{Player, Stage, State};
 /// Bit of the bonus tile in a goods mask.
 pub const TILE_BIT: u8 = 1 << SLOTS;
 
-/// The kind and value of a card.
-pub fn card_units(c: &Components, card: CardId) -> Option<(Unit, u8)> {
-    match c.cards.get(usize::from(card.0)) {
+/// The kind and value of a card in game `s` (see [`State::card_def`]).
+pub fn card_units(s: &State, card: CardId) -> Option<(Unit, u8)> {
+    match s.card_def(card) {
         Some(k) => match k.kind {
             CardKind::Units(u) => Some((u, k.value)),
             _ => None,
@@ -31,10 +31,11 @@ pub fn up_tile(c: &Components, p: &Player, unit: Unit) -> Option<(usize, u8)> {
 }
 
 /// Units of `unit` on face-up cards and unused tiles (book requirements, Ruling M4).
-pub fn face_up_units(c: &Components, p: &Player, unit: Unit) -> u32 {
+pub fn face_up_units(s: &State, p: &Player, unit: Unit) -> u32 {
+    let c = s.data();
     let cards: u32 = (0..SLOTS)
-        .filter_map(|s| p.up_card(s))
-        .filter_map(|card| card_units(c, card))
+        .filter_map(|k| p.up_card(k))
+        .filter_map(|card| card_units(s, card))
         .filter(|(u, _)| *u == unit)
         .map(|(_, v)| u32::from(v))
         .sum();
@@ -42,15 +43,16 @@ pub fn face_up_units(c: &Components, p: &Player, unit: Unit) -> u32 {
 }
 
 /// Units of `unit` on every card and tile in the area, used or not (majorities, Ruling M4).
-pub fn area_units(c: &Components, p: &Player, unit: Unit) -> u32 {
+pub fn area_units(s: &State, p: &Player, unit: Unit) -> u32 {
     if p.ended {
         return 0;
     }
+    let c = s.data();
     let cards: u32 = p
         .slots
         .iter()
-        .filter(|&&s| s != NONE)
-        .filter_map(|&s| card_units(c, CardId(s)))
+        .filter(|&&k| k != NONE)
+        .filter_map(|&k| card_units(s, CardId(k)))
         .filter(|(u, _)| *u == unit)
         .map(|(_, v)| u32::from(v))
         .sum();
@@ -71,7 +73,7 @@ pub fn price(s: &State, pos: DisplayPos) -> Option<u8> {
     if id == NONE {
         return None;
     }
-    let card = c.cards.get(usize::from(id))?;
+    let card = s.card_def(CardId(id))?;
     Some(card.cost + c.display_price.get(usize::from(pos.0))?)
 }
 
@@ -86,7 +88,7 @@ impl State {
         for slot in 0..SLOTS {
             if mask & (1 << slot) != 0 {
                 let card = p.up_card(slot).ok_or(Rule::NotFaceUp)?;
-                match card_units(self.data(), card) {
+                match card_units(self, card) {
                     Some((u, v)) if u == good => units = units.saturating_add(v),
                     Some((u, _)) if u.is_good() => return Err(Rule::MixedGoods),
                     _ => return Err(Rule::NotFaceUp),

@@ -14,7 +14,7 @@ use arrayvec::ArrayVec;
 /// - between actions: goods, 3 goods × 63 non-empty subsets of ≤ 5 slots + 1 tile = 189;
 ///   expand 4; bookkeeper 5; diamond 5; bonus spaces 8 × (12 display spaces or 54 cards)
 ///   — with the data's one buy and one sell space: 12 + 54 + 6 others = 72; end 5: 280;
-/// - expanding: 24 regions × 3 columns × 4 return choices + `done` = 289.
+/// - expanding: 24 regions × 3 columns × 4 return choices + `done` + `cancel` = 290.
 ///
 /// 320 bounds them all; `legal_tests` asserts the bound on the spaces of the data.
 pub const MAX_MOVES: usize = 320;
@@ -114,6 +114,10 @@ impl State {
             }
             _ => {}
         }
+        // Rules 2: an unfinished action may be taken back.
+        if self.phase == Phase::Actions && self.stage != Stage::Top {
+            push(out, Move::Cancel);
+        }
     }
 
     fn top_moves(&self, seat: u8, out: &mut MoveList) {
@@ -127,7 +131,7 @@ impl State {
         for good in Unit::GOODS {
             let mut items = 0u8;
             for slot in 0..SLOTS {
-                if let Some((u, _)) = p.up_card(slot).and_then(|card| card_units(c, card)) {
+                if let Some((u, _)) = p.up_card(slot).and_then(|card| card_units(self, card)) {
                     if u == good {
                         items |= 1 << slot;
                     }

@@ -114,7 +114,7 @@ const SEAT_FEATURES: &[&str] = &[
 
 impl Game for Mombasa {
     const KIND: GameKind = GameKind::Mombasa;
-    const RULES_VERSION: &'static str = "mombasa/1";
+    const RULES_VERSION: &'static str = state::Rules::CURRENT.name();
     type Options = Options;
     type State = State;
     type Move = Move;
@@ -138,14 +138,30 @@ impl Game for Mombasa {
     /// A game whose every rule reads the tables of data version `data_hash` (16 lowercase hex
     /// digits, as [`Game::data_hash`] writes it).
     fn new_game_with_data(o: &Options, data_hash: &str) -> Option<Result<State, MbError>> {
+        Self::new_game_versioned(o, Self::RULES_VERSION, data_hash)
+    }
+
+    /// `mombasa/2` (issue 13), then `mombasa/1`.
+    fn rules_versions() -> Vec<&'static str> {
+        state::Rules::ALL.iter().map(|r| r.name()).collect()
+    }
+
+    /// A game under rules version `rules_version` whose every rule reads the tables of data
+    /// version `data_hash`.
+    fn new_game_versioned(
+        o: &Options,
+        rules_version: &str,
+        data_hash: &str,
+    ) -> Option<Result<State, MbError>> {
+        let rules = state::Rules::from_name(rules_version)?;
         let ok = data_hash.len() == 16
             && data_hash
                 .bytes()
                 .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
         let hash = u64::from_str_radix(data_hash, 16).ok().filter(|_| ok)?;
         data::version(hash)?;
-        check_players(o)
-            .map(|()| State::new_under(o, hash))
+        check_options(o, rules)
+            .map(|()| State::new_versioned(o, rules, hash))
             .transpose()
     }
 
@@ -164,7 +180,7 @@ impl Game for Mombasa {
     }
 
     fn new_game(o: &Options) -> Result<State, MbError> {
-        check_players(o)?;
+        check_options(o, state::Rules::CURRENT)?;
         Ok(State::new(o))
     }
 
@@ -196,8 +212,14 @@ impl Game for Mombasa {
             _ if s.may_act(seat.0) => {}
             other => return Err(TurnError::wrong_seat(seat, other).into()),
         }
-        s.check(seat.0, m)
-            .map_err(|rule| MbError::Illegal { rule, mv: *m })?;
+        s.check(seat.0, m).map_err(|rule| match rule {
+            // The limit is named: it depends on the seat's diamond and bookkeeping tracks.
+            Rule::SlotClosed => MbError::SlotLimit {
+                open: s.open_slots(seat.0) as u8,
+                mv: *m,
+            },
+            _ => MbError::Illegal { rule, mv: *m },
+        })?;
         s.apply(seat.0, m);
         Ok(())
     }
@@ -312,14 +334,21 @@ impl Game for Mombasa {
     }
 }
 
-fn check_players(o: &Options) -> Result<(), MbError> {
-    if (2..=4).contains(&o.players) {
-        Ok(())
-    } else {
-        Err(
-            TurnError::BadOptions(format!("Mombasa is for 2 to 4 players, not {}", o.players))
-                .into(),
-        )
+fn check_options(o: &Options, rules: state::Rules) -> Result<(), MbError> {
+    let bad = |why: String| Err(TurnError::BadOptions(why).into());
+    if !(2..=4).contains(&o.players) {
+        return bad(format!("Mombasa is for 2 to 4 players, not {}", o.players));
+    }
+    match (o.first_player, rules) {
+        (Some(_), state::Rules::V1) => bad(format!(
+            "the first_player option needs rules {}",
+            state::Rules::V2.name()
+        )),
+        (Some(f), _) if f >= o.players => bad(format!(
+            "first_player is a seat, 0 to {}, not {f}",
+            o.players - 1
+        )),
+        _ => Ok(()),
     }
 }
 

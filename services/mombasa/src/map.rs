@@ -19,7 +19,7 @@ impl State {
         let Some(p) = self.player(seat) else { return 0 };
         let cards: u8 = (0..SLOTS)
             .filter_map(|s| p.up_card(s))
-            .filter_map(|card| card_units(self.data(), card))
+            .filter_map(|card| card_units(self, card))
             .filter(|(u, _)| *u == Unit::Expansion)
             .fold(0u8, |a, (_, v)| a.saturating_add(v));
         cards.saturating_add(up_tile(self.data(), p, Unit::Expansion).map_or(0, |(_, v)| v))
@@ -28,14 +28,16 @@ impl State {
     pub(crate) fn apply_expand(&mut self, seat: u8, company: Company) {
         let points = self.expansion_points(seat);
         let c = self.data();
+        let Some(p) = self.player(seat) else { return };
+        let used = (0..SLOTS)
+            .filter(|&k| {
+                p.up_card(k).is_some_and(|card| {
+                    matches!(card_units(self, card), Some((Unit::Expansion, _)))
+                })
+            })
+            .fold(0u8, |m, k| m | (1 << k));
         if let Some(p) = self.seats.get_mut(usize::from(seat)) {
-            for slot in 0..SLOTS {
-                if let Some(card) = p.up_card(slot) {
-                    if matches!(card_units(c, card), Some((Unit::Expansion, _))) {
-                        p.face_up &= !(1 << slot);
-                    }
-                }
-            }
+            p.face_up &= !used;
             if let Some((i, _)) = up_tile(c, p, Unit::Expansion) {
                 p.tiles_up &= !(1 << i);
             }

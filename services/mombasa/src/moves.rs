@@ -58,6 +58,8 @@ pub enum Move {
     },
     /// End the action phase, taking rest pile `pile` into hand.
     End(u8),
+    /// Rules 2: take back the unfinished action, back to the position it began from.
+    Cancel,
 }
 
 /// What a bonus space needs named.
@@ -72,12 +74,14 @@ pub enum BonusArg {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Chance {
     /// The 12 display cards in the order drawn (right column top to bottom, middle, left),
-    /// the 12 books of the book display by space, and with track cards the side of each
-    /// company (indexes into the data's sides).
+    /// the 12 books of the book display by space, with track cards the side of each company
+    /// (indexes into the data's sides), and under rules 2 the first player.
     Setup {
         display: ArrayVec<u8, 12>,
         books: ArrayVec<u8, 12>,
         sides: Option<[u8; 4]>,
+        /// Rules 2 without the `first_player` option: the first player drawn (step 13).
+        first: Option<u8>,
     },
     /// Two start tiles for a seat (seen by that seat only).
     StartTiles { seat: u8, tiles: [u8; 2] },
@@ -91,4 +95,7 @@ pub enum Chance {
         cards: ArrayVec<u8, 12>,
         books: ArrayVec<u8, 12>,
     },
+    /// Rules 2: the book that replaces one just taken from display space `space`, from the
+    /// supply of the same letter.
+    Book { space: BookSpace, book: u8 },
 }

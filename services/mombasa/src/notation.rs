@@ -134,6 +134,7 @@ pub fn format_move(m: &Move) -> String {
             }
         }
         Move::End(pile) => format!("end {}", u16::from(pile) + 1),
+        Move::Cancel => "cancel".into(),
     }
 }
 
@@ -268,6 +269,10 @@ pub fn parse_move(text: &str) -> Result<Move, NotationError> {
             arity(2)?;
             Move::End(slot(arg(1)?)?)
         }
+        "cancel" => {
+            arity(1)?;
+            Move::Cancel
+        }
         _ => return Err(bad("unknown move")),
     };
     Ok(m)
@@ -288,6 +293,7 @@ pub fn format_chance(ch: &Chance) -> String {
             display,
             books,
             sides,
+            first,
         } => {
             let mut s = format!(
                 "setup display={} books={}",
@@ -297,8 +303,12 @@ pub fn format_chance(ch: &Chance) -> String {
             if let Some(sd) = sides {
                 let _ = write!(s, " sides={}", list(sd.iter().map(|&x| side_code(x))));
             }
+            if let Some(f) = first {
+                let _ = write!(s, " first={f}");
+            }
             s
         }
+        Chance::Book { space, book } => format!("book {} {}", space.code(), book_code(*book)),
         Chance::StartTiles { seat, tiles } => format!(
             "tiles {seat} {},{}",
             tile_code(tiles[0]),
@@ -350,25 +360,53 @@ pub fn parse_chance(text: &str) -> Result<Chance, NotationError> {
     };
     match w.first().copied().unwrap_or("") {
         "setup" => {
-            if w.len() != 3 && w.len() != 4 {
-                return Err(bad("setup display=.. books=.. [sides=..]"));
+            if !(3..=5).contains(&w.len()) || text.split(' ').count() > 5 {
+                return Err(bad("setup display=.. books=.. [sides=..] [first=..]"));
             }
             let display = parse_list(field(1, "display")?, deck_card)
                 .ok_or_else(|| bad("bad display cards"))?;
             let books =
                 parse_list(field(2, "books")?, parse_book).ok_or_else(|| bad("bad books"))?;
-            let sides = match w.get(3) {
-                None => None,
-                Some(_) => {
-                    let v: ArrayVec<u8, 4> = parse_list(field(3, "sides")?, parse_side)
-                        .ok_or_else(|| bad("bad sides"))?;
+            // The optional fields, in this order: `sides=`, then `first=`.
+            let mut at = 3;
+            let sides = match field(at, "sides") {
+                Err(_) => None,
+                Ok(x) => {
+                    at += 1;
+                    let v: ArrayVec<u8, 4> =
+                        parse_list(x, parse_side).ok_or_else(|| bad("bad sides"))?;
                     Some(v.into_inner().map_err(|_| bad("one side per company"))?)
                 }
             };
+            let first = match field(at, "first") {
+                Err(_) => None,
+                Ok(x) => {
+                    at += 1;
+                    let f = x
+                        .parse::<u8>()
+                        .ok()
+                        .filter(|&f| usize::from(f) < crate::ids::MAX_SEATS && x.len() == 1)
+                        .ok_or_else(|| bad("first is a seat 0..3"))?;
+                    Some(f)
+                }
+            };
+            if at != w.len() {
+                return Err(bad("setup display=.. books=.. [sides=..] [first=..]"));
+            }
             Ok(Chance::Setup {
                 display,
                 books,
                 sides,
+                first,
+            })
+        }
+        "book" => {
+            if w.len() != 3 {
+                return Err(bad("book SPACE BOOK"));
+            }
+            Ok(Chance::Book {
+                space: BookSpace::parse(w[1]).ok_or_else(|| bad("book spaces: 2a..7b"))?,
+                book: parse_book(w[2]).ok_or_else(|| bad("unknown book"))?,
             })
         }
         "tiles" => {

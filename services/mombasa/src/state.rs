@@ -1,13 +1,13 @@
 //! The position: the table (display, deck, books, map, bases, bonus spaces) and each seat's
 //! board, hand and action area, plus where the round stands.
 
-use crate::data::{self, Components};
-use crate::ids::{CardId, Company, NONE, SLOTS};
+use crate::data::{self, Card, Components};
+use crate::ids::{CardId, Company, DECK_CARDS, MAX_SEATS, NONE, OWN_CARDS, SLOTS};
 use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 
 /// Options of a game.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Options {
     pub players: u8,
@@ -18,6 +18,62 @@ pub struct Options {
     /// without them, A1–D1 as the text says for the first game.
     #[serde(default)]
     pub track_cards: bool,
+    /// Step 13, for a table game: the first player, chosen at the table. Without it (rules
+    /// version 2) the setup deal draws the first player; rules version 1 always had seat 0.
+    #[serde(default)]
+    pub first_player: Option<u8>,
+}
+
+/// Written by hand for one reason: the stored, canonical options (JSON) leave `first_player`
+/// out when it is not given, so the options of games made before it existed read the same; a
+/// snapshot (postcard, which has no field names to skip by) keeps every field.
+impl Serialize for Options {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let skip = s.is_human_readable() && self.first_player.is_none();
+        let mut st = s.serialize_struct("Options", 4)?;
+        st.serialize_field("players", &self.players)?;
+        st.serialize_field("first_game", &self.first_game)?;
+        st.serialize_field("track_cards", &self.track_cards)?;
+        if skip {
+            st.skip_field("first_player")?;
+        } else {
+            st.serialize_field("first_player", &self.first_player)?;
+        }
+        st.end()
+    }
+}
+
+/// The rules version a game plays under (`Game::rules_versions`): a stored game keeps the
+/// behaviour it was recorded with, and the rules branch on this where behaviour changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Rules {
+    /// `mombasa/1`: seat 0 starts; a displaced post never re-covers a rear space; books taken
+    /// are replaced at preparation; no `cancel`; rest piles stay at the end.
+    V1,
+    /// `mombasa/2` (issue 13): the first player is drawn or chosen at setup and the "1"
+    /// cards and first-game tiles count from them; M5 as written; a book taken is replaced at
+    /// once; an unfinished action can be cancelled; rest piles go back to hand at the end.
+    V2,
+}
+
+impl Rules {
+    /// The version new games are created under.
+    pub const CURRENT: Rules = Rules::V2;
+    /// Every version this build replays, the current one first.
+    pub const ALL: [Rules; 2] = [Rules::V2, Rules::V1];
+
+    /// The version's name, as stored with a game.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Rules::V1 => "mombasa/1",
+            Rules::V2 => "mombasa/2",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Rules> {
+        Rules::ALL.into_iter().find(|r| r.name() == name)
+    }
 }
 
 /// Where the game stands.
@@ -174,6 +230,9 @@ pub struct State {
     /// The first player this round, and the one the first-player space named for the next.
     pub first: u8,
     pub next_first: u8,
+    /// The first player of the setup (step 13), from whom the "1" cards (step 14) and the
+    /// first-game start tiles (step 17) are counted.
+    pub setup_first: u8,
     /// The seat whose turn it is in the action phase.
     pub turn: u8,
     pub stage: Stage,
@@ -206,6 +265,15 @@ pub struct State {
     /// The seat in whose action area each bonus tile is, and who won it this round.
     pub tile_at: [u8; 8],
     pub tile_won: [u8; 8],
+    /// The rules version the game plays under.
+    pub rules: Rules,
+    /// Rules 2: the book display space whose book was just taken, waiting on the chance entry
+    /// that replaces it from the same pile ([`NONE`]: none).
+    pub book_refill: u8,
+    /// Rules 2: the position before the unfinished action of the seat to act began, which
+    /// `cancel` restores; `None` between actions and once the action has drawn from a pile
+    /// (what was revealed cannot be taken back).
+    pub undo: Option<Box<State>>,
     /// The hash of the component-data version the game is played under (`data_hash` of its
     /// record): every rule reads that version's tables through [`State::data`]. Last, so that
     /// a snapshot made before this field existed fails to decode (and the store replays the
@@ -214,28 +282,37 @@ pub struct State {
 }
 
 impl State {
-    /// A game waiting on its setup deal, under the current component data.
+    /// A game waiting on its setup deal, under the current rules and component data.
     pub fn new(options: &Options) -> State {
         let hash = data::data_hash();
-        State::with(options, hash, data::components())
+        State::with(options, Rules::CURRENT, hash, data::components())
     }
 
-    /// A game waiting on its setup deal under the data version `hash`; `None` when this build
-    /// does not have that version.
+    /// A game waiting on its setup deal under the current rules and the data version `hash`;
+    /// `None` when this build does not have that version.
     pub fn new_under(options: &Options, hash: u64) -> Option<State> {
-        data::version(hash).map(|c| State::with(options, hash, c))
+        State::new_versioned(options, Rules::CURRENT, hash)
     }
 
-    fn with(options: &Options, hash: u64, c: &Components) -> State {
+    /// A game under the rules version `rules` and the data version `hash`.
+    pub fn new_versioned(options: &Options, rules: Rules, hash: u64) -> Option<State> {
+        data::version(hash).map(|c| State::with(options, rules, hash, c))
+    }
+
+    fn with(options: &Options, rules: Rules, hash: u64, c: &Components) -> State {
         let n = usize::from(options.players);
         State {
             options: options.clone(),
+            rules,
+            book_refill: NONE,
+            undo: None,
             data: hash,
             players: options.players,
             phase: Phase::Setup,
             round: 0,
             first: 0,
             next_first: NONE,
+            setup_first: 0,
             turn: 0,
             stage: Stage::Top,
             seats: (0..n)
@@ -264,6 +341,34 @@ impl State {
     /// to the current data rather than panic.
     pub fn data(&self) -> &'static Components {
         data::version(self.data).unwrap_or_else(data::components)
+    }
+
+    /// The component data of card `id` in this game. The cards of a seat's colour are the
+    /// same for every seat but the "1" card, which step 14 hands out by place in turn order:
+    /// under rules 2 counted from the setup's first player, under rules 1 seat k had the
+    /// k-th (seat 0 always started).
+    pub fn card_def(&self, id: CardId) -> Option<&'static Card> {
+        let c = self.data();
+        let mut index = id.0;
+        if let Some(seat) = id.owner().filter(|&s| usize::from(s) < MAX_SEATS) {
+            let k = (id.0 - DECK_CARDS) % OWN_CARDS;
+            if k == OWN_CARDS - 1 {
+                index = DECK_CARDS + self.setup_place(seat) * OWN_CARDS + k;
+            }
+        }
+        c.cards.get(usize::from(index))
+    }
+
+    /// The place in turn order of `seat` counted from the setup's first player (0 = first),
+    /// which picks its "1" card and its first-game start tile; under rules 1, the seat.
+    pub fn setup_place(&self, seat: u8) -> u8 {
+        match self.rules {
+            Rules::V1 => seat,
+            Rules::V2 => {
+                let n = self.players.max(1);
+                (seat % n + n - self.setup_first % n) % n
+            }
+        }
     }
 
     /// Action slots open for `seat` (0 for no such seat).

@@ -2,79 +2,36 @@
 //! has been corrected (`data/mombasa/archive/`, `data/mombasa/SOURCES.md`).
 //!
 //! - The committed samples (`data/samples/mombasa.ndjson`, recorded under data version
-//!   `218af102b689d316`, now archived) still import and replay to their recorded end with the
-//!   outcomes they had, though `data_hash()` is now that of the corrected files; replayed under
-//!   the corrected data instead, some of them play differently — the archive is what keeps them.
+//!   `218af102b689d316`, now archived, and rules version `mombasa/1`) still import and replay
+//!   to their recorded end with the outcomes they had, though `data_hash()` is now that of the
+//!   corrected files; replayed under the corrected data instead (same rules), some of them play
+//!   differently — the archive is what keeps them. (`tests/rules_versions.rs` does the same
+//!   for the rules version.)
 //! - Games recorded in the test itself under the archived version replay the same way (this
 //!   part holds whatever happens to the sample file).
 
 use mombasa::notation::parse_card;
 use mombasa::{Mombasa, Options};
 use rules_core::{Actor, Erased, Game, GameRules, GameState, Ply, ToAct};
-use std::str::FromStr;
+use scenario_harness::samples::{fingerprint, records, result_line, Record};
 
 /// The data version the samples were recorded with, before the correction.
 const ARCHIVED: &str = "218af102b689d316";
 const SAMPLES: &str = include_str!("../../../data/samples/mombasa.ndjson");
 
-struct Record {
-    options: serde_json::Value,
-    data_hash: String,
-    entries: Vec<(Actor, String)>,
-}
-
-fn records() -> Vec<Record> {
-    SAMPLES
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|line| {
-            let v: serde_json::Value = serde_json::from_str(line).unwrap();
-            let entries = v["entries"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|e| {
-                    let actor = Actor::from_str(e["actor"].as_str().unwrap()).unwrap();
-                    (actor, e["notation"].as_str().unwrap().to_string())
-                })
-                .collect();
-            Record {
-                options: v["options"].clone(),
-                data_hash: v["data_hash"].as_str().unwrap().to_string(),
-                entries,
-            }
-        })
-        .collect()
-}
-
-/// Replays a record under `data_hash`: the final state, or the ply refused.
+/// Replays a record under its recorded rules version and the data version `data_hash`: the
+/// final state, or the ply refused.
 fn replay(r: &Record, data_hash: &str) -> Result<Box<dyn GameState>, usize> {
     let rules = Erased::<Mombasa>::new();
-    let mut s = rules.new_game_under(&r.options, data_hash).unwrap();
-    for (ply, (actor, text)) in r.entries.iter().enumerate() {
-        if s.to_act() == ToAct::Over || s.apply(*actor, text).is_err() {
-            return Err(ply);
-        }
-    }
-    Ok(s)
+    let s = rules
+        .new_game_recorded(&r.options, &r.rules_version, data_hash)
+        .unwrap();
+    scenario_harness::samples::replay(s, r)
 }
 
 /// Totals and winners of a finished game, as one line.
-fn result_line(s: &dyn GameState) -> String {
-    let o = s.outcome().unwrap();
-    let totals: Vec<String> = o.scores.iter().map(|x| x.total.to_string()).collect();
-    let winners: Vec<String> = o.winners.iter().map(|w| w.0.to_string()).collect();
-    format!("{} / {}", totals.join(" "), winners.join(" "))
-}
-
-/// FNV-1a over the result lines of every sample game.
-fn fingerprint(lines: &[String]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in lines.iter().flat_map(|l| l.bytes().chain([b'\n'])) {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
+fn result(s: &dyn GameState) -> String {
+    result_line(s).expect("the game is over")
 }
 
 #[test]
@@ -87,6 +44,7 @@ fn the_data_was_corrected_and_the_old_version_is_still_replayable() {
         players: 3,
         first_game: false,
         track_cards: false,
+        first_player: None,
     };
     assert!(Mombasa::new_game_with_data(&o, ARCHIVED).is_some_and(|r| r.is_ok()));
     assert!(Mombasa::new_game_with_data(&o, "0000000000000000").is_none());
@@ -108,7 +66,9 @@ fn a_snapshot_without_the_data_version_is_not_misread() {
     // decode (the store then replays the log), not decode into another state.
     let rules = Erased::<Mombasa>::new();
     let options = serde_json::json!({"players": 4});
-    let s = rules.new_game_under(&options, ARCHIVED).unwrap();
+    let s = rules
+        .new_game_recorded(&options, "mombasa/1", ARCHIVED)
+        .unwrap();
     let bytes = s.encode();
     let hash = u64::from_str_radix(ARCHIVED, 16).unwrap();
     let varint = (64 - hash.leading_zeros()).div_ceil(7).max(1) as usize;
@@ -118,7 +78,7 @@ fn a_snapshot_without_the_data_version_is_not_misread() {
 
 #[test]
 fn the_samples_replay_under_their_archived_data_as_they_were_played() {
-    let records = records();
+    let records = records(SAMPLES);
     assert_eq!(records.len(), 200);
     let mut lines = Vec::new();
     let mut differ_under_current = 0;
@@ -135,9 +95,9 @@ fn the_samples_replay_under_their_archived_data_as_they_were_played() {
             ToAct::Over,
             "sample {i} ends with its last entry"
         );
-        lines.push(result_line(s.as_ref()));
+        lines.push(result(s.as_ref()));
         match replay(r, &Mombasa::data_hash()) {
-            Ok(t) if t.to_act() == ToAct::Over && result_line(t.as_ref()) == lines[i] => {}
+            Ok(t) if t.to_act() == ToAct::Over && result(t.as_ref()) == lines[i] => {}
             _ => differ_under_current += 1,
         }
     }
@@ -157,15 +117,19 @@ const SAMPLE_OUTCOMES: u64 = 15480342122599435388;
 fn games_recorded_under_the_archived_data_replay_identically() {
     let rules = Erased::<Mombasa>::new();
     for seed in 0..12u64 {
+        let players = 2 + (seed % 3) as u8;
         let o = Options {
-            players: 2 + (seed % 3) as u8,
+            players,
             first_game: seed % 4 == 1,
             track_cards: seed % 3 == 2,
+            first_player: (seed % 5 == 3).then(|| (seed % u64::from(players)) as u8),
         };
         let options = serde_json::to_value(&o).unwrap();
         // Record a game under the archived data: dealer outcomes from the seed, moves picked
         // by a fixed rule from the legal list.
-        let mut s = rules.new_game_under(&options, ARCHIVED).unwrap();
+        let mut s = rules
+            .new_game_recorded(&options, Mombasa::RULES_VERSION, ARCHIVED)
+            .unwrap();
         let mut entries = Vec::new();
         let mut ply = 0u32;
         while s.to_act() != ToAct::Over {
@@ -185,6 +149,7 @@ fn games_recorded_under_the_archived_data_replay_identically() {
         }
         let record = Record {
             options,
+            rules_version: Mombasa::RULES_VERSION.into(),
             data_hash: ARCHIVED.into(),
             entries,
         };

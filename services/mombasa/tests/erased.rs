@@ -13,6 +13,7 @@ fn text_entries_rebuild_the_game_and_snapshots_round_trip() {
             players,
             first_game: seed % 2 == 1,
             track_cards: seed % 3 == 1,
+            first_player: None,
         };
         let p = playout::<Mombasa>(&o, seed, 20_000, true).unwrap();
         let mut s = rules.new_game(&serde_json::to_value(&o).unwrap()).unwrap();
@@ -80,6 +81,7 @@ fn the_start_tile_deal_is_hidden_from_other_viewers_in_logs() {
         players: 2,
         first_game: false,
         track_cards: false,
+        first_player: None,
     };
     let p = playout::<Mombasa>(&o, 4, 20_000, true).unwrap();
     let mut s = rules.new_game(&serde_json::to_value(&o).unwrap()).unwrap();

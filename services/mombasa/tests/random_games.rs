@@ -10,10 +10,12 @@ const GAMES: u64 = 1000;
 const MAX_PLIES: u32 = 20_000;
 
 fn options(seed: u64) -> Options {
+    let players = 2 + (seed % 3) as u8;
     Options {
-        players: 2 + (seed % 3) as u8,
+        players,
         first_game: seed % 5 == 1,
         track_cards: seed % 4 == 2,
+        first_player: (seed % 7 == 3).then(|| (seed % u64::from(players)) as u8),
     }
 }
 

@@ -12,6 +12,7 @@
 
 use mombasa::ids::{BookSpace, CardId, Company, DisplayPos};
 use mombasa::notation::{parse_book, parse_card, parse_tile};
+use mombasa::state::Rules;
 use mombasa::{Mombasa, Move, Options, Phase, State};
 use rules_core::{Game, Notation, RuleViolation, Seat};
 use serde::Deserialize;
@@ -25,7 +26,13 @@ use paths::{get, legal};
 struct Scenario {
     name: String,
     source: String,
+    /// The rules version to play under (`mombasa/1`); default the current one.
+    #[serde(default)]
+    rules: Option<String>,
     players: u8,
+    /// The `first_player` option (a table game's first player).
+    #[serde(default)]
+    first_player: Option<u8>,
     #[serde(default)]
     phase: Option<String>,
     #[serde(default)]
@@ -64,6 +71,9 @@ struct Scenario {
     #[serde(default)]
     steps: Vec<String>,
     error: Option<String>,
+    /// Text the refusal's message must contain (with `error`).
+    #[serde(default)]
+    error_says: Option<String>,
     #[serde(default)]
     expect: Vec<String>,
 }
@@ -86,13 +96,19 @@ fn company(s: &str) -> Company {
 }
 
 fn build(sc: &Scenario) -> State {
-    let mut s = State::new(&Options {
+    let rules = sc.rules.as_deref().map_or(Rules::CURRENT, |r| {
+        Rules::from_name(r).unwrap_or_else(|| panic!("unknown rules version {r}"))
+    });
+    let o = Options {
         players: sc.players,
         first_game: sc.first_game,
         track_cards: false,
-    });
+        first_player: sc.first_player,
+    };
+    let mut s = State::new_versioned(&o, rules, mombasa::data::data_hash()).expect("data");
     s.round = sc.round.unwrap_or(1);
     s.first = sc.first;
+    s.setup_first = sc.first;
     s.turn = sc.turn;
     s.phase = match sc.phase.as_deref().unwrap_or("actions") {
         "actions" => Phase::Actions,
@@ -291,6 +307,11 @@ fn run(sc: &Scenario) -> Result<(), String> {
                         "`{line}` failed with {} ({e}), expected {code}",
                         e.rule()
                     ));
+                }
+                if let Some(text) = &sc.error_says {
+                    if !e.to_string().contains(text.as_str()) {
+                        return Err(format!("`{line}` refused with `{e}`, not saying `{text}`"));
+                    }
                 }
                 if s != before {
                     return Err(format!("`{line}` was refused but changed the state"));

@@ -19,6 +19,7 @@ fn deciding_seats_may_move_in_any_order() {
             players: 2 + (seed % 3) as u8,
             first_game: false,
             track_cards: false,
+            first_player: None,
         };
         let p = playout::<Mombasa>(&o, seed, 20_000, true).unwrap();
         let mut s = Mombasa::new_game(&o).unwrap();

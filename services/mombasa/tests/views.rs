@@ -22,6 +22,7 @@ fn opts() -> Options {
         players: 3,
         first_game: false,
         track_cards: false,
+        first_player: None,
     }
 }
 
@@ -113,6 +114,16 @@ fn everything_is_shown_after_the_game() {
     let p = playout::<Mombasa>(&opts(), 2, 20_000, false).unwrap();
     let v = serde_json::to_value(Mombasa::view(&p.state, Viewer::Spectator)).unwrap();
     assert!(v["seats"][2]["hand"].is_array());
+    // The rest piles went back to the hand at the end (rules 2, Ruling MB20): the final view
+    // shows every card a seat owns in its hand and no pile.
+    for (i, seat) in p.state.seats.iter().enumerate() {
+        let view = &v["seats"][i];
+        for pile in view["piles"].as_array().unwrap() {
+            assert!(pile.as_array().unwrap().is_empty(), "seat {i}: {pile}");
+        }
+        let hand = view["hand"].as_array().unwrap().len() as u32;
+        assert_eq!(hand, seat.all_cards().count_ones(), "seat {i}");
+    }
 }
 
 #[test]

@@ -77,9 +77,11 @@ pub fn data_hash() -> u64 {
 /// files: every JSON object with a `reconstructed` field is one item
 /// ([`rules_core::DataCoverage::of_json`]).
 pub fn coverage() -> rules_core::DataCoverage {
-    CURRENT.iter().fold(rules_core::DataCoverage::default(), |c, f| {
-        c.plus(rules_core::DataCoverage::of_json(f))
-    })
+    CURRENT
+        .iter()
+        .fold(rules_core::DataCoverage::default(), |c, f| {
+            c.plus(rules_core::DataCoverage::of_json(f))
+        })
 }
 
 /// What a card does when used.
@@ -273,6 +275,66 @@ mod tests {
             }
             assert!(seen.iter().all(|&x| x));
         }
+    }
+
+    /// The counts the rules texts state are data items of their own (`counts`, marked
+    /// `rules_text`, verified by the text), and the lists of the files must agree with them.
+    #[test]
+    fn the_counts_the_texts_state_match_the_lists() {
+        let c = parse().unwrap();
+        let json = |i: usize| -> serde_json::Value { serde_json::from_str(CURRENT[i]).unwrap() };
+        let n = |v: &serde_json::Value| v.as_u64().unwrap() as usize;
+        let cards = json(0);
+        let counts = &cards["counts"];
+        assert_eq!(
+            n(&counts["action_cards"]),
+            usize::from(crate::ids::DECK_CARDS)
+        );
+        assert_eq!(
+            n(&counts["action_cards"]),
+            c.letter_mask
+                .iter()
+                .map(|m| m.count_ones() as usize)
+                .sum::<usize>()
+        );
+        assert_eq!(n(&counts["display_spaces"]), c.display_price.len());
+        assert_eq!(
+            n(&counts["start_cards_per_seat"]),
+            cards["start_deck"].as_array().unwrap().len()
+        );
+        assert_eq!(
+            n(&counts["one_cards"]),
+            cards["expansion_one"].as_array().unwrap().len()
+        );
+        let books = json(3);
+        let counts = &books["counts"];
+        assert_eq!(n(&counts["books"]), c.books.len());
+        assert_eq!(n(&counts["letters"]), c.book_letter_mask.len());
+        for m in c.book_letter_mask {
+            assert_eq!(
+                m.count_ones() as usize,
+                n(&counts["books"]) / n(&counts["letters"])
+            );
+        }
+        assert_eq!(n(&counts["display_spaces"]), c.book_space_letter.len());
+        for l in 0..3u8 {
+            let k = c.book_space_letter.iter().filter(|&&x| x == l).count();
+            assert_eq!(k, n(&counts["display_per_letter"]));
+        }
+        let map = json(1);
+        let layout = &map["base_layout"];
+        assert_eq!(
+            n(&map["posts_per_company"]["value"]),
+            n(&layout["columns"]) * n(&layout["spaces_per_column"])
+        );
+        let starts = json(4);
+        assert_eq!(n(&starts["counts"]["tiles"]), START_TILES);
+        assert_eq!(n(&starts["counts"]["tiles"]), c.start_tiles.len());
+        assert_eq!(n(&starts["counts"]["dealt"]), 2);
+        let bonus = json(5);
+        assert_eq!(n(&bonus["tile_count"]["value"]), c.bonus_tiles.len());
+        let cov = coverage();
+        assert!(cov.by_text >= 15 && cov.by_text <= cov.verified, "{cov:?}");
     }
 
     /// The texts' ranges, for the current data (an archived version may predate a correction):

@@ -40,6 +40,7 @@ pub fn get(s: &State, path: &str) -> String {
         }
         "round" => return s.round.to_string(),
         "first" => return s.first.to_string(),
+        "setup_first" => return s.setup_first.to_string(),
         "next_first" => {
             return if s.next_first == NONE {
                 "-".into()
@@ -98,6 +99,13 @@ pub fn get(s: &State, path: &str) -> String {
         }
         if let Some(co) = field.strip_prefix("shares.") {
             return s.shares(seat, company(co)).to_string();
+        }
+        // The red value of a card as this seat holds it (`red.X`: its "1" card).
+        if let Some(code) = field.strip_prefix("red.") {
+            let id = mombasa::notation::parse_card(code)
+                .and_then(|r| r.resolve(seat))
+                .unwrap_or_else(|| panic!("unknown card {code}"));
+            return s.card_def(id).map_or("-".into(), |c| c.cost.to_string());
         }
         if let Some(k) = field.strip_prefix("pile") {
             return codes(p.piles[k.parse::<usize>().unwrap() - 1]);
