@@ -89,24 +89,24 @@ impl Store {
         let rules = self
             .rules(kind)
             .map_err(|e| err(gid.clone(), None, e.to_string()))?;
-        if rec.rules_version != rules.rules_version() {
+        if !rules.rules_versions().contains(&rec.rules_version.as_str()) {
             return Err(err(
                 gid,
                 None,
                 format!(
                     "rules version `{}` is not served (this store plays `{}`)",
                     rec.rules_version,
-                    rules.rules_version()
+                    rules.rules_versions().join("`, `")
                 ),
             ));
         }
         let options = rules
             .normalize_options(&rec.options)
             .map_err(|e| err(gid.clone(), None, e.to_string()))?;
-        // A record replays under the component data it was played with (its `data_hash`),
-        // which this build must still have (current or archived).
+        // A record replays under the rules version and the component data it was played with
+        // (its `rules_version` and `data_hash`), which this build must still have.
         let mut state = rules
-            .new_game_under(&options, &rec.data_hash)
+            .new_game_recorded(&options, &rec.rules_version, &rec.data_hash)
             .map_err(|e| err(gid.clone(), None, e.to_string()))?;
         if rec.players.len() != usize::from(state.player_count()) {
             return Err(err(
