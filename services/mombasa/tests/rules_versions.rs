@@ -47,6 +47,11 @@ fn every_rules_version_is_listed_the_current_one_first() {
     let table = serde_json::json!({"players": 3, "first_player": 1});
     assert!(rules.new_game_recorded(&table, RECORDED, &data).is_err());
     assert!(rules.new_game_recorded(&table, "mombasa/2", &data).is_ok());
+    // Its canonical JSON leaves the option out when it is not given: old games' options read
+    // the same as before it existed.
+    let canonical = rules.normalize_options(&o).unwrap();
+    assert!(canonical.get("first_player").is_none(), "{canonical}");
+    assert_eq!(rules.normalize_options(&table).unwrap()["first_player"], 1);
 }
 
 #[test]
