@@ -22,6 +22,8 @@
 //! - `setup`, `actions`, `contracts`, `ports`, `production`: the rules, by concept.
 //! - `chance`: dealing, refills, drift, draws. [`scoring`]: round tiles and the final sheet.
 //! - [`legal`], [`notation`], [`view`], [`features`].
+//! - [`layout`] and `presentation`: the layout a viewer draws, the view and layout schemas,
+//!   entries in words (`rules_core::Presentation`).
 //! - [`versions`]: the component-data versions a stored game may have been recorded under.
 //!
 //! Rules versions: `clans-of-caledonia/3` (issue 13) is current; games recorded under
@@ -36,11 +38,13 @@ pub mod error;
 pub mod features;
 mod flow;
 pub mod ids;
+pub mod layout;
 pub mod legal;
 pub mod map;
 pub mod moves;
 pub mod notation;
 mod ports;
+mod presentation;
 mod production;
 mod raw;
 pub mod scoring;
@@ -195,10 +199,11 @@ impl Game for Caledonia {
         data::coverage()
     }
 
-    /// A building-bonus draw is seen by its drawer only (Ruling C11).
+    /// A building-bonus draw is seen by its drawer only (Ruling C11), and by the omniscient
+    /// viewer (a finished game's replay shows every secret).
     fn chance_visible(s: &State, c: &Chance, viewer: Viewer) -> bool {
         match (c, &s.phase) {
-            (Chance::Draw(_), state::Phase::Draw(t)) => viewer == Viewer::Seat(Seat(t.seat)),
+            (Chance::Draw(_), state::Phase::Draw(t)) => viewer.sees(Seat(t.seat)),
             _ => true,
         }
     }

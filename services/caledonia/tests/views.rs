@@ -55,11 +55,17 @@ fn building_bonus_draws_are_seen_by_their_drawer_only() {
                 assert!(!Caledonia::chance_visible(&s, c, Viewer::Spectator));
                 let mut after = s.clone();
                 Caledonia::apply(&mut after, a).unwrap();
-                assert!(Caledonia::view(&after, Viewer::Seat(drawer))
-                    .drawn
-                    .is_some());
-                assert!(Caledonia::view(&after, Viewer::Seat(other)).drawn.is_none());
-                assert!(Caledonia::view(&after, Viewer::Spectator).drawn.is_none());
+                let contracts = |v: Viewer| {
+                    let draw = Caledonia::view(&after, v)
+                        .draw
+                        .expect("a pending draw shows");
+                    assert_eq!(draw.seat, t.seat);
+                    draw.contracts
+                };
+                assert!(contracts(Viewer::Seat(drawer)).is_some());
+                assert!(contracts(Viewer::Omniscient).is_some());
+                assert!(contracts(Viewer::Seat(other)).is_none());
+                assert!(contracts(Viewer::Spectator).is_none());
                 seen += 1;
             } else if let Action::Chance(c) = a {
                 assert!(Caledonia::chance_visible(&s, c, Viewer::Spectator));

@@ -12,10 +12,10 @@ use crate::ids::{Djinn, TileType};
 use serde::Deserialize;
 use std::sync::OnceLock;
 
-const TILES_JSON: &str = include_str!("../../../data/five-tribes/tiles.json");
-const DJINNS_JSON: &str = include_str!("../../../data/five-tribes/djinns.json");
-const RESOURCES_JSON: &str = include_str!("../../../data/five-tribes/resources.json");
-const MEEPLES_JSON: &str = include_str!("../../../data/five-tribes/meeples.json");
+pub(crate) const TILES_JSON: &str = include_str!("../../../data/five-tribes/tiles.json");
+pub(crate) const DJINNS_JSON: &str = include_str!("../../../data/five-tribes/djinns.json");
+pub(crate) const RESOURCES_JSON: &str = include_str!("../../../data/five-tribes/resources.json");
+pub(crate) const MEEPLES_JSON: &str = include_str!("../../../data/five-tribes/meeples.json");
 
 /// Verified and reconstructed items of the data files (every item says which it is).
 pub fn data_coverage() -> rules_core::DataCoverage {

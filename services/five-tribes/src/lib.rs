@@ -18,6 +18,7 @@
 //! - `bidding`, `movement`, `tribes`, `tiles`, `djinns`, `market`: the rules, by concept.
 //! - `chance`: dealing, drawing and checking outcomes.
 //! - [`scoring`], [`legal`], [`notation`], [`view`], [`features`] (for position queries).
+//! - [`presentation`]: view and layout schemas, the layout, entries in words.
 
 mod bidding;
 pub mod board;
@@ -33,6 +34,7 @@ pub mod market;
 mod movement;
 pub mod moves;
 pub mod notation;
+pub mod presentation;
 pub mod scoring;
 pub mod state;
 mod tiles;
@@ -177,12 +179,11 @@ impl Game for FiveTribes {
             .collect()
     }
 
-    /// Sibittis's draw is seen by its drawer only (Ruling F15); everything else dealt is public.
+    /// Sibittis's draw is seen by its drawer (and the omniscient viewer) only (Ruling F15);
+    /// everything else dealt is public.
     fn chance_visible(s: &State, c: &Chance, viewer: Viewer) -> bool {
         match (c, &s.phase) {
-            (Chance::Djinns(_), state::Phase::Turn { seat, .. }) => {
-                viewer == Viewer::Seat(Seat(*seat))
-            }
+            (Chance::Djinns(_), state::Phase::Turn { seat, .. }) => viewer.sees(Seat(*seat)),
             _ => true,
         }
     }

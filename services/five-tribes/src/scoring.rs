@@ -27,8 +27,11 @@ impl State {
         let sc = components().scoring;
         let p = self.player(seat);
         let has = |d: Djinn| p.djinns.has(d);
-        let fewer = (0..self.players)
-            .filter(|&o| o != seat && self.player(o).viziers < p.viziers)
+        let fewer = self
+            .seats
+            .iter()
+            .enumerate()
+            .filter(|&(o, q)| o != usize::from(seat) && q.viziers < p.viziers)
             .count();
         let (mut palms, mut palaces, mut tiles) = (0i32, 0i32, 0i32);
         for t in Tile::all() {
@@ -87,8 +90,12 @@ impl State {
         SeatScore::new(Seat(seat), breakdown, None)
     }
 
+    /// Every seat's score as it stands. Before the deal there are no seats yet (the deal
+    /// creates them), so there are no scores either.
     pub fn scores(&self) -> Vec<SeatScore> {
-        (0..self.players).map(|s| self.seat_score(s)).collect()
+        (0..self.seats.len() as u8)
+            .map(|s| self.seat_score(s))
+            .collect()
     }
 
     /// Final scores; ties share the victory (Ruling 16).

@@ -47,7 +47,7 @@ fn sibittis_draw_is_seen_by_its_drawer_only() {
                 found += 1;
                 let seat = spectator["turn"]["seat"].as_u64().unwrap() as u8;
                 assert!(spectator["turn"]["sibittis"].is_null());
-                assert!(spectator["turn"]["sibittis_count"].as_u64().unwrap() > 0);
+                assert!(spectator["turn"]["sibittisCount"].as_u64().unwrap() > 0);
                 let own =
                     serde_json::to_value(FiveTribes::view(&s, Viewer::Seat(Seat(seat)))).unwrap();
                 assert!(!own["turn"]["sibittis"].as_array().unwrap().is_empty());

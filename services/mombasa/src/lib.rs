@@ -19,7 +19,8 @@
 //! - The six actions by concept: `goods` (and buying), `map` (expansion), `books`
 //!   (bookkeeper and bookkeeping points), `diamonds`, `bonus`; `companies`: tracks, shares,
 //!   bases.
-//! - [`scoring`], [`legal`], [`notation`], [`view`].
+//! - [`scoring`], [`legal`], [`notation`]; [`view`] (what a viewer may see) and
+//!   [`presentation`] (view and layout schemas, the layout, entries in words).
 
 mod bonus;
 mod books;
@@ -37,6 +38,7 @@ mod map;
 pub mod moves;
 pub mod notation;
 mod planning;
+pub mod presentation;
 pub mod scoring;
 pub mod state;
 pub mod view;
@@ -170,11 +172,12 @@ impl Game for Mombasa {
     }
 
     /// Secret choices (the start tile kept, each card planned, `ready`) are seen by their
-    /// seat only; the reveal entry that follows them makes them public.
+    /// seat (and the omniscient viewer) only; the reveal entry that follows them makes them
+    /// public.
     fn move_visible(s: &State, seat: Seat, m: &Move, viewer: Viewer) -> bool {
         let _ = s;
         match m {
-            Move::Keep(_) | Move::Plan { .. } | Move::Ready => viewer == Viewer::Seat(seat),
+            Move::Keep(_) | Move::Plan { .. } | Move::Ready => viewer.sees(seat),
             _ => true,
         }
     }
@@ -323,12 +326,13 @@ impl Game for Mombasa {
         data::coverage()
     }
 
-    /// A seat's two start tiles are seen by that seat only; all else dealt is public (the
-    /// deck's order is never dealt: each draw names only the cards it turns face up).
+    /// A seat's two start tiles are seen by that seat (and the omniscient viewer) only; all
+    /// else dealt is public (the deck's order is never dealt: each draw names only the cards
+    /// it turns face up).
     fn chance_visible(s: &State, c: &Chance, viewer: Viewer) -> bool {
         let _ = s;
         match c {
-            Chance::StartTiles { seat, .. } => viewer == Viewer::Seat(Seat(*seat)),
+            Chance::StartTiles { seat, .. } => viewer.sees(Seat(*seat)),
             _ => true,
         }
     }

@@ -18,6 +18,7 @@ use crate::game::{Game, MoveBuf, ToAct};
 use crate::ids::{Actor, GameKind, Ply, Viewer};
 use crate::notation::Notation;
 use crate::outcome::{Outcome, SeatScore};
+use crate::presentation::Presentation;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::hash::Hasher;
@@ -99,6 +100,12 @@ pub trait GameRules: Send + Sync + 'static {
     fn feature_schema(&self) -> FeatureSchema;
     /// Verified and reconstructed component data items.
     fn data_coverage(&self) -> DataCoverage;
+    /// The JSON Schema of this game's views (see [`Presentation::view_schema`]).
+    fn view_schema(&self) -> serde_json::Value;
+    /// The static geometry of a game with these options (see [`Presentation::layout`]).
+    fn layout(&self, options: &serde_json::Value) -> Result<serde_json::Value, EntryError>;
+    /// The JSON Schema of the layout.
+    fn layout_schema(&self) -> serde_json::Value;
 }
 
 /// A position of some game, object-safe.
@@ -108,6 +115,10 @@ pub trait GameState: Send + Sync {
     fn player_count(&self) -> u8;
     /// Applies one entry given as text. On error the state is unchanged.
     fn apply(&mut self, actor: Actor, notation: &str) -> Result<(), EntryError>;
+    /// The canonical text of an entry (parsed, then formatted): what a log stores, so that
+    /// `bid 0`, ` bid 0` and `bid 00` are one move, written one way. Refuses what does not
+    /// parse; says nothing of legality.
+    fn canonical(&self, actor: Actor, notation: &str) -> Result<String, EntryError>;
     /// The dealer's outcome for the chance node at `ply` of a game seeded with `seed`.
     fn deal(&self, seed: u64, ply: Ply) -> Option<String>;
     /// Every legal move of the seat to act, as notation.
@@ -134,6 +145,9 @@ pub trait GameState: Send + Sync {
     fn state_hash(&self, key: [u8; 16]) -> u64;
     /// Fills `out` with this position's declared features (see [`Game::features`]).
     fn features(&self, out: &mut Features);
+    /// An entry applied to this position, in words, as `viewer` may know it (see
+    /// [`Presentation`]); the notation itself when it does not parse.
+    fn describe(&self, actor: Actor, notation: &str, viewer: Viewer) -> String;
 }
 
 impl Clone for Box<dyn GameState> {
@@ -168,7 +182,7 @@ fn rule_error<E: RuleViolation>(e: E) -> EntryError {
 
 impl<G> GameRules for Erased<G>
 where
-    G: Game + Notation,
+    G: Game + Notation + Presentation,
     G::State: Serialize + DeserializeOwned + Send + Sync,
 {
     fn kind(&self) -> GameKind {
@@ -250,11 +264,22 @@ where
     fn data_coverage(&self) -> DataCoverage {
         G::data_coverage()
     }
+    fn view_schema(&self) -> serde_json::Value {
+        G::view_schema()
+    }
+    fn layout(&self, options: &serde_json::Value) -> Result<serde_json::Value, EntryError> {
+        let o: G::Options = serde_json::from_value(options.clone())
+            .map_err(|e| EntryError::Options(e.to_string()))?;
+        Ok(G::layout(&o))
+    }
+    fn layout_schema(&self) -> serde_json::Value {
+        G::layout_schema()
+    }
 }
 
 impl<G> GameState for ErasedState<G>
 where
-    G: Game + Notation,
+    G: Game + Notation + Presentation,
     G::State: Serialize + DeserializeOwned + Send + Sync,
 {
     fn kind(&self) -> GameKind {
@@ -277,6 +302,12 @@ where
                 G::resolve(&mut self.0, &c).map_err(rule_error)
             }
         }
+    }
+    fn canonical(&self, actor: Actor, notation: &str) -> Result<String, EntryError> {
+        Ok(match actor {
+            Actor::Seat(_) => G::format_move(&G::parse_move(notation)?),
+            Actor::Dealer => G::format_chance(&G::parse_chance(notation)?),
+        })
     }
     fn deal(&self, seed: u64, ply: Ply) -> Option<String> {
         let mut dealer = Dealer::for_ply(seed, ply);
@@ -348,6 +379,20 @@ where
     fn features(&self, out: &mut Features) {
         out.clear();
         G::features(&self.0, out);
+    }
+    fn describe(&self, actor: Actor, notation: &str, viewer: Viewer) -> String {
+        let visible = self.entry_text(actor, notation, viewer) != "hidden";
+        match actor {
+            Actor::Seat(seat) => match G::parse_move(notation) {
+                Ok(m) if visible => G::describe_move(&self.0, seat, &m),
+                Ok(_) => format!("Seat {} moves (hidden until revealed)", seat.0),
+                Err(_) => notation.to_string(),
+            },
+            Actor::Dealer => match G::parse_chance(notation) {
+                Ok(c) => G::describe_chance(&self.0, &c, visible),
+                Err(_) => notation.to_string(),
+            },
+        }
     }
 }
 

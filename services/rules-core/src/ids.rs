@@ -95,6 +95,16 @@ impl GameKind {
         GameKind::Mombasa,
     ];
 
+    /// The kind's name as a type-name prefix (`FiveTribes`, `Caledonia`, `Mombasa`): the
+    /// GraphQL types of its views are named after it (`FiveTribesView`).
+    pub const fn type_prefix(self) -> &'static str {
+        match self {
+            GameKind::FiveTribes => "FiveTribes",
+            GameKind::ClansOfCaledonia => "Caledonia",
+            GameKind::Mombasa => "Mombasa",
+        }
+    }
+
     pub const fn as_str(self) -> &'static str {
         match self {
             GameKind::FiveTribes => "five-tribes",
@@ -149,12 +159,26 @@ impl FromStr for Actor {
     }
 }
 
-/// Who is looking at a position: a seat (sees its own secrets) or a spectator (public table
-/// only). Text form: the seat number, or `spectator`.
+/// Who is looking at a position: a seat (sees its own secrets), a spectator (public table
+/// only), or — for a finished game only, where nothing is secret any more — the omniscient
+/// viewer, who sees every seat's secrets as they stood at that ply. Text form: the seat number,
+/// `spectator` or `omniscient`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Viewer {
     Seat(Seat),
     Spectator,
+    Omniscient,
+}
+
+impl Viewer {
+    /// Whether this viewer may see `seat`'s secrets.
+    pub fn sees(self, seat: Seat) -> bool {
+        match self {
+            Viewer::Seat(s) => s == seat,
+            Viewer::Spectator => false,
+            Viewer::Omniscient => true,
+        }
+    }
 }
 
 impl fmt::Display for Viewer {
@@ -162,6 +186,7 @@ impl fmt::Display for Viewer {
         match self {
             Viewer::Seat(s) => s.fmt(f),
             Viewer::Spectator => f.write_str("spectator"),
+            Viewer::Omniscient => f.write_str("omniscient"),
         }
     }
 }
@@ -169,8 +194,10 @@ impl fmt::Display for Viewer {
 impl FromStr for Viewer {
     type Err = ParseIdError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        if s == "spectator" {
-            return Ok(Viewer::Spectator);
+        match s {
+            "spectator" => return Ok(Viewer::Spectator),
+            "omniscient" => return Ok(Viewer::Omniscient),
+            _ => {}
         }
         s.parse::<Seat>()
             .map(Viewer::Seat)
@@ -191,7 +218,7 @@ mod tests {
         for a in [Actor::Dealer, Actor::Seat(Seat(0)), Actor::Seat(Seat(3))] {
             assert_eq!(a.to_string().parse::<Actor>(), Ok(a));
         }
-        for v in [Viewer::Spectator, Viewer::Seat(Seat(2))] {
+        for v in [Viewer::Spectator, Viewer::Omniscient, Viewer::Seat(Seat(2))] {
             assert_eq!(v.to_string().parse::<Viewer>(), Ok(v));
         }
         assert_eq!("17".parse::<Ply>(), Ok(Ply(17)));

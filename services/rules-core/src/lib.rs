@@ -19,6 +19,7 @@
 //! - [`dealer`]: the seeded, version-pinned generator that samples chance outcomes.
 //! - [`contract`]: the `Game` contract checked over a recorded game, for property tests.
 //! - [`playout`]: a generic random-playout driver for tests, simulation and benchmarks.
+//! - [`presentation`]: a game's view schema, board layout and entries in words.
 //! - [`erased`]: games as trait objects speaking notation and JSON, for the store and the API.
 
 pub mod contract;
@@ -31,6 +32,7 @@ pub mod ids;
 pub mod notation;
 pub mod outcome;
 pub mod playout;
+pub mod presentation;
 
 pub use dealer::{ChanceRng, Dealer};
 pub use erased::{EntryError, Erased, GameRules, GameState, Registry};
@@ -41,3 +43,4 @@ pub use ids::{Actor, GameKind, ParseIdError, Ply, Seat, Viewer};
 pub use notation::Notation;
 pub use outcome::{Outcome, SeatScore};
 pub use playout::{playout, Playout, PlayoutError};
+pub use presentation::Presentation;
