@@ -34,6 +34,12 @@ pub enum StoreError {
     },
     #[error("game {0} already exists")]
     Exists(GameId),
+    /// Another process (a running server) has the store open.
+    #[error("the store in {0} is in use by another process")]
+    InUse(String),
+    /// The filesystem has less free space than the configured reserve: nothing was written.
+    #[error("storage full: {free} bytes free, below the {reserve}-byte reserve; free space or raise the disk, and writes resume by themselves")]
+    StorageFull { free: u64, reserve: u64 },
     #[error("storage: {0}")]
     Sled(#[from] sled::Error),
 }
@@ -53,6 +59,8 @@ impl StoreError {
             StoreError::UnknownKind(_) | StoreError::BadInput(_) => "BAD_INPUT",
             StoreError::Corrupt { .. } => "CORRUPT",
             StoreError::Exists(_) => "EXISTS",
+            StoreError::StorageFull { .. } => "STORAGE_FULL",
+            StoreError::InUse(_) => "IN_USE",
             StoreError::Sled(_) => "STORAGE",
         }
     }

@@ -14,7 +14,9 @@
 //!   reading entries and states, listing, rebuilding caches. The tree layout is documented there.
 //! - [`durability`]: group commit, sharing one log write and `fdatasync` between writers.
 //! - [`wal`]: the write-ahead log that makes acknowledged writes durable, and its recovery.
-//! - [`portable`]: NDJSON game records: import (validated) and export (byte-stable).
+//! - [`portable`]: NDJSON game records: import (validated against the published schema) and
+//!   export (byte-stable).
+//! - [`space`]: the free-space guard that refuses writes before the disk fills.
 //! - `error`: the one error enum, `StoreError`, with stable codes.
 
 pub mod durability;
@@ -22,10 +24,13 @@ pub mod error;
 pub mod id;
 pub mod portable;
 pub mod record;
+pub mod space;
 pub mod store;
 pub mod wal;
 
 pub use error::{Result, StoreError};
 pub use id::GameId;
 pub use record::{Entry, Header, Status};
-pub use store::{Append, Appended, Config, Filter, NewGame, Page, RebuildReport, Store};
+pub use store::{
+    Append, Appended, BackupReport, Config, Filter, NewGame, Page, RebuildReport, Store,
+};

@@ -32,11 +32,13 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
+mod backup;
 mod create;
 mod maintenance;
 mod projections;
 mod reads;
 
+pub use backup::BackupReport;
 pub use maintenance::RebuildReport;
 
 /// Longest notation text accepted for one entry.
@@ -53,6 +55,9 @@ pub struct Config {
     pub snapshot_every: u32,
     /// sled's page cache, in bytes (sled's own default is 1 GiB).
     pub cache_bytes: u64,
+    /// Writes are refused (`StorageFull`) while the filesystem has less free space than this
+    /// (0: never). See `space`.
+    pub min_free_bytes: u64,
 }
 
 impl Default for Config {
@@ -60,6 +65,7 @@ impl Default for Config {
         Config {
             snapshot_every: 32,
             cache_bytes: 128 << 20,
+            min_free_bytes: 64 << 20,
         }
     }
 }
@@ -112,6 +118,20 @@ pub struct Page {
     pub next: Option<GameId>,
 }
 
+/// The `idem` key of an actor's idempotency key: game (8) ‖ actor (1: seat, or 0xFF for the
+/// dealer) ‖ key. Records written before keys were per actor (game ‖ key) are not looked up:
+/// a retry of a move sent before the upgrade is not recognised, which costs that client a
+/// `VERSION_CONFLICT` at worst, never a second application.
+pub(crate) fn idem_key(game: GameId, actor: Actor, key: &str) -> Vec<u8> {
+    let mut v = game.to_bytes().to_vec();
+    v.push(match actor {
+        Actor::Seat(s) => s.0,
+        Actor::Dealer => 0xFF,
+    });
+    v.extend_from_slice(key.as_bytes());
+    v
+}
+
 #[derive(Serialize, Deserialize)]
 struct IdemRecord {
     first_ply: u32,
@@ -149,6 +169,7 @@ pub struct Store {
     commit: GroupCommit,
     last_id: Mutex<(u64, u16)>,
     hooks: std::sync::RwLock<Vec<FinishHook>>,
+    space: crate::space::SpaceGuard,
 }
 
 /// Tree numbers, as written in the write-ahead log.
@@ -250,11 +271,12 @@ fn tx_error(e: TransactionError<StoreError>) -> StoreError {
     }
 }
 
-/// Checks a player's name: 1 to 64 characters, no control characters.
+/// Checks a player's name: 1 to 64 characters, no control or format characters (a bidi
+/// override would make a name read as another), no space at either end.
 pub fn check_name(name: &str) -> Result<()> {
-    if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(char::is_control) {
+    if name.chars().count() > MAX_NAME || !crate::portable::check::name_ok(name) {
         return Err(StoreError::BadInput(format!(
-            "a player name is 1 to {MAX_NAME} characters without control characters: {:?}",
+            "a player name is 1 to {MAX_NAME} characters, without control or format characters and without spaces at its ends: {:?}",
             name.chars().take(80).collect::<String>()
         )));
     }
@@ -272,7 +294,13 @@ impl Store {
             .mode(sled::Mode::HighThroughput)
             .cache_capacity(config.cache_bytes)
             .flush_every_ms(None)
-            .open()?;
+            .open()
+            .map_err(|e| match e {
+                sled::Error::Io(io) if io.to_string().contains("could not acquire lock") => {
+                    StoreError::InUse(path.display().to_string())
+                }
+                e => StoreError::Sled(e),
+            })?;
         let all = TREE_NAMES
             .iter()
             .map(|n| db.open_tree(n))
@@ -296,11 +324,12 @@ impl Store {
             tip_records: all[usize::from(TIPS)].clone(),
             all,
             registry,
-            config,
+            config: config.clone(),
             tips: Mutex::new(HashMap::new()),
             db,
             last_id: Mutex::new((0, 0)),
             hooks: Default::default(),
+            space: crate::space::SpaceGuard::new(path, config.min_free_bytes),
         };
         if !recovered.is_empty() {
             store.heal()?;
@@ -359,6 +388,9 @@ impl Store {
         writes: &[WalWrite],
         new_game: Option<GameId>,
     ) -> Result<()> {
+        self.space
+            .check()
+            .map_err(|(free, reserve)| StoreError::StorageFull { free, reserve })?;
         if new_game.is_none() {
             for w in writes {
                 self.all[usize::from(w.tree)].insert(w.key.as_slice(), w.value.as_slice())?;
@@ -391,6 +423,11 @@ impl Store {
     /// Group commit activity so far.
     pub fn commit_stats(&self) -> crate::durability::CommitStats {
         self.commit.stats()
+    }
+
+    /// Bytes free on the store's filesystem, and whether that is below the write reserve.
+    pub fn free_space(&self) -> (Option<u64>, bool) {
+        (self.space.free_bytes(), self.space.check().is_err())
     }
 
     /// Bytes on disk, as sled reports them.
@@ -503,23 +540,30 @@ impl Store {
             )));
         }
         if let Some(k) = req.key {
-            if k.is_empty() || k.len() > MAX_KEY {
+            if k.is_empty() || k.len() > MAX_KEY || k.chars().any(char::is_control) {
                 return Err(StoreError::BadInput(format!(
-                    "an idempotency key is 1 to {MAX_KEY} bytes"
+                    "an idempotency key is 1 to {MAX_KEY} bytes without control characters"
                 )));
             }
         }
         let tip = self.tip(id)?;
         let mut tip = tip.lock().unwrap_or_else(|e| e.into_inner());
-        let idem_key = req.key.map(|k| {
-            let mut v = id.to_bytes().to_vec();
-            v.extend_from_slice(k.as_bytes());
-            v
-        });
+        // The log stores the canonical text (parsed, then formatted): a move has one spelling.
+        let notation = tip
+            .state
+            .canonical(req.actor, req.notation)
+            .map_err(|error| StoreError::Rejected {
+                game: id,
+                ply: tip.header.plies,
+                error,
+            })?;
+        // A key belongs to the actor that used it: looking up another seat's key finds nothing
+        // (it would otherwise confirm or deny a guess of that seat's secret move).
+        let idem_key = req.key.map(|k| idem_key(id, req.actor, k));
         if let Some(ik) = &idem_key {
             if let Some(bytes) = self.idem.get(ik)? {
                 let rec: IdemRecord = decode(&bytes, id, None)?;
-                if rec.notation != req.notation {
+                if rec.notation != notation {
                     return Err(StoreError::BadInput(
                         "idempotency key reused for a different move".into(),
                     ));
@@ -557,7 +601,7 @@ impl Store {
         }
         let mut state = tip.state.clone();
         state
-            .apply(req.actor, req.notation)
+            .apply(req.actor, &notation)
             .map_err(|error| StoreError::Rejected {
                 game: id,
                 ply,
@@ -566,7 +610,7 @@ impl Store {
         let mut entries = vec![Entry {
             ply,
             actor: req.actor,
-            notation: req.notation.to_string(),
+            notation: notation.clone(),
             recorded_at: req.at,
             key: req.key.map(str::to_string),
         }];
@@ -606,7 +650,7 @@ impl Store {
             let rec = IdemRecord {
                 first_ply: ply,
                 count: entries.len() as u32,
-                notation: req.notation.to_string(),
+                notation,
             };
             writes.push(write(IDEM, k, encode(&rec)));
         }

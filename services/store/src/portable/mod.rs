@@ -15,6 +15,8 @@ use rules_core::{Actor, GameKind, Ply, ToAct};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 
+pub mod check;
+
 /// Largest record (one line) accepted.
 pub const MAX_RECORD_BYTES: usize = 8 << 20;
 
@@ -25,6 +27,8 @@ pub struct GameRecord {
     pub kind: String,
     pub players: Vec<String>,
     pub options: serde_json::Value,
+    /// Present in every record (null for a table game): a record without it is refused.
+    #[serde(deserialize_with = "present")]
     pub seed: Option<u64>,
     pub rules_version: String,
     pub data_hash: String,
@@ -44,6 +48,12 @@ pub struct RecordEntry {
     pub at: DateTime<Utc>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
+}
+
+/// Reads an optional value whose field must be there (`deserialize_with` turns off serde's
+/// missing-means-`None`).
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    Option::<u64>::deserialize(d)
 }
 
 /// Why a record was refused: where, and the first failing ply if it got that far.
@@ -76,9 +86,22 @@ impl Store {
                 ),
             ));
         }
-        let rec: GameRecord =
+        let value: serde_json::Value =
             serde_json::from_str(line).map_err(|e| err(None, None, format!("bad JSON: {e}")))?;
+        let gid = value
+            .get("id")
+            .and_then(|v| v.as_str())
+            .map(|s| s.chars().take(20).collect::<String>());
+        check::against_schema(&value).map_err(|e| err(gid.clone(), None, e))?;
+        let rec: GameRecord = serde_json::from_value(value)
+            .map_err(|e| err(gid.clone(), None, format!("bad record: {e}")))?;
         let gid = Some(rec.id.to_string());
+        check::times_in_order(
+            rec.created_at,
+            rec.updated_at,
+            rec.entries.iter().map(|e| (e.ply, e.at)),
+        )
+        .map_err(|(ply, m)| err(gid.clone(), ply, m))?;
         let kind: GameKind = rec.kind.parse().map_err(|_| {
             err(
                 gid.clone(),
@@ -141,9 +164,13 @@ impl Store {
                 .actor
                 .parse()
                 .map_err(|_| err(gid.clone(), Some(ply), format!("bad actor `{}`", e.actor)))?;
+            // Stored as its canonical text, like every append.
+            let notation = state
+                .canonical(actor, &e.notation)
+                .map_err(|x| err(gid.clone(), Some(ply), x.to_string()))?;
             if let (Some(seed), Actor::Dealer) = (rec.seed, actor) {
                 let dealt = state.deal(seed, Ply(ply));
-                if dealt.as_deref() != Some(e.notation.as_str()) {
+                if dealt.as_deref() != Some(notation.as_str()) {
                     return Err(err(
                         gid,
                         Some(ply),
@@ -152,7 +179,7 @@ impl Store {
                 }
             }
             state
-                .apply(actor, &e.notation)
+                .apply(actor, &notation)
                 .map_err(|x| err(gid.clone(), Some(ply), x.to_string()))?;
             if (ply + 1).is_multiple_of(every) {
                 snaps.push((ply + 1, state.encode()));
@@ -160,7 +187,7 @@ impl Store {
             entries.push(Entry {
                 ply,
                 actor,
-                notation: e.notation.clone(),
+                notation,
                 recorded_at: e.at,
                 key: e.key.clone(),
             });
@@ -237,10 +264,14 @@ impl Store {
         })
     }
 
-    /// Writes every game (of `kind`, if given) as NDJSON, in id order. Returns the count.
+    /// Writes every finished game (of `kind`, if given) as NDJSON, in id order; with
+    /// `include_active`, active games too — with their seeds and every draw dealt so far, which
+    /// tell anyone holding the file what the players may not know (an operator's backup, not a
+    /// publication). Returns the count.
     pub fn export(
         &self,
         kind: Option<GameKind>,
+        include_active: bool,
         out: &mut dyn Write,
         progress: &mut dyn FnMut(u64, u64),
     ) -> crate::Result<u64> {
@@ -250,10 +281,11 @@ impl Store {
         for id in self.game_ids() {
             let id = id?;
             done += 1;
-            if let Some(k) = kind {
-                if self.header(id)?.kind != k {
-                    continue;
-                }
+            let h = self.header(id)?;
+            if kind.is_some_and(|k| h.kind != k)
+                || (!include_active && h.status != Status::Finished)
+            {
+                continue;
             }
             let rec = self.record(id)?;
             serde_json::to_writer(&mut *out, &rec)
