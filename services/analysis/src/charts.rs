@@ -1,186 +1,260 @@
-//! Charts as SVG, drawn server-side from `Statistics`: win rate by seat and by tag (with 95%
-//! Wilson intervals), score distribution per category (p10–p90 bar, median, mean).
+//! Charts as SVG, drawn server-side from [`Statistics`] with plotters' SVG backend.
 //!
-//! Written by hand rather than with a plotting crate: three bar charts need a few dozen SVG
-//! elements, and a plotting library would bring font discovery (system fonts, fontconfig) into
-//! a headless server for the sake of text the browser lays out anyway.
+//! plotters is built without its `ttf` feature: text is written as SVG `<text>` for the
+//! browser to lay out, sized by plotters' own estimate, so no system font (nor font-kit,
+//! fontconfig) is needed on a headless server.
+//!
+//! Every chart says what it counts: its subtitle gives n (the games counted) and the filter
+//! the statistics were computed under, and a note says what bars, whiskers and lines mean.
+//! Win rates are drawn in one panel per player count (an even chance differs, and a solo game
+//! is "won" on its own terms), tags in one panel per tag group and player count (clans and
+//! ports are never sorted into one list). Axes have round ticks. The same statistics and
+//! filter always give the same bytes, and no games gives a chart saying so, never a panic.
+//!
+//! # The charts ([`CHARTS`])
+//! - `win-rate-by-seat`: per player count, each seat's win rate (a k-way tie counts 1/k) with
+//!   its 95% Wilson interval, against an even chance (1/players).
+//! - `win-rate-by-tag`: per tag group and player count, each tag's win rate (of the seats with
+//!   the tag), best first. `group` picks one group (`clan`, `djinn`, …); without it, all.
+//! - `score-by-category`: points per score category (min–max, p10–p90, median, mean) and the
+//!   total per player count.
 
-use crate::stats::{Rate, Statistics};
-use std::fmt::Write;
+mod panel;
+
+use crate::stats::{Statistics, StatsFilter};
+use panel::{Area, Drawn, Panel, RangeRow, RateRow};
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, VPos};
 
 /// The charts there are, by file stem.
 pub const CHARTS: [&str; 3] = ["win-rate-by-seat", "win-rate-by-tag", "score-by-category"];
 
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-        .replace('\'', "&apos;")
+#[derive(Debug, thiserror::Error)]
+pub enum ChartError {
+    #[error("there is no chart `{0}`: the charts are win-rate-by-seat, win-rate-by-tag and score-by-category")]
+    Unknown(String),
+    /// plotters refused to draw (it writes to a string, so this is not expected).
+    #[error("the chart could not be drawn: {0}")]
+    Draw(String),
 }
 
-const W: f64 = 720.0;
-const LEFT: f64 = 170.0;
-const RIGHT: f64 = 40.0;
-const ROW: f64 = 26.0;
-const TOP: f64 = 56.0;
+/// Height of the title, subtitle and note above the panels, and of a message in their place.
+const HEADER: u32 = 74;
+const MESSAGE: u32 = 60;
+const BOTTOM: u32 = 8;
 
-fn frame(title: &str, rows: usize, axis_max: f64, axis_label: &str, body: &str) -> String {
-    let h = TOP + ROW * rows.max(1) as f64 + 40.0;
-    let mut s = String::new();
-    let _ = write!(
-        s,
-        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{h}" viewBox="0 0 {W} {h}" font-family="sans-serif" font-size="12"><rect width="100%" height="100%" fill="#fff"/><text x="{}" y="24" font-size="16" text-anchor="middle">{}</text>"##,
-        W / 2.0,
-        esc(title)
-    );
-    let plot_w = W - LEFT - RIGHT;
-    let bottom = TOP + ROW * rows.max(1) as f64;
-    for i in 0..=4 {
-        let x = LEFT + plot_w * f64::from(i) / 4.0;
-        let v = axis_max * f64::from(i) / 4.0;
-        let _ = write!(
-            s,
-            r##"<line x1="{x:.1}" y1="{}" x2="{x:.1}" y2="{bottom:.1}" stroke="#ddd"/><text x="{x:.1}" y="{:.1}" text-anchor="middle">{}</text>"##,
-            TOP - 6.0,
-            bottom + 16.0,
-            if axis_max <= 1.0 {
-                format!("{:.0}%", v * 100.0)
-            } else {
-                format!("{v:.0}")
-            }
-        );
+/// What stands above a chart's panels.
+struct Header {
+    title: String,
+    subtitle: String,
+    note: &'static str,
+}
+
+/// The chart `name` (see [`CHARTS`]) of `stats`, computed for games of `kind` under `filter`
+/// (shown in the picture: pass the filter `stats` were computed with). `group` selects one
+/// tag group for `win-rate-by-tag` and is ignored by the other charts.
+pub fn chart(
+    name: &str,
+    kind: &str,
+    stats: &Statistics,
+    filter: &StatsFilter,
+    group: Option<&str>,
+) -> Result<String, ChartError> {
+    let (what, note) = match name {
+        "win-rate-by-seat" => (
+            "win rate by seat",
+            "bar: win rate (a win shared by k seats counts 1/k) · whisker: 95% Wilson interval · dashes: an even chance",
+        ),
+        "win-rate-by-tag" => (
+            "win rate by tag",
+            "bar: win rate of the n seats with the tag (a shared win counts 1/k) · whisker: 95% Wilson interval · dashes: an even chance",
+        ),
+        "score-by-category" => (
+            "points by score category",
+            "line: min–max · bar: 10th–90th percentile · tick: median · dot: mean",
+        ),
+        _ => return Err(ChartError::Unknown(name.to_string())),
+    };
+    let title = match group {
+        Some(g) if name == "win-rate-by-tag" => format!("{kind}: {what}, group {g}"),
+        _ => format!("{kind}: {what}"),
+    };
+    let header = Header {
+        title,
+        subtitle: format!("n = {} · {}", games(stats.games), filter.describe()),
+        note,
+    };
+    let (panels, message) = if stats.games == 0 {
+        (Vec::new(), "no games match".to_string())
+    } else {
+        match name {
+            "win-rate-by-seat" => (seat_panels(stats), String::new()),
+            "win-rate-by-tag" => tag_panels(stats, group),
+            _ => (score_panels(stats), String::new()),
+        }
+    };
+    render(&header, &panels, &message).map_err(|e| ChartError::Draw(e.to_string()))
+}
+
+/// `1 game` or `3 games`.
+fn games(n: u64) -> String {
+    match n {
+        1 => "1 game".to_string(),
+        n => format!("{n} games"),
     }
-    let _ = write!(
-        s,
-        r##"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"##,
-        LEFT + plot_w / 2.0,
-        bottom + 34.0,
-        esc(axis_label)
-    );
-    s.push_str(body);
-    s.push_str("</svg>\n");
-    s
 }
 
-fn rate_rows(rows: &[(String, Rate)]) -> String {
-    let plot_w = W - LEFT - RIGHT;
-    let mut b = String::new();
-    for (i, (label, r)) in rows.iter().enumerate() {
-        let y = TOP + ROW * i as f64;
-        let _ = write!(
-            b,
-            r##"<text x="{:.1}" y="{:.1}" text-anchor="end">{}</text><rect x="{LEFT}" y="{:.1}" width="{:.1}" height="{:.1}" fill="#4878a8"/><line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#222"/><text x="{:.1}" y="{:.1}" fill="#222">{:.1}% (n={})</text>"##,
-            LEFT - 8.0,
-            y + ROW * 0.65,
-            esc(label),
-            y + 4.0,
-            plot_w * r.rate,
-            ROW - 8.0,
-            LEFT + plot_w * r.low,
-            y + ROW / 2.0,
-            LEFT + plot_w * r.high,
-            y + ROW / 2.0,
-            LEFT + plot_w * r.high + 4.0,
-            y + ROW * 0.65,
-            r.rate * 100.0,
-            r.trials
-        );
+/// `solo` or `3 players`.
+fn players(n: u32) -> String {
+    match n {
+        1 => "solo".to_string(),
+        n => format!("{n} players"),
     }
-    b
 }
 
-/// One chart, by stem (see [`CHARTS`]); `None` for an unknown name.
-pub fn chart(name: &str, kind: &str, s: &Statistics) -> Option<String> {
-    match name {
-        "win-rate-by-seat" => {
-            let rows: Vec<(String, Rate)> = s
+/// The win rate of a seat at random: none for solo games, which are not won against anyone.
+fn even_chance(players: u32) -> Option<f64> {
+    (players > 1).then(|| 1.0 / f64::from(players))
+}
+
+fn seat_panels(stats: &Statistics) -> Vec<Panel> {
+    stats
+        .by_player_count
+        .iter()
+        .map(|pc| Panel::Rates {
+            caption: format!("{} · {}", players(pc.players), games(pc.games)),
+            rows: pc
                 .by_seat
                 .iter()
-                .map(|r| (format!("seat {}", r.seat), r.win))
-                .collect();
-            Some(frame(
-                &format!(
-                    "{kind}: win rate by seat ({} games, 95% intervals)",
-                    s.games
-                ),
-                rows.len(),
-                1.0,
-                "win rate",
-                &rate_rows(&rows),
-            ))
-        }
-        "win-rate-by-tag" => {
-            let mut tags = s.by_tag.clone();
-            tags.sort_by(|a, b| {
-                b.win
-                    .rate
-                    .total_cmp(&a.win.rate)
-                    .then_with(|| a.tag.cmp(&b.tag))
-            });
-            let rows: Vec<(String, Rate)> = tags.into_iter().map(|t| (t.tag, t.win)).collect();
-            Some(frame(
-                &format!("{kind}: win rate by tag (95% intervals)"),
-                rows.len(),
-                1.0,
-                "win rate of the seats with the tag",
-                &rate_rows(&rows),
-            ))
-        }
-        "score-by-category" => {
-            let max = s
-                .by_category
-                .iter()
-                .map(|c| c.scores.max)
-                .fold(1.0, f64::max);
-            let plot_w = W - LEFT - RIGHT;
-            let x = |v: f64| LEFT + plot_w * v.max(0.0) / max;
-            let mut b = String::new();
-            for (i, c) in s.by_category.iter().enumerate() {
-                let y = TOP + ROW * i as f64;
-                let d = &c.scores;
-                let _ = write!(
-                    b,
-                    r##"<text x="{:.1}" y="{:.1}" text-anchor="end">{}</text><rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="#9cc0e0"/><line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#1f4e79" stroke-width="2"/><circle cx="{:.1}" cy="{:.1}" r="3" fill="#c0392b"/>"##,
-                    LEFT - 8.0,
-                    y + ROW * 0.65,
-                    esc(&c.category),
-                    x(d.p10),
-                    y + 4.0,
-                    (x(d.p90) - x(d.p10)).max(1.0),
-                    ROW - 8.0,
-                    x(d.median),
-                    y + 3.0,
-                    x(d.median),
-                    y + ROW - 3.0,
-                    x(d.mean),
-                    y + ROW / 2.0
-                );
-            }
-            Some(frame(
-                &format!("{kind}: points per category (bar p10–p90, line median, dot mean)"),
-                s.by_category.len(),
-                max,
-                "points",
-                &b,
-            ))
-        }
-        _ => None,
-    }
+                .map(|s| RateRow {
+                    label: format!("seat {}", s.seat),
+                    rate: s.win,
+                })
+                .collect(),
+            even: even_chance(pc.players),
+            colour: panel::colour(pc.players),
+        })
+        .collect()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn labels_are_escaped_and_unknown_charts_refused() {
-        assert_eq!(esc(r#"<a & "b">"#), "&lt;a &amp; &quot;b&quot;&gt;");
-        let s = crate::stats::compute(std::iter::empty());
-        assert!(chart("nope", "k", &s).is_none());
-        for name in CHARTS {
-            let svg = chart(name, "five-tribes", &s).unwrap();
-            assert!(svg.starts_with("<svg ") && svg.trim_end().ends_with("</svg>"));
+/// One panel per tag group and player count, or a message when there is none to draw.
+fn tag_panels(stats: &Statistics, only: Option<&str>) -> (Vec<Panel>, String) {
+    let groups = stats.tag_groups();
+    let chosen: Vec<&str> = groups
+        .iter()
+        .copied()
+        .filter(|g| only.is_none_or(|o| o == *g))
+        .collect();
+    let mut panels = Vec::new();
+    for group in &chosen {
+        for pc in &stats.by_player_count {
+            let Some(tags) = pc.tag_groups.iter().find(|t| t.group == *group) else {
+                continue;
+            };
+            let mut tags: Vec<_> = tags.tags.iter().collect();
+            // Best first; ties in the order the statistics give (value order).
+            tags.sort_by(|a, b| b.win.rate.total_cmp(&a.win.rate));
+            let name = if group.is_empty() { "tags" } else { group };
+            panels.push(Panel::Rates {
+                caption: format!("{name} · {} · {}", players(pc.players), games(pc.games)),
+                rows: tags
+                    .into_iter()
+                    .map(|t| RateRow {
+                        label: t.value.clone(),
+                        rate: t.win,
+                    })
+                    .collect(),
+                even: even_chance(pc.players),
+                colour: panel::colour(pc.players),
+            });
         }
     }
+    let message = match (panels.is_empty(), only) {
+        (false, _) => String::new(),
+        (true, Some(g)) if !groups.is_empty() => format!(
+            "no tag of group {g} in these games (groups: {})",
+            groups.join(", ")
+        ),
+        (true, Some(g)) => format!("no tag of group {g} in these games"),
+        (true, None) => "no tags in these games".to_string(),
+    };
+    (panels, message)
+}
+
+fn score_panels(stats: &Statistics) -> Vec<Panel> {
+    let mut panels = Vec::new();
+    let seats = stats.scores.total.map_or(0, |d| d.count);
+    if !stats.scores.by_category.is_empty() {
+        panels.push(Panel::Ranges {
+            caption: format!("points per category · {seats} seats"),
+            rows: stats
+                .scores
+                .by_category
+                .iter()
+                .map(|c| RangeRow {
+                    label: c.category.clone(),
+                    scores: c.scores,
+                })
+                .collect(),
+            unit: "",
+        });
+    }
+    let totals: Vec<RangeRow> = stats
+        .by_player_count
+        .iter()
+        .filter_map(|pc| {
+            pc.scores.map(|d| RangeRow {
+                label: players(pc.players),
+                scores: d,
+            })
+        })
+        .collect();
+    if !totals.is_empty() {
+        panels.push(Panel::Ranges {
+            caption: "total points by player count".to_string(),
+            rows: totals,
+            unit: "",
+        });
+    }
+    panels
+}
+
+fn render(header: &Header, panels: &[Panel], message: &str) -> Result<String, String> {
+    let body = if panels.is_empty() {
+        MESSAGE
+    } else {
+        panels.iter().map(Panel::height).sum()
+    };
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (panel::WIDTH, HEADER + body + BOTTOM))
+            .into_drawing_area();
+        draw(&root, header, panels, message).map_err(|e| e.to_string())?;
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(svg)
+}
+
+fn draw(root: &Area<'_>, header: &Header, panels: &[Panel], message: &str) -> Drawn {
+    use panel::{text_style, INK, MUTED};
+    root.fill(&WHITE)?;
+    let centre = i32::try_from(panel::WIDTH / 2).unwrap_or(0);
+    let top = |px, colour| text_style(px, colour, HPos::Center, VPos::Top);
+    root.draw(&Text::new(header.title.as_str(), (centre, 8), top(16, INK)))?;
+    root.draw(&Text::new(
+        header.subtitle.as_str(),
+        (centre, 32),
+        top(12, INK),
+    ))?;
+    root.draw(&Text::new(header.note, (centre, 52), top(10, MUTED)))?;
+    let (_, mut rest) = root.split_vertically(HEADER);
+    if panels.is_empty() {
+        rest.draw(&Text::new(message, (centre, 16), top(14, INK)))?;
+    }
+    for p in panels {
+        let (area, below) = rest.split_vertically(p.height());
+        p.draw(&area)?;
+        rest = below;
+    }
+    Ok(())
 }

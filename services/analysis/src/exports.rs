@@ -43,6 +43,18 @@ fn categories(games: &[GameSummary]) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// A CSV cell of free text (a player's name, a move): one that a spreadsheet would read as a
+/// formula (it starts with `=`, `+`, `-`, `@`, a tab or a carriage return) is prefixed with
+/// `'`, as OWASP advises, so opening an export never runs what a player typed as a name.
+/// Numbers are written by the exporter itself and never pass here. NDJSON is left as is.
+pub fn text_cell(s: &str) -> String {
+    if s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{s}")
+    } else {
+        s.to_string()
+    }
+}
+
 /// Writes the `games` table of `kind`. Returns the number of rows.
 pub fn games(
     analysis: &Analysis,
@@ -90,7 +102,7 @@ pub fn games(
                         g.plies.to_string(),
                         g.rounds.to_string(),
                         seat.to_string(),
-                        s.player.clone(),
+                        text_cell(&s.player),
                         s.won.to_string(),
                         g.winners().to_string(),
                         s.total.to_string(),
@@ -102,7 +114,7 @@ pub fn games(
                             .map(|(_, v)| v.to_string())
                             .unwrap_or_default()
                     }));
-                    rec.push(s.tags.join(";"));
+                    rec.push(text_cell(&s.tags.join(";")));
                     w.write_record(&rec)?;
                     rows += 1;
                 }
@@ -165,9 +177,10 @@ pub fn moves(
             for e in &entries {
                 w.write_record([
                     id.to_string(),
-                    e.ply.to_string(),
+                    // The entry that makes position n is "ply n" everywhere (from 1).
+                    (e.ply + 1).to_string(),
                     e.actor.to_string(),
-                    e.notation.clone(),
+                    text_cell(&e.notation),
                     e.recorded_at.to_rfc3339(),
                 ])?;
                 rows += 1;
@@ -175,7 +188,7 @@ pub fn moves(
             w.flush()?;
         } else {
             for e in &entries {
-                let row = serde_json::json!({ "game_id": id.to_string(), "ply": e.ply, "actor": e.actor.to_string(), "move": e.notation, "recorded_at": e.recorded_at });
+                let row = serde_json::json!({ "game_id": id.to_string(), "ply": e.ply + 1, "actor": e.actor.to_string(), "move": e.notation, "recorded_at": e.recorded_at });
                 serde_json::to_writer(&mut *out, &row)?;
                 out.write_all(b"\n")?;
                 rows += 1;

@@ -1,12 +1,27 @@
-//! Statistics over game summaries: win rates by seat with Wilson intervals, by tag, score
-//! distributions overall and per category, game length, tie rate.
+//! Statistics over game summaries, knowing no game by name.
 //!
-//! Floats are fine here: statistics are derived, never replayed.
+//! Win rates only mean something among games with the same number of seats (an even chance is
+//! 1/2 in a 2-player game, 1/4 in a 4-player one, and a solo game of Clans of Caledonia is
+//! always "won"), so everything about winning is split by player count and never pooled:
+//! games, tie rate, win rate by seat and per tag, tags grouped by the part of their name
+//! before `:` (`djinn:baal` → group `djinn`, value `baal`). Score distributions (total and per
+//! category) and lengths (plies, rounds, wall time) are over every counted game; a filter on
+//! the player count gives them for one count.
+//!
+//! Counts are integers; figures are rounded where they are made (rates and intervals to 4
+//! decimals, means and quantiles to 2: see [`figures`]). Floats are fine here: statistics are
+//! derived, never replayed.
+
+pub mod figures;
+
+pub use figures::{distribution, round2, round4, wilson, Distribution, Rate};
 
 use crate::summary::GameSummary;
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, SecondsFormat, Utc};
 use rustc_hash::FxHashMap;
 use serde::Serialize;
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
 
 /// Which games to count.
 #[derive(Debug, Clone, Default)]
@@ -32,139 +47,121 @@ impl StatsFilter {
             && self.since.is_none_or(|t| g.created_at >= t)
             && self.until.is_none_or(|t| g.created_at < t)
     }
-}
 
-/// A proportion with its 95% Wilson score interval.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Rate {
-    pub successes: f64,
-    pub trials: u64,
-    pub rate: f64,
-    pub low: f64,
-    pub high: f64,
-}
-
-/// Wilson score interval at 95% (z = 1.96). A shared win counts as 1/k of a win for each of the
-/// k tied seats.
-pub fn wilson(successes: f64, trials: u64) -> Rate {
-    if trials == 0 {
-        return Rate {
-            successes,
-            trials,
-            rate: 0.0,
-            low: 0.0,
-            high: 0.0,
-        };
-    }
-    let n = trials as f64;
-    let p = successes / n;
-    let z = 1.959_963_984_540_054_f64;
-    let z2 = z * z;
-    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
-    let half = z * ((p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt()) / (1.0 + z2 / n);
-    Rate {
-        successes,
-        trials,
-        rate: p,
-        low: (centre - half).max(0.0),
-        high: (centre + half).min(1.0),
-    }
-}
-
-/// Mean, median, 10th and 90th percentiles, min and max.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Distribution {
-    pub count: usize,
-    pub mean: f64,
-    pub median: f64,
-    pub p10: f64,
-    pub p90: f64,
-    pub min: f64,
-    pub max: f64,
-}
-
-/// Percentiles by linear interpolation between closest ranks (as numpy's default), over whole
-/// numbers (points, plies, rounds, milliseconds). Order statistics are found by counting when
-/// the values span a small range (points, plies, rounds) and by selection otherwise, never by
-/// a full sort: a statistics query over 10,000 games computes a dozen of these over 30,000
-/// values each.
-pub fn distribution(mut xs: Vec<i64>) -> Option<Distribution> {
-    if xs.is_empty() {
-        return None;
-    }
-    let n = xs.len();
-    let mean = xs.iter().map(|&x| x as f64).sum::<f64>() / n as f64;
-    let lo_v = xs.iter().copied().min().unwrap_or(0);
-    let hi_v = xs.iter().copied().max().unwrap_or(0);
-    let (min, max) = (lo_v as f64, hi_v as f64);
-    // The order statistics the three quantiles interpolate between.
-    let ranks: Vec<usize> = [0.1, 0.5, 0.9]
-        .iter()
-        .flat_map(|p| {
-            let lo = (p * (n - 1) as f64).floor() as usize;
-            [lo, (lo + 1).min(n - 1)]
-        })
+    /// The filter in words, for a chart's subtitle: `all games`, or e.g.
+    /// `3 players · tag djinn:baal · since 2026-01-01T00:00:00Z`.
+    pub fn describe(&self) -> String {
+        let time = |t: &DateTime<Utc>| t.to_rfc3339_opts(SecondsFormat::Secs, true);
+        let parts: Vec<String> = [
+            self.player_count.map(|n| match n {
+                1 => "solo games".to_string(),
+                n => format!("{n} players"),
+            }),
+            self.player.as_ref().map(|p| format!("player {p}")),
+            self.tag.as_ref().map(|t| format!("tag {t}")),
+            self.since.as_ref().map(|t| format!("since {}", time(t))),
+            self.until.as_ref().map(|t| format!("until {}", time(t))),
+        ]
+        .into_iter()
+        .flatten()
         .collect();
-    let kth = match hi_v.checked_sub(lo_v).and_then(|r| usize::try_from(r).ok()) {
-        // Points, plies and rounds span a few hundred values: counting them is linear and
-        // beats selection (three passes over tens of thousands of values) by a wide margin.
-        Some(range) if range <= 4 * n + 1024 => {
-            let mut counts = vec![0u32; range + 1];
-            for &x in &xs {
-                counts[(x - lo_v) as usize] += 1;
-            }
-            let mut sorted_ranks = ranks.clone();
-            sorted_ranks.sort_unstable();
-            let mut values = Vec::with_capacity(ranks.len());
-            let (mut seen, mut v) = (0usize, 0usize);
-            for r in &sorted_ranks {
-                while seen + counts[v] as usize <= *r {
-                    seen += counts[v] as usize;
-                    v += 1;
-                }
-                values.push((*r, lo_v + v as i64));
-            }
-            ranks
-                .iter()
-                .map(|r| values.iter().find(|(k, _)| k == r).map_or(lo_v, |x| x.1))
-                .collect::<Vec<i64>>()
+        if parts.is_empty() {
+            "all games".to_string()
+        } else {
+            parts.join(" · ")
         }
-        _ => ranks
-            .iter()
-            .map(|&r| *xs.select_nth_unstable(r).1)
-            .collect::<Vec<i64>>(),
-    };
-    let q = |i: usize, p: f64| {
-        let pos = p * (n - 1) as f64;
-        let (a, b) = (kth[2 * i], kth[2 * i + 1]);
-        a as f64 + (b - a) as f64 * (pos - pos.floor())
-    };
-    let (p10, median, p90) = (q(0, 0.1), q(1, 0.5), q(2, 0.9));
-    Some(Distribution {
-        count: n,
-        mean,
-        median,
-        p10,
-        p90,
-        min,
-        max,
-    })
+    }
 }
 
+/// Statistics of the games a filter accepted.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Statistics {
+    /// Games counted, all player counts together.
+    pub games: u64,
+    /// Who wins, for each player count present, fewest players first.
+    pub by_player_count: Vec<PlayerCountStats>,
+    /// Final scores of every seat of every counted game.
+    pub scores: Scores,
+    pub lengths: Lengths,
+}
+
+impl Statistics {
+    /// The statistics of games with `players` seats, if any was counted.
+    pub fn player_count(&self, players: u32) -> Option<&PlayerCountStats> {
+        self.by_player_count.iter().find(|p| p.players == players)
+    }
+
+    /// The tag groups seen at any player count, in name order.
+    pub fn tag_groups(&self) -> Vec<&str> {
+        let mut groups: Vec<&str> = self
+            .by_player_count
+            .iter()
+            .flat_map(|p| p.tag_groups.iter().map(|g| g.group.as_str()))
+            .collect();
+        groups.sort_unstable();
+        groups.dedup();
+        groups
+    }
+}
+
+/// Who wins among the games with one number of seats.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PlayerCountStats {
+    /// Seats per game.
+    pub players: u32,
+    pub games: u64,
+    /// Games won by more than one seat.
+    pub ties: u64,
+    /// `ties / games`, 4 decimals.
+    pub tie_rate: f64,
+    /// One per seat, from seat 0.
+    pub by_seat: Vec<SeatStats>,
+    /// Tags by group, groups in name order.
+    pub tag_groups: Vec<TagGroup>,
+    /// Final scores of these games' seats.
+    pub scores: Option<Distribution>,
+}
+
+/// How one seat fared.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SeatStats {
-    pub seat: usize,
+    /// The seat, from 0.
+    pub seat: u32,
+    /// Over the games counted; a win shared by k seats counts 1/k.
     pub win: Rate,
+    /// 2 decimals.
     pub mean_score: f64,
 }
 
+/// The tags whose names start with `group:` (tags without `:` form the group `""`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TagGroup {
+    pub group: String,
+    /// In value order (numbers by value: `port:2` before `port:10`).
+    pub tags: Vec<TagStats>,
+}
+
+/// How the seats with one tag fared.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TagStats {
+    /// The whole tag, as the game wrote it (`djinn:baal`).
     pub tag: String,
+    /// The part after the group (`baal`).
+    pub value: String,
     /// Seats that had the tag.
     pub count: u64,
+    /// Of those seats; a win shared by k seats counts 1/k.
     pub win: Rate,
+    /// 2 decimals.
     pub mean_score: f64,
+}
+
+/// Final scores: totals and each category of the score sheet.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Scores {
+    pub total: Option<Distribution>,
+    /// In score-sheet order.
+    pub by_category: Vec<CategoryStats>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -173,50 +170,95 @@ pub struct CategoryStats {
     pub scores: Distribution,
 }
 
+/// How long games last.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Statistics {
-    pub games: usize,
-    pub by_seat: Vec<SeatStats>,
-    pub by_tag: Vec<TagStats>,
-    pub scores: Option<Distribution>,
-    pub by_category: Vec<CategoryStats>,
+pub struct Lengths {
+    /// Entries in the log.
     pub plies: Option<Distribution>,
     pub rounds: Option<Distribution>,
-    /// In milliseconds.
+    /// From creation to the last entry, in milliseconds.
     pub wall_millis: Option<Distribution>,
-    /// Share of games won by more than one seat.
-    pub tie_rate: f64,
+}
+
+/// Splits a tag into its group and value: `djinn:baal` → (`djinn`, `baal`); `x` → (``, `x`).
+pub fn tag_group(tag: &str) -> (&str, &str) {
+    tag.split_once(':').unwrap_or(("", tag))
+}
+
+/// Wins and scores of some seats, summed while counting. Scores are summed as integers so the
+/// mean is exact before its one rounding.
+#[derive(Debug, Clone, Copy, Default)]
+struct Tally {
+    trials: u64,
+    wins: u64,
+    successes: f64,
+    score: i64,
+}
+
+impl Tally {
+    fn add(&mut self, won: bool, share: f64, score: i32) {
+        self.trials += 1;
+        self.wins += u64::from(won);
+        if won {
+            self.successes += share;
+        }
+        self.score += i64::from(score);
+    }
+
+    fn rate(&self) -> Rate {
+        Rate::new(self.trials, self.wins, self.successes)
+    }
+
+    fn mean_score(&self) -> f64 {
+        round2(self.score as f64 / self.trials.max(1) as f64)
+    }
+}
+
+/// What is counted for one player count.
+#[derive(Default)]
+struct PlayerCountTally<'a> {
+    games: u64,
+    ties: u64,
+    seats: Vec<Tally>,
+    // Hashing, not ordered maps: string comparisons dominated the query; outputs are sorted
+    // (and grouped) once at the end, over a few dozen distinct tags.
+    tags: FxHashMap<&'a str, Tally>,
+    totals: Vec<i64>,
 }
 
 /// Statistics over `games` (already filtered).
 pub fn compute<'a>(games: impl IntoIterator<Item = &'a GameSummary>) -> Statistics {
-    let mut n = 0usize;
-    let mut seat_wins: Vec<(f64, u64, f64)> = Vec::new(); // (wins, trials, score sum)
-                                                          // Hashing, not ordered maps: string comparisons dominated the query; outputs are sorted below.
-    let mut tags: FxHashMap<&'a str, (f64, u64, f64)> = FxHashMap::default();
+    let mut n = 0u64;
+    // Indexed by player count: a handful of entries, so a vector beats any map.
+    let mut by_count: Vec<PlayerCountTally<'a>> = Vec::new();
     let mut scores = Vec::new();
     // Categories by their position on the score sheet (the same for every game of a kind), with
     // a lookup by name only when a game's sheet differs.
     let mut categories: Vec<(&'a str, Vec<i64>)> = Vec::new();
     let (mut plies, mut rounds, mut wall) = (Vec::new(), Vec::new(), Vec::new());
-    let mut ties = 0usize;
     for g in games {
         n += 1;
-        let share = 1.0 / g.winners().max(1) as f64;
-        if g.winners() > 1 {
-            ties += 1;
+        let players = g.seats.len();
+        if by_count.len() <= players {
+            by_count.resize_with(players + 1, PlayerCountTally::default);
+        }
+        let pc = &mut by_count[players];
+        pc.games += 1;
+        let winners = g.winners();
+        let share = 1.0 / winners.max(1) as f64;
+        pc.ties += u64::from(winners > 1);
+        if pc.seats.len() < players {
+            pc.seats.resize(players, Tally::default());
         }
         for (i, s) in g.seats.iter().enumerate() {
-            if seat_wins.len() <= i {
-                seat_wins.resize(i + 1, (0.0, 0, 0.0));
-            }
-            let won = if s.won { share } else { 0.0 };
-            let e = &mut seat_wins[i];
-            *e = (e.0 + won, e.1 + 1, e.2 + f64::from(s.total));
+            pc.seats[i].add(s.won, share, s.total);
             for t in &s.tags {
-                let e = tags.entry(t.as_str()).or_insert((0.0, 0, 0.0));
-                *e = (e.0 + won, e.1 + 1, e.2 + f64::from(s.total));
+                pc.tags
+                    .entry(t.as_str())
+                    .or_default()
+                    .add(s.won, share, s.total);
             }
+            pc.totals.push(i64::from(s.total));
             scores.push(i64::from(s.total));
             for (pos, (c, p)) in s.breakdown.iter().enumerate() {
                 let slot = match categories.get(pos) {
@@ -236,43 +278,83 @@ pub fn compute<'a>(games: impl IntoIterator<Item = &'a GameSummary>) -> Statisti
         rounds.push(i64::from(g.rounds));
         wall.push(g.wall_millis());
     }
-    let by_category: Vec<CategoryStats> = categories
+    let by_player_count = by_count
         .into_iter()
-        .filter_map(|(c, xs)| {
-            distribution(xs).map(|d| CategoryStats {
-                category: c.to_string(),
-                scores: d,
-            })
-        })
+        .enumerate()
+        .filter(|(_, pc)| pc.games > 0)
+        .map(|(players, pc)| player_count_stats(players, pc))
         .collect();
-    let mut by_tag: Vec<(&str, (f64, u64, f64))> = tags.into_iter().collect();
-    by_tag.sort_by(|a, b| a.0.cmp(b.0));
     Statistics {
         games: n,
-        by_seat: seat_wins
+        by_player_count,
+        scores: Scores {
+            total: distribution(scores),
+            by_category: categories
+                .into_iter()
+                .filter_map(|(c, xs)| {
+                    distribution(xs).map(|d| CategoryStats {
+                        category: c.to_string(),
+                        scores: d,
+                    })
+                })
+                .collect(),
+        },
+        lengths: Lengths {
+            plies: distribution(plies),
+            rounds: distribution(rounds),
+            wall_millis: distribution(wall),
+        },
+    }
+}
+
+fn player_count_stats(players: usize, pc: PlayerCountTally<'_>) -> PlayerCountStats {
+    let mut groups: BTreeMap<&str, Vec<TagStats>> = BTreeMap::new();
+    for (tag, t) in pc.tags {
+        let (group, value) = tag_group(tag);
+        groups.entry(group).or_default().push(TagStats {
+            tag: tag.to_string(),
+            value: value.to_string(),
+            count: t.trials,
+            win: t.rate(),
+            mean_score: t.mean_score(),
+        });
+    }
+    PlayerCountStats {
+        players: u32::try_from(players).unwrap_or(u32::MAX),
+        games: pc.games,
+        ties: pc.ties,
+        tie_rate: round4(pc.ties as f64 / pc.games.max(1) as f64),
+        by_seat: pc
+            .seats
             .iter()
             .enumerate()
-            .map(|(seat, (w, t, sum))| SeatStats {
-                seat,
-                win: wilson(*w, *t),
-                mean_score: sum / (*t).max(1) as f64,
+            .map(|(seat, t)| SeatStats {
+                seat: u32::try_from(seat).unwrap_or(u32::MAX),
+                win: t.rate(),
+                mean_score: t.mean_score(),
             })
             .collect(),
-        by_tag: by_tag
+        tag_groups: groups
             .into_iter()
-            .map(|(tag, (w, t, sum))| TagStats {
-                tag: tag.to_string(),
-                count: t,
-                win: wilson(w, t),
-                mean_score: sum / t.max(1) as f64,
+            .map(|(group, mut tags)| {
+                tags.sort_by(|a, b| natural(&a.value, &b.value));
+                TagGroup {
+                    group: group.to_string(),
+                    tags,
+                }
             })
             .collect(),
-        scores: distribution(scores),
-        by_category,
-        plies: distribution(plies),
-        rounds: distribution(rounds),
-        wall_millis: distribution(wall),
-        tie_rate: if n == 0 { 0.0 } else { ties as f64 / n as f64 },
+        scores: distribution(pc.totals),
+    }
+}
+
+/// Numbers by value and before words (ports `2` < `10`), words by text.
+fn natural(a: &str, b: &str) -> Ordering {
+    match (a.parse::<u64>(), b.parse::<u64>()) {
+        (Ok(x), Ok(y)) => x.cmp(&y).then_with(|| a.cmp(b)),
+        (Ok(_), Err(_)) => Ordering::Less,
+        (Err(_), Ok(_)) => Ordering::Greater,
+        (Err(_), Err(_)) => a.cmp(b),
     }
 }
 
@@ -281,56 +363,33 @@ mod tests {
     use super::*;
 
     #[test]
-    fn wilson_matches_hand_computed_values() {
-        // 7 of 10 (worked by hand): centre 0.6445, half-width 0.2477 → [0.3968, 0.8922].
-        let r = wilson(7.0, 10);
-        assert!((r.rate - 0.7).abs() < 1e-12);
-        assert!((r.low - 0.396_8).abs() < 1e-3, "{r:?}");
-        assert!((r.high - 0.892_2).abs() < 1e-3, "{r:?}");
-        let r = wilson(0.0, 0);
-        assert_eq!((r.low, r.high), (0.0, 0.0));
-        let r = wilson(0.0, 5);
-        assert_eq!(r.low, 0.0);
-        assert!((r.high - 0.434_5).abs() < 1e-3, "{r:?}");
+    fn tags_split_at_the_first_colon() {
+        assert_eq!(tag_group("djinn:baal"), ("djinn", "baal"));
+        assert_eq!(tag_group("port:7"), ("port", "7"));
+        assert_eq!(tag_group("a:b:c"), ("a", "b:c"));
+        assert_eq!(tag_group("plain"), ("", "plain"));
+        let mut v = vec!["10", "2", "b", "1", "a"];
+        v.sort_by(|a, b| natural(a, b));
+        assert_eq!(v, ["1", "2", "10", "a", "b"]);
     }
 
     #[test]
-    fn percentiles_interpolate() {
-        let d = distribution(vec![10, 20, 30, 40, 50]).unwrap();
-        assert_eq!((d.min, d.max, d.median, d.mean), (10.0, 50.0, 30.0, 30.0));
-        assert!((d.p10 - 14.0).abs() < 1e-9);
-        assert!((d.p90 - 46.0).abs() < 1e-9);
-        assert!(distribution(vec![]).is_none());
-    }
-
-    /// Counting and selection give the quantiles a full sort gives, on narrow and wide ranges.
-    #[test]
-    fn quantiles_equal_those_of_a_full_sort() {
-        fn by_sort(mut xs: Vec<i64>) -> (f64, f64, f64) {
-            xs.sort_unstable();
-            let q = |p: f64| {
-                let pos = p * (xs.len() - 1) as f64;
-                let lo = pos.floor() as usize;
-                let b = xs[(lo + 1).min(xs.len() - 1)];
-                xs[lo] as f64 + (b - xs[lo]) as f64 * (pos - lo as f64)
-            };
-            (q(0.1), q(0.5), q(0.9))
-        }
-        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
+    fn filters_are_described_in_words() {
+        assert_eq!(StatsFilter::default().describe(), "all games");
+        let f = StatsFilter {
+            player_count: Some(3),
+            tag: Some("clan:buchanan".into()),
+            since: DateTime::from_timestamp(1_767_225_600, 0),
+            ..Default::default()
         };
-        for case in 0..400 {
-            let n = 1 + (next() % 300) as usize;
-            let span = [3, 50, 1_000, 10_000_000][case % 4];
-            let xs: Vec<i64> = (0..n)
-                .map(|_| (next() % span) as i64 - span as i64 / 3)
-                .collect();
-            let d = distribution(xs.clone()).unwrap();
-            assert_eq!((d.p10, d.median, d.p90), by_sort(xs), "case {case}");
-        }
+        assert_eq!(
+            f.describe(),
+            "3 players · tag clan:buchanan · since 2026-01-01T00:00:00Z"
+        );
+        let solo = StatsFilter {
+            player_count: Some(1),
+            ..Default::default()
+        };
+        assert_eq!(solo.describe(), "solo games");
     }
 }

@@ -61,7 +61,11 @@ fn typed_positions(store: &Store) -> Vec<(Cursor, State)> {
         let id = id.unwrap();
         let h = store.header(id).unwrap();
         let players = h.players.len() as u8;
-        let mut s = FiveTribes::new_game(&Options { players }).unwrap();
+        // Each game replays under the rules version it was recorded with.
+        let mut s =
+            FiveTribes::new_game_versioned(&Options { players }, &h.rules_version, &h.data_hash)
+                .expect("a served rules version")
+                .unwrap();
         out.push((Cursor { game: id, ply: 0 }, s.clone()));
         for e in store.entries(id, 0, h.plies).unwrap() {
             let action = match e.actor {
@@ -436,7 +440,7 @@ fn over_long_and_over_deep_expressions_are_refused() {
         .unwrap();
         assert_eq!(page.rows.len(), 1, "only ply 0 (round 0) passes");
     }
-    let calls = format!("size(seats){}", ".size()".repeat(3)); // methods on ints fail at run time
+    let calls = format!("size(seats){} == 1", ".size()".repeat(3)); // methods on ints fail at run time
     assert!(filter(&calls).is_ok());
     // Within the bounds, deep but legal expressions run.
     let ok = format!("{}true{}", "(".repeat(40), ")".repeat(40));
@@ -576,7 +580,15 @@ fn evaluation_errors_name_the_game_and_ply() {
             other => panic!("{expr}: {:?}", other.map(|p| p.rows.len())),
         }
     }
-    match run("round + 1") {
+    // A filter that visibly gives something else is refused before any position is read ...
+    match filter("round + 1") {
+        Err(FilterError::NotBooleanFilter { got, column, .. }) => {
+            assert_eq!((got, column), ("an integer", 7));
+        }
+        other => panic!("{:?}", other.map(|_| ())),
+    }
+    // ... and one whose type only shows when it runs is refused at the first position.
+    match run("seats.map(s, s.gold)[0]") {
         Err(PositionsError::Filter(FilterError::NotBoolean { got, .. })) => {
             assert!(got.contains("Int"), "{got}")
         }

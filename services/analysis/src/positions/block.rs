@@ -47,18 +47,20 @@ pub struct BuildError {
 }
 
 impl GameBlock {
-    /// Replays `entries` from a new game with `options`, recording every position's features
-    /// and, for [`crate::positions::by_hash`], its keyed state hash.
+    /// Replays `entries` from a new game with `options`, under the rules version and component
+    /// data it was recorded with, recording every position's features and, for
+    /// [`crate::positions::by_hash`], its keyed state hash.
     pub fn build(
         rules: &dyn GameRules,
         options: &serde_json::Value,
+        rules_version: &str,
         data_hash: &str,
         entries: &[Entry],
         hash_key: [u8; 16],
     ) -> Result<(GameBlock, Vec<u64>), BuildError> {
         let schema = rules.feature_schema();
         let mut state = rules
-            .new_game_under(options, data_hash)
+            .new_game_recorded(options, rules_version, data_hash)
             .map_err(|e| BuildError {
                 ply: 0,
                 message: e.to_string(),

@@ -12,6 +12,7 @@
 
 use super::block::PositionRef;
 use super::check::{check, Problem, COMMON, MAX_WORK};
+use super::typing::Kind;
 use super::values::Resolver;
 use cel::{Context, ExecutionError, Program, Value};
 use rules_core::FeatureSchema;
@@ -64,6 +65,15 @@ pub enum FilterError {
         game: String,
         ply: u32,
     },
+    /// The expression visibly gives something else than true or false (`round`, `phase`).
+    #[error(
+        "the expression must give true or false, but it gives {got} (line {line}, column {column})"
+    )]
+    NotBooleanFilter {
+        got: &'static str,
+        line: u32,
+        column: u32,
+    },
     /// The expression gave something else than true or false.
     #[error("the expression must give true or false, it gave {got} (at game {game}, ply {ply})")]
     NotBoolean { got: String, game: String, ply: u32 },
@@ -86,7 +96,8 @@ impl FilterError {
             | FilterError::TooDeep { line, column }
             | FilterError::UnknownFeature { line, column, .. }
             | FilterError::TooCostly { line, column, .. }
-            | FilterError::UnboundedRange { line, column } => Some((*line, *column)),
+            | FilterError::UnboundedRange { line, column }
+            | FilterError::NotBooleanFilter { line, column, .. } => Some((*line, *column)),
             _ => None,
         }
     }
@@ -164,6 +175,15 @@ impl Filter {
                 FilterError::UnboundedRange { line, column }
             }
         })?;
+        let gives = super::typing::kind_of(program.expression(), &schema, &mut Vec::new());
+        if !matches!(gives, Kind::Bool | Kind::Unknown) {
+            let (line, column) = at(program.expression().id);
+            return Err(FilterError::NotBooleanFilter {
+                got: gives.name(),
+                line,
+                column,
+            });
+        }
         Ok(Filter {
             work,
             guards: super::guard::guards(program.expression(), &schema),

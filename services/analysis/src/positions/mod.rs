@@ -25,6 +25,7 @@ mod check;
 pub mod filter;
 mod guard;
 mod output;
+mod typing;
 mod values;
 
 pub use block::{GameBlock, PositionRef};
@@ -133,6 +134,7 @@ pub fn index_game(store: &Store, header: &Header, hash_key: [u8; 16]) -> Result<
     let (block, hashes) = GameBlock::build(
         rules,
         &header.options_json(),
+        &header.rules_version,
         &header.data_hash,
         &entries,
         hash_key,
