@@ -15,17 +15,45 @@ pub struct Caller {
     pub token: Option<String>,
 }
 
+/// Longest token accepted.
+pub const MAX_TOKEN: usize = 256;
+
 impl Caller {
-    /// From an `Authorization` header value (or the same text in a WebSocket payload).
+    /// From an `Authorization` header value (or the same text in a WebSocket payload), as
+    /// RFC 6750 writes it: the scheme `Bearer` (any case), one space, the token (its
+    /// characters: letters, digits, `-._~+/`, then any `=`), nothing else. Anything else is
+    /// refused rather than guessed at: a client with a stray space should learn it, not be
+    /// served as a spectator or as a seat it did not quite name.
+    pub fn parse(value: Option<&str>) -> Result<Caller, String> {
+        let Some(v) = value else {
+            return Ok(Caller::default());
+        };
+        let bad = || {
+            Err(
+                "the Authorization header must be `Bearer <token>` (one space, no other text)"
+                    .to_string(),
+            )
+        };
+        let Some((scheme, token)) = v.split_once(' ') else {
+            return bad();
+        };
+        let body = token.trim_end_matches('=');
+        let token_ok = !body.is_empty()
+            && token.len() <= MAX_TOKEN
+            && body
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-._~+/".contains(&b));
+        if !scheme.eq_ignore_ascii_case("bearer") || !token_ok {
+            return bad();
+        }
+        Ok(Caller {
+            token: Some(token.to_string()),
+        })
+    }
+
+    /// As `parse`, for callers that have already refused malformed headers.
     pub fn from_authorization(value: Option<&str>) -> Caller {
-        let token = value
-            .and_then(|v| {
-                v.strip_prefix("Bearer ")
-                    .or_else(|| v.strip_prefix("bearer "))
-            })
-            .map(|t| t.trim().to_string())
-            .filter(|t| !t.is_empty() && t.len() <= 256);
-        Caller { token }
+        Caller::parse(value).unwrap_or_default()
     }
 
     /// The seat this caller's token opens in `game`, if any.
@@ -85,8 +113,25 @@ mod tests {
                 .as_deref(),
             Some("abc")
         );
-        assert_eq!(Caller::from_authorization(Some("Basic abc")).token, None);
-        assert_eq!(Caller::from_authorization(Some("Bearer ")).token, None);
+        assert_eq!(
+            Caller::parse(Some("bearer abc=")).unwrap().token.as_deref(),
+            Some("abc=")
+        );
+        for bad in [
+            "Basic abc",
+            "Bearer ",
+            "Bearer  abc",
+            "Bearer abc ",
+            "Bearer abc\t",
+            "Bearer a bc",
+            "Bearer =",
+            "Bearerabc",
+            " Bearer abc",
+        ] {
+            assert!(Caller::parse(Some(bad)).is_err(), "{bad:?} is refused");
+            assert_eq!(Caller::from_authorization(Some(bad)).token, None);
+        }
+        assert_eq!(Caller::parse(None).unwrap().token, None);
         assert_eq!(
             Caller::from_authorization(Some(&format!("Bearer {}", "x".repeat(300)))).token,
             None

@@ -6,26 +6,36 @@
 //!
 //! # Layout
 //! - `schema`: `Query`, `Mutation`, `Subscription`.
-//! - `objects`: the `Game`, `Position` and `IndexedPosition` resolvers.
+//! - `objects`: the `Game`, `Position` and `IndexedPosition` resolvers; how entries are shown.
+//! - `perspective`: whose eyes a position is seen through, decided once.
 //! - `types`: plain GraphQL object types.
+//! - `stats`: `statistics` as GraphQL types.
+//! - `typed`: the typed views and layouts, GraphQL types generated from each game's JSON Schema.
 //! - `auth`: seat tokens (stored hashed) and the admin token; who may see what.
 //! - `hub`: per-game broadcast that wakes subscriptions after appends.
 //! - `metrics`: Prometheus text for `/metrics`.
-//! - `http`: the axum router: `/graphql` (POST, GraphiQL on GET), `/graphql/ws`, `/healthz`,
-//!   `/readyz`, `/metrics`; body size and time limits.
+//! - `limits`: the request limits and the checks that run before any recursive parse.
+//! - `guard`: the schema as every transport runs it: limits first, a panic net around it.
+//! - `http`: the axum router: `/graphql` (POST, GET, GraphiQL), `/graphql/ws`, `/healthz`,
+//!   `/readyz`, `/metrics`, exports and charts; CORS, rate limit, body and time limits, and
+//!   JSON error answers (`http::reply`).
 //! - `error`: `ApiError` and its codes.
 
 pub mod auth;
 pub mod error;
+pub mod guard;
 pub mod http;
 pub mod hub;
+pub mod limits;
 pub mod metrics;
 pub mod objects;
+pub mod perspective;
 pub mod schema;
+pub mod stats;
+pub mod typed;
 pub mod types;
 
 use std::sync::Arc;
-use std::time::Duration;
 use store::Store;
 
 /// Settings of the service.
@@ -33,16 +43,16 @@ use store::Store;
 pub struct ApiConfig {
     /// Token that `importGame` needs; `None`: imports are refused.
     pub admin_token: Option<String>,
+    /// A per-run secret for operator endpoints on the same machine (see `http::admin`).
+    pub control_token: Option<String>,
     /// Largest page of any list.
     pub max_page: usize,
     /// Most frames in one `replay`.
     pub max_replay: usize,
-    pub max_depth: usize,
-    pub max_complexity: usize,
-    /// Largest request body, in bytes.
-    pub max_body: usize,
-    /// Longest a request may take.
-    pub timeout: Duration,
+    /// Request limits: nesting, depth, complexity, aliases, sizes, time, rate.
+    pub limits: limits::Limits,
+    /// Origins a browser page may call from (`*`: any).
+    pub cors_origins: Vec<String>,
     /// Key of `stateHash` (keep it secret: it is what stops hash guessing).
     pub state_hash_key: [u8; 16],
     /// Most indexed positions one `positions` page examines before it returns.
@@ -53,12 +63,11 @@ impl Default for ApiConfig {
     fn default() -> Self {
         ApiConfig {
             admin_token: None,
+            control_token: None,
             max_page: 100,
-            max_replay: 1000,
-            max_depth: 16,
-            max_complexity: 5000,
-            max_body: 8 << 20,
-            timeout: Duration::from_secs(30),
+            max_replay: REPLAY_FRAMES,
+            limits: limits::Limits::default(),
+            cors_origins: vec!["*".into()],
             state_hash_key: [0; 16],
             scan_budget: analysis::positions::DEFAULT_BUDGET,
         }
@@ -90,17 +99,34 @@ impl App {
     }
 }
 
+/// Frames a replay is charged for when its range is not given: the most one replay may hold.
+pub const REPLAY_FRAMES: usize = 1000;
+
+/// The complexity of `replay(fromPly, toPly)`: its frames (at most `REPLAY_FRAMES`, the
+/// default count when `toPly` is open) times what each frame selects, plus five per frame for
+/// the entry it applies, the view it rebuilds and the patch it diffs. With the default limit of
+/// 10,000 points one open replay selecting up to five fields per frame passes, and two do not.
+pub fn replay_cost(from: Option<u32>, to: Option<u32>, child: usize) -> usize {
+    let from = from.unwrap_or(0) as usize;
+    let frames = to.map_or(REPLAY_FRAMES, |t| (t as usize).saturating_sub(from));
+    frames.clamp(1, REPLAY_FRAMES) * (child + 5)
+}
+
 /// The schema with its limits, holding the app.
 pub fn build_schema(app: Arc<App>) -> schema::LudologSchema {
+    for e in typed::install(app.store.registry()) {
+        tracing::error!(error = %e, "a game's view schema has no GraphQL form; it is served as JSON");
+    }
     async_graphql::Schema::build(schema::Query, schema::Mutation, schema::Subscription)
-        .limit_depth(app.config.max_depth)
-        .limit_complexity(app.config.max_complexity)
+        .limit_depth(app.config.limits.max_depth)
+        .limit_complexity(app.config.limits.max_complexity)
         .data(app)
         .finish()
 }
 
-/// The schema in SDL, as `schema/schema.graphql` holds it.
-pub fn sdl() -> String {
+/// The schema in SDL, as `schema/schema.graphql` holds it, for the games of `registry`.
+pub fn sdl(registry: &rules_core::Registry) -> String {
+    typed::install(registry);
     async_graphql::Schema::build(schema::Query, schema::Mutation, schema::Subscription)
         .finish()
         .sdl()

@@ -4,9 +4,27 @@ use async_graphql::{Enum, Json, SimpleObject};
 use rules_core::{Outcome, SeatScore, ToAct};
 use store::Entry;
 
+/// The games this server plays (the kinds `rules` lists).
+#[derive(Enum, Copy, Clone, Eq, PartialEq, Debug)]
+#[graphql(remote = "rules_core::GameKind")]
+pub enum GameKind {
+    FiveTribes,
+    ClansOfCaledonia,
+    Mombasa,
+}
+
+/// One seat's score at every position of a game.
+#[derive(SimpleObject)]
+pub struct ScoreSeries {
+    pub seat: u8,
+    /// `totals[n]`: the score after `n` entries; null before the seat exists (the deal) or
+    /// where the perspective may not see it.
+    pub totals: Vec<Option<i32>>,
+}
+
 #[derive(SimpleObject)]
 pub struct RulesInfo {
-    pub kind: String,
+    pub kind: GameKind,
     pub player_counts: Vec<u8>,
     pub rules_version: String,
     pub data_hash: String,
@@ -24,7 +42,9 @@ pub struct RulesInfo {
 pub struct DataCoverageInfo {
     pub verified: u32,
     pub reconstructed: u32,
-    /// verified / (verified + reconstructed).
+    /// Verified items whose values the rules texts themselves state (part of `verified`).
+    pub verified_by_text: u32,
+    /// verified / (verified + reconstructed), to 4 decimals.
     pub verified_share: f64,
 }
 
@@ -45,7 +65,7 @@ impl RulesInfo {
         let f = g.feature_schema();
         let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect();
         RulesInfo {
-            kind: g.kind().to_string(),
+            kind: g.kind().into(),
             player_counts: g.player_counts().to_vec(),
             rules_version: g.rules_version().to_string(),
             data_hash: g.data_hash(),
@@ -53,7 +73,8 @@ impl RulesInfo {
             data: DataCoverageInfo {
                 verified: c.verified,
                 reconstructed: c.reconstructed,
-                verified_share: c.verified_share(),
+                verified_by_text: c.by_text,
+                verified_share: (c.verified_share() * 1e4).round() / 1e4,
             },
             features: FeaturesInfo {
                 phases: names(f.phases),
@@ -96,7 +117,7 @@ pub struct PositionScan {
 #[derive(SimpleObject)]
 pub struct PositionHit {
     pub game_id: async_graphql::ID,
-    pub kind: String,
+    pub kind: GameKind,
     pub ply: u32,
 }
 
@@ -118,23 +139,28 @@ impl From<store::Status> for GameStatus {
 /// One log entry as a viewer may see it.
 #[derive(SimpleObject, Clone)]
 pub struct Move {
+    /// The ply this entry leads to: entry *n* turns position *n − 1* into position *n* (the
+    /// deal is entry 1).
     pub ply: u32,
     /// A seat number, or `dealer`.
     pub actor: String,
-    /// The move (or chance outcome) in the game's notation; `hidden` where the rules keep a
-    /// chance outcome from this viewer.
+    /// The move (or chance outcome) in the game's notation; `hidden` where the rules keep it
+    /// from this viewer.
     #[graphql(name = "move")]
     pub notation: String,
-    pub recorded_at: String,
+    /// The same in words, as this viewer may know it.
+    pub description: String,
+    pub recorded_at: chrono::DateTime<chrono::Utc>,
 }
 
 impl Move {
-    pub fn from_entry(e: &Entry, text: String) -> Move {
+    pub fn from_entry(e: &Entry, text: String, description: String) -> Move {
         Move {
-            ply: e.ply,
+            ply: e.ply + 1,
             actor: e.actor.to_string(),
             notation: text,
-            recorded_at: e.recorded_at.to_rfc3339(),
+            description,
+            recorded_at: e.recorded_at,
         }
     }
 }
@@ -217,14 +243,16 @@ impl From<&Outcome> for OutcomeInfo {
     }
 }
 
-/// One step of a replay: the entry that led to `ply`, and the RFC 6902 JSON Patch that turns the
-/// viewer's view at `ply - 1` into the view at `ply`.
+/// One step of a replay: entry `ply` (the one that leads to position `ply`), and the RFC 6902
+/// JSON Patch that turns the viewer's view at `ply − 1` into the view at `ply`.
 #[derive(SimpleObject)]
 pub struct ReplayFrame {
     pub ply: u32,
     pub actor: String,
     #[graphql(name = "move")]
     pub notation: String,
+    /// The entry in words, as this viewer may know it.
+    pub description: String,
     pub patch: Json<serde_json::Value>,
 }
 

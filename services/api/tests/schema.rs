@@ -1,10 +1,18 @@
 //! `schema/schema.graphql` is generated from the code, and the operations the README shows
 //! (`schema/examples/*.graphql`) are valid against it according to graphql-js, the reference
 //! implementation (npm `graphql`, installed by `.ci/run` into `ops/graphql-validate`).
-//! To update the schema file: `cargo run -p ludolog -- schema > schema/schema.graphql`.
+//! To update the schema file: `cargo run -p ludolog -- schema > schema/schema.graphql`; the
+//! view and layout JSON Schemas: `cargo run -p ludolog -- schema --views schema/views`.
 
 use std::path::PathBuf;
 use std::process::Command;
+
+fn registry() -> rules_core::Registry {
+    rules_core::Registry::new()
+        .with(rules_core::Erased::<five_tribes::FiveTribes>::new())
+        .with(rules_core::Erased::<caledonia::Caledonia>::new())
+        .with(rules_core::Erased::<mombasa::Mombasa>::new())
+}
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -15,8 +23,32 @@ fn schema_file_matches_the_code() {
     let on_disk = std::fs::read_to_string(root().join("schema/schema.graphql"))
         .expect("schema/schema.graphql exists");
     assert!(
-        on_disk == api::sdl(),
+        on_disk == api::sdl(&registry()),
         "schema/schema.graphql is out of date: run `cargo run -p ludolog -- schema > schema/schema.graphql`"
+    );
+}
+
+/// `schema/views/` holds each game's view and layout JSON Schema as the code generates them
+/// (the games' own tests validate every sample position against the same schemas).
+#[test]
+fn view_schema_files_match_the_code() {
+    let mut stale = Vec::new();
+    for rules in registry().iter() {
+        let kind = rules.kind().as_str();
+        for (name, schema) in [
+            (format!("{kind}.schema.json"), rules.view_schema()),
+            (format!("{kind}.layout.schema.json"), rules.layout_schema()),
+        ] {
+            let path = root().join("schema/views").join(&name);
+            let want = serde_json::to_string_pretty(&schema).unwrap() + "\n";
+            if std::fs::read_to_string(&path).ok().as_deref() != Some(want.as_str()) {
+                stale.push(name);
+            }
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "out of date in schema/views: {stale:?}; run `cargo run -p ludolog -- schema --views schema/views`"
     );
 }
 

@@ -1,0 +1,117 @@
+//! Files the binary serves itself, embedded at compile time so that everything works offline
+//! and nothing needs a build step: GraphiQL (vendored, `assets/graphiql/LICENSES.txt`) and the
+//! web viewer. `GET /assets/{path}` with an `ETag` (a hash of the bytes) and revalidation, so a
+//! browser keeps them and asks again only with `If-None-Match`.
+
+use super::reply::HttpError;
+use axum::extract::Path;
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+struct Asset {
+    mime: &'static str,
+    bytes: &'static [u8],
+    etag: String,
+}
+
+macro_rules! assets {
+    ($($path:literal => $mime:literal),* $(,)?) => {
+        [$(($path, $mime, include_bytes!(concat!("../../assets/", $path)) as &'static [u8])),*]
+    };
+}
+
+static ASSETS: LazyLock<HashMap<&'static str, Asset>> = LazyLock::new(|| {
+    assets! {
+        "graphiql/graphiql.min.js" => "text/javascript; charset=utf-8",
+        "graphiql/graphiql.min.css" => "text/css; charset=utf-8",
+        "graphiql/react.production.min.js" => "text/javascript; charset=utf-8",
+        "graphiql/react-dom.production.min.js" => "text/javascript; charset=utf-8",
+        "graphiql/LICENSES.txt" => "text/plain; charset=utf-8",
+    }
+    .into_iter()
+    .map(|(path, mime, bytes)| {
+        use sha2::Digest;
+        let etag = format!("\"{}\"", &hex::encode(sha2::Sha256::digest(bytes))[..20]);
+        (path, Asset { mime, bytes, etag })
+    })
+    .collect()
+});
+
+/// `GET /assets/{*path}`.
+pub async fn asset(Path(path): Path<String>, headers: HeaderMap) -> Result<Response, HttpError> {
+    let a = ASSETS
+        .get(path.as_str())
+        .ok_or_else(|| HttpError::NotFound(format!("no asset `{path}`")))?;
+    let fresh = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == a.etag));
+    let mut r = if fresh {
+        StatusCode::NOT_MODIFIED.into_response()
+    } else {
+        ([(header::CONTENT_TYPE, a.mime)], a.bytes).into_response()
+    };
+    let h = r.headers_mut();
+    if let Ok(v) = HeaderValue::from_str(&a.etag) {
+        h.insert(header::ETAG, v);
+    }
+    h.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("public, max-age=3600, must-revalidate"),
+    );
+    Ok(r)
+}
+
+/// GraphiQL, from the embedded assets, opening with the README's first query.
+pub fn graphiql() -> Html<String> {
+    let first = include_str!("../../../../schema/examples/first-query.graphql");
+    let query = serde_json::to_string(first).unwrap_or_else(|_| "\"\"".into());
+    Html(format!(
+        r#"<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Ludolog GraphiQL</title>
+<link rel="stylesheet" href="/assets/graphiql/graphiql.min.css">
+<style>html, body, #graphiql {{ height: 100%; margin: 0; }}</style>
+</head>
+<body>
+<div id="graphiql">Loading GraphiQL…</div>
+<script src="/assets/graphiql/react.production.min.js"></script>
+<script src="/assets/graphiql/react-dom.production.min.js"></script>
+<script src="/assets/graphiql/graphiql.min.js"></script>
+<script>
+  const ws = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/graphql/ws";
+  const fetcher = GraphiQL.createFetcher({{ url: "/graphql", subscriptionUrl: ws }});
+  ReactDOM.createRoot(document.getElementById("graphiql")).render(
+    React.createElement(GraphiQL, {{ fetcher, defaultQuery: {query}, defaultEditorToolsVisibility: true }})
+  );
+</script>
+</body>
+</html>"#
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_listed_asset_is_embedded_and_tagged() {
+        assert!(ASSETS.len() >= 5);
+        for (path, a) in ASSETS.iter() {
+            assert!(!a.bytes.is_empty(), "{path}");
+            assert!(a.etag.starts_with('"') && a.etag.len() == 22, "{path}");
+        }
+        let page = graphiql().0;
+        assert!(page.contains("/assets/graphiql/graphiql.min.js"));
+        assert!(
+            page.contains("FirstLook"),
+            "opens with the README's first query"
+        );
+        assert!(!page.contains("cdn") && !page.contains("unpkg") && !page.contains("jsdelivr"));
+    }
+}

@@ -1,0 +1,162 @@
+//! GraphQL over HTTP and WebSocket: `POST /graphql` (single or batched), `GET /graphql?query=`
+//! (queries only; a browser asking for HTML gets GraphiQL), and `/graphql/ws`.
+//!
+//! Every transport runs the same `Guarded` executor, so the request limits and the panic net
+//! hold alike. HTTP answers are serialised here once, measured against the response limit, and
+//! sent as bytes.
+
+use super::reply::{json_bytes, HttpError};
+use super::Shared;
+use crate::auth::Caller;
+use crate::guard::{too_large, Guarded};
+use async_graphql::http::ALL_WEBSOCKET_PROTOCOLS;
+use async_graphql::parser::types::OperationType;
+use async_graphql::{BatchRequest, BatchResponse, Data, Executor};
+use async_graphql_axum::{GraphQLBatchRequest, GraphQLProtocol, GraphQLWebSocket};
+use axum::extract::{FromRequest, Request, State, WebSocketUpgrade};
+use axum::http::{header, HeaderMap};
+use axum::response::{IntoResponse, Response};
+use std::time::Instant;
+
+/// Who calls, from the `Authorization` header; a malformed header is refused, not ignored.
+fn caller(headers: &HeaderMap) -> Result<Caller, HttpError> {
+    let value =
+        match headers.get(header::AUTHORIZATION) {
+            None => None,
+            Some(v) => Some(v.to_str().map_err(|_| {
+                HttpError::Unauthorized("the Authorization header is not text".into())
+            })?),
+        };
+    Caller::parse(value).map_err(HttpError::Unauthorized)
+}
+
+/// `POST /graphql`: one request or a batch (a JSON array), as `application/json` (GraphQL over
+/// HTTP); another content type is refused with 415 rather than guessed at.
+pub async fn post(State(s): State<Shared>, req: Request) -> Response {
+    let headers = req.headers().clone();
+    let json = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .map(str::trim)
+        .is_none_or(|m| {
+            m.eq_ignore_ascii_case("application/json")
+                || m.eq_ignore_ascii_case("application/graphql-response+json")
+        });
+    if !json {
+        return HttpError::MediaType(
+            "POST /graphql takes application/json: {\"query\": …, \"variables\": …}".into(),
+        )
+        .into_response();
+    }
+    let batch = match GraphQLBatchRequest::<HttpError>::from_request(req, &()).await {
+        Ok(b) => b.into_inner(),
+        Err(e) => return e.into_response(),
+    };
+    let caller = match caller(&headers) {
+        Ok(c) => c,
+        Err(e) => return e.into_response(),
+    };
+    let batch = batch.data(caller);
+    run(&s, batch).await
+}
+
+/// `GET /graphql`: with `?query=`, a query (never a mutation: GET must be safe to repeat);
+/// without one, GraphiQL for a browser and a coded error for anything else.
+pub async fn get(State(s): State<Shared>, req: Request) -> Response {
+    let headers = req.headers().clone();
+    let has_query = req.uri().query().is_some_and(|q| {
+        q.split('&')
+            .any(|kv| kv.starts_with("query=") || kv.starts_with("extensions="))
+    });
+    if !has_query {
+        let wants_html = headers
+            .get(header::ACCEPT)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|a| a.contains("text/html"));
+        if wants_html {
+            return super::assets::graphiql().into_response();
+        }
+        return HttpError::BadRequest(
+            "BAD_REQUEST",
+            "GET /graphql needs a `query` parameter (or open it in a browser for GraphiQL)".into(),
+        )
+        .into_response();
+    }
+    // The extractor reads a GET request's query string (there is no body).
+    let batch = match GraphQLBatchRequest::<HttpError>::from_request(req, &()).await {
+        Ok(b) => b.into_inner(),
+        Err(e) => return e.into_response(),
+    };
+    let BatchRequest::Single(mut one) = batch else {
+        return HttpError::BadRequest("BAD_REQUEST", "GET carries one request".into())
+            .into_response();
+    };
+    let name = one.operation_name.clone();
+    if let Ok(doc) = one.parsed_query() {
+        let name = name.as_deref();
+        let is_query = doc.operations.iter().all(|(n, op)| {
+            name.is_some_and(|w| n.map(|n| n.as_str()) != Some(w))
+                || op.node.ty == OperationType::Query
+        });
+        if !is_query {
+            return HttpError::Method(
+                "GET runs queries only; send mutations and subscriptions with POST".into(),
+            )
+            .into_response();
+        }
+    }
+    let caller = match caller(&headers) {
+        Ok(c) => c,
+        Err(e) => return e.into_response(),
+    };
+    run(&s, BatchRequest::Single(one.data(caller))).await
+}
+
+/// Executes and answers with the serialised response, or a `LIMIT_EXCEEDED` error in its place
+/// when it is over the response limit.
+async fn run(s: &Shared, batch: BatchRequest) -> Response {
+    let start = Instant::now();
+    let resp = s.guarded.execute_batch(batch).await;
+    let failed = match &resp {
+        BatchResponse::Single(r) => r.is_err(),
+        BatchResponse::Batch(rs) => rs.iter().any(|r| r.is_err()),
+    };
+    s.app.metrics.observe(start.elapsed().as_secs_f64(), failed);
+    let max = s.guarded.limits.max_response_bytes;
+    let bytes = match serde_json::to_vec(&resp) {
+        Ok(b) if b.len() <= max => b,
+        Ok(b) => serde_json::to_vec(&too_large(b.len(), max)).unwrap_or_default(),
+        Err(e) => return HttpError::Internal(e.to_string()).into_response(),
+    };
+    json_bytes(bytes, "application/json")
+}
+
+/// Subscriptions over graphql-transport-ws and graphql-ws. Browsers cannot set headers on a
+/// WebSocket, so the token comes in `connection_init`: `{"authorization": "Bearer …"}`.
+pub async fn ws(
+    State(s): State<Shared>,
+    protocol: GraphQLProtocol,
+    upgrade: WebSocketUpgrade,
+) -> Response {
+    let guarded: Guarded = s.guarded.clone();
+    upgrade
+        .protocols(ALL_WEBSOCKET_PROTOCOLS)
+        .max_message_size(s.guarded.limits.max_body)
+        .on_upgrade(move |socket| {
+            GraphQLWebSocket::new(socket, guarded, protocol)
+                .on_connection_init(|payload: serde_json::Value| async move {
+                    let auth = payload
+                        .get("authorization")
+                        .or_else(|| payload.get("Authorization"))
+                        .and_then(|v| v.as_str())
+                        .map(str::to_string);
+                    let caller =
+                        Caller::parse(auth.as_deref()).map_err(async_graphql::Error::new)?;
+                    let mut data = Data::default();
+                    data.insert(caller);
+                    Ok(data)
+                })
+                .serve()
+        })
+}

@@ -1,0 +1,132 @@
+//! The HTTP surface: routes, limits, health, metrics.
+//!
+//! Layers, outermost first: every error answer made JSON (`reply::json_errors`), CORS, the
+//! per-client rate limit, a panic net for the plain handlers, the request time limit, the body
+//! size limit. GraphQL's own checks (nesting, aliases, complexity, response size) are in
+//! `guard`, shared with the WebSocket transport.
+
+mod admin;
+mod assets;
+mod exports;
+mod graphql;
+pub mod ratelimit;
+pub mod reply;
+
+use crate::guard::Guarded;
+use crate::App;
+use axum::extract::State;
+use axum::http::{header, HeaderValue, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use reply::HttpError;
+use std::sync::Arc;
+use std::time::Duration;
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::cors::{AllowOrigin, CorsLayer};
+use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::timeout::TimeoutLayer;
+
+#[derive(Clone)]
+pub(crate) struct Shared {
+    app: Arc<App>,
+    guarded: Guarded,
+}
+
+/// The router of the whole service. Serve it with `into_make_service_with_connect_info::<
+/// SocketAddr>()` so the rate limit can tell clients apart (without it, all are one client).
+pub fn router(app: Arc<App>) -> Router {
+    let limits = Arc::new(app.config.limits.clone());
+    let guarded = Guarded::new(crate::build_schema(app.clone()), limits.clone());
+    let limiter = ratelimit::Limiter::new(limits.rate_per_second, limits.rate_burst);
+    spawn_sweeper(limiter.clone());
+    Router::new()
+        .route("/graphql", get(graphql::get).post(graphql::post))
+        .route("/graphql/ws", get(graphql::ws))
+        .route("/healthz", get(|| async { "ok" }))
+        .route("/readyz", get(readyz))
+        .route("/metrics", get(metrics))
+        .route("/exports/{kind}/{file}", get(exports::export))
+        .route("/charts/{kind}/{file}", get(exports::chart))
+        .route("/admin/backup", axum::routing::post(admin::backup))
+        .route("/assets/{*path}", get(assets::asset))
+        .fallback(|| async { HttpError::NotFound("no such page".into()) })
+        .layer(RequestBodyLimitLayer::new(limits.max_body))
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            limits.timeout,
+        ))
+        .layer(CatchPanicLayer::custom(|_| {
+            tracing::error!("a request panicked");
+            HttpError::Internal("the server failed on this request (it is logged)".into())
+                .into_response()
+        }))
+        .layer(axum::middleware::from_fn_with_state(
+            limiter,
+            ratelimit::limit,
+        ))
+        .layer(cors(&app.config.cors_origins))
+        .layer(axum::middleware::map_response(reply::json_errors))
+        .with_state(Shared { app, guarded })
+}
+
+/// CORS: `*` allows any origin (safe here: credentials are bearer tokens a page must hold, never
+/// cookies); otherwise exactly the listed origins.
+fn cors(origins: &[String]) -> CorsLayer {
+    let allow = if origins.is_empty() || origins.iter().any(|o| o == "*") {
+        AllowOrigin::any()
+    } else {
+        AllowOrigin::list(origins.iter().filter_map(|o| HeaderValue::from_str(o).ok()))
+    };
+    CorsLayer::new()
+        .allow_origin(allow)
+        .allow_methods([Method::GET, Method::POST, Method::OPTIONS])
+        .allow_headers([header::CONTENT_TYPE, header::AUTHORIZATION, header::ACCEPT])
+        .expose_headers([header::ETAG, header::RETRY_AFTER])
+        .max_age(Duration::from_secs(600))
+}
+
+/// Forgets idle clients' buckets once a minute (only when a runtime is there to run it).
+fn spawn_sweeper(limiter: ratelimit::Limiter) {
+    if let Ok(rt) = tokio::runtime::Handle::try_current() {
+        rt.spawn(async move {
+            let mut tick = tokio::time::interval(Duration::from_secs(60));
+            loop {
+                tick.tick().await;
+                limiter.sweep();
+            }
+        });
+    }
+}
+
+/// Ready when the store answers and has room to write (below its free-space reserve, writes
+/// are refused, so a load balancer should send writers elsewhere).
+async fn readyz(State(s): State<Shared>) -> Result<&'static str, HttpError> {
+    let store = s.app.store.clone();
+    let full = tokio::task::spawn_blocking(move || {
+        store.game_count();
+        store.free_space().1
+    })
+    .await
+    .map_err(|_| HttpError::Unavailable("the store is unavailable".into()))?;
+    if full {
+        return Err(HttpError::Unavailable(
+            "the store's disk is below its free-space reserve: writes are refused".into(),
+        ));
+    }
+    Ok("ready")
+}
+
+async fn metrics(State(s): State<Shared>) -> Response {
+    let store = s.app.store.clone();
+    let (bytes, games) = tokio::task::spawn_blocking(move || {
+        (store.size_on_disk().unwrap_or(0), store.game_count())
+    })
+    .await
+    .unwrap_or((0, 0));
+    (
+        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+        s.app.metrics.render(bytes, games),
+    )
+        .into_response()
+}

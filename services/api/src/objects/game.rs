@@ -1,0 +1,284 @@
+//! `Game`: a game's header, its log, any position, replays and its outcome, each as the caller
+//! may see it (`perspective`).
+
+use super::entries::visible_moves;
+use super::position::Position;
+use crate::error::ApiError;
+use crate::perspective::{self, Perspective};
+use crate::schema::{app, blocking, caller, page};
+use crate::types::*;
+use async_graphql::connection::{Connection, Edge, EmptyFields};
+use async_graphql::{Context, Json, Object, Result, ID};
+use chrono::{DateTime, Utc};
+use std::sync::Arc;
+use store::{Header, Status};
+
+/// A game.
+#[derive(Clone)]
+pub struct Game {
+    pub(crate) header: Header,
+}
+
+impl Game {
+    pub fn new(header: Header) -> Game {
+        Game { header }
+    }
+
+    fn finished(&self) -> bool {
+        self.header.status == Status::Finished
+    }
+}
+
+#[Object]
+impl Game {
+    /// The game's id (13 characters; sortable by creation time). Also a `Node` id.
+    pub async fn id(&self) -> ID {
+        ID(self.header.id.to_string())
+    }
+    async fn kind(&self) -> GameKind {
+        self.header.kind.into()
+    }
+    /// Player names by seat.
+    async fn players(&self) -> &[String] {
+        &self.header.players
+    }
+    /// The game's options as its rules read them (keys sorted), e.g. `{"players": 3}`;
+    /// `rules { options }` describes each game's keys.
+    async fn options(&self) -> Json<serde_json::Value> {
+        Json(self.header.options_json())
+    }
+    /// The dealer's seed, once the game is over (before that it would reveal future draws);
+    /// null for a game dealt at a real table.
+    async fn seed(&self) -> Option<String> {
+        self.finished()
+            .then(|| self.header.seed.map(|s| s.to_string()))
+            .flatten()
+    }
+    async fn status(&self) -> GameStatus {
+        self.header.status.into()
+    }
+    /// Entries so far: the latest position is `position(ply: plies)`.
+    async fn plies(&self) -> u32 {
+        self.header.plies
+    }
+    async fn rules_version(&self) -> &str {
+        &self.header.rules_version
+    }
+    async fn data_hash(&self) -> &str {
+        &self.header.data_hash
+    }
+    async fn created_at(&self) -> DateTime<Utc> {
+        self.header.created_at
+    }
+    async fn updated_at(&self) -> DateTime<Utc> {
+        self.header.updated_at
+    }
+    /// The seat the caller's token opens in this game, if any.
+    async fn my_seat(&self, ctx: &Context<'_>) -> Option<u8> {
+        caller(ctx).seat_in(&self.header).map(|s| s.0)
+    }
+
+    /// The log as the caller may see it (Relay connection). The cursor is the entry's ply:
+    /// `after: "10"` continues with entry 11.
+    #[graphql(complexity = "first.unwrap_or(20).max(0) as usize * child_complexity + 2")]
+    async fn moves(
+        &self,
+        ctx: &Context<'_>,
+        first: Option<i32>,
+        after: Option<String>,
+        seat: Option<u8>,
+        perspective: Option<Perspective>,
+    ) -> Result<Connection<String, Move, EmptyFields, EmptyFields>> {
+        let app = app(ctx);
+        let first = page(app, first)?;
+        let start = match after {
+            Some(a) => a.parse::<u32>().map_err(|_| {
+                ApiError::BadInput(format!("bad cursor `{a}`: a cursor is an entry's ply"))
+            })?,
+            None => 0,
+        };
+        let plies = self.header.plies;
+        let viewer = perspective::viewer(&self.header, &caller(ctx), seat, perspective)?;
+        let id = self.header.id;
+        let end = start.saturating_add(first as u32).min(plies);
+        let moves = blocking(app, move |s| {
+            if start >= plies {
+                return Ok(Vec::new());
+            }
+            visible_moves(s.state_at(id, start)?, &s.entries(id, start, end)?, viewer)
+        })
+        .await?;
+        let mut conn = Connection::new(start > 0, end < plies);
+        conn.edges
+            .extend(moves.into_iter().map(|m| Edge::new(m.ply.to_string(), m)));
+        Ok(conn)
+    }
+
+    /// The position after `ply` entries (default: the latest).
+    // Costed as rebuilding a state (up to a snapshot interval of entries replayed), about
+    // thirty replay frames: fifty positions fit the default limit, sixty do not.
+    #[graphql(complexity = "150 + child_complexity")]
+    async fn position(&self, ctx: &Context<'_>, ply: Option<u32>) -> Result<Position> {
+        let ply = ply.unwrap_or(self.header.plies);
+        if ply > self.header.plies {
+            return Err(ApiError::BadInput(format!(
+                "ply {ply} is past the end of the game: positions are 0 to {}",
+                self.header.plies
+            ))
+            .into());
+        }
+        let id = self.header.id;
+        let state = blocking(app(ctx), move |s| Ok(s.state_at(id, ply)?)).await?;
+        Ok(Position::new(self.header.clone(), ply, Arc::new(state)))
+    }
+
+    /// Frames for entries `fromPly + 1` to `toPly` (defaults: the whole game): each the entry
+    /// and the JSON Patch (RFC 6902) from the view at the position before it to the view after
+    /// it, as the chosen perspective sees them. Apply them in order to `position(ply: fromPly)
+    /// { view }` (same perspective) to step forward without refetching.
+    #[graphql(complexity = "crate::replay_cost(from_ply, to_ply, child_complexity)")]
+    async fn replay(
+        &self,
+        ctx: &Context<'_>,
+        from_ply: Option<u32>,
+        to_ply: Option<u32>,
+        seat: Option<u8>,
+        perspective: Option<Perspective>,
+    ) -> Result<Vec<ReplayFrame>> {
+        let app = app(ctx);
+        let from = from_ply.unwrap_or(0);
+        let to = to_ply.unwrap_or(self.header.plies).min(self.header.plies);
+        if to < from {
+            return Err(ApiError::BadInput(format!("toPly {to} is before fromPly {from}")).into());
+        }
+        if (to - from) as usize > app.config.max_replay {
+            return Err(ApiError::LimitExceeded(format!(
+                "at most {} frames per replay",
+                app.config.max_replay
+            ))
+            .into());
+        }
+        let viewer = perspective::viewer(&self.header, &caller(ctx), seat, perspective)?;
+        let id = self.header.id;
+        let frames = blocking(app, move |s| {
+            let mut state = s.state_at(id, from)?;
+            let entries = s.entries(id, from, to)?;
+            let mut frames = Vec::with_capacity(entries.len());
+            let mut before = state.view(viewer);
+            for e in &entries {
+                let text = state.entry_text(e.actor, &e.notation, viewer);
+                let description = state.describe(e.actor, &e.notation, viewer);
+                state
+                    .apply(e.actor, &e.notation)
+                    .map_err(|err| ApiError::Internal(err.to_string()))?;
+                let after = state.view(viewer);
+                let patch = json_patch::diff(&before, &after);
+                frames.push(ReplayFrame {
+                    ply: e.ply + 1,
+                    actor: e.actor.to_string(),
+                    notation: text,
+                    description,
+                    patch: Json(serde_json::to_value(patch).unwrap_or_default()),
+                });
+                before = after;
+            }
+            Ok(frames)
+        })
+        .await?;
+        Ok(frames)
+    }
+
+    /// Each seat's score at every position of the game (`totals[n]` after `n` entries), as the
+    /// perspective allows (a score can hold secret gold): for a score graph in one request.
+    #[graphql(complexity = 300)]
+    async fn score_series(
+        &self,
+        ctx: &Context<'_>,
+        seat: Option<u8>,
+        perspective: Option<Perspective>,
+    ) -> Result<Vec<ScoreSeries>> {
+        let viewer = perspective::viewer(&self.header, &caller(ctx), seat, perspective)?;
+        let (id, plies) = (self.header.id, self.header.plies);
+        let series = blocking(app(ctx), move |s| {
+            let mut state = s.state_at(id, 0)?;
+            let entries = s.entries(id, 0, plies)?;
+            let mut totals: Vec<Vec<Option<i32>>> = Vec::new();
+            let push = |state: &dyn rules_core::GameState, totals: &mut Vec<Vec<Option<i32>>>| {
+                let scores = state.scores();
+                if totals.len() < scores.len() {
+                    totals.resize(scores.len(), Vec::new());
+                }
+                for (i, t) in totals.iter_mut().enumerate() {
+                    let score = scores
+                        .iter()
+                        .find(|x| usize::from(x.seat.0) == i)
+                        .filter(|x| viewer.sees(x.seat))
+                        .map(|x| x.total);
+                    t.push(score);
+                }
+            };
+            push(state.as_ref(), &mut totals);
+            for e in &entries {
+                state
+                    .apply(e.actor, &e.notation)
+                    .map_err(|err| ApiError::Internal(err.to_string()))?;
+                push(state.as_ref(), &mut totals);
+            }
+            Ok(totals)
+        })
+        .await?;
+        Ok(series
+            .into_iter()
+            .enumerate()
+            .map(|(seat, mut totals)| {
+                // Seats appear with the deal: before it a seat has no score.
+                let missing = (plies as usize + 1).saturating_sub(totals.len());
+                let mut padded = vec![None; missing];
+                padded.append(&mut totals);
+                ScoreSeries {
+                    seat: seat as u8,
+                    totals: padded,
+                }
+            })
+            .collect())
+    }
+
+    /// Final scores and winners, once the game is over.
+    #[graphql(complexity = "10 + child_complexity")]
+    async fn outcome(&self, ctx: &Context<'_>) -> Result<Option<OutcomeInfo>> {
+        if !self.finished() {
+            return Ok(None);
+        }
+        let (id, plies) = (self.header.id, self.header.plies);
+        let state = blocking(app(ctx), move |s| Ok(s.state_at(id, plies)?)).await?;
+        Ok(state.outcome().as_ref().map(OutcomeInfo::from))
+    }
+
+    /// The game's static geometry, typed: one member of `GameLayout` per game — what a viewer
+    /// needs to draw it that is in no view (`schema/views/<kind>.md` explains each game's).
+    #[graphql(complexity = 5)]
+    async fn layout(&self, ctx: &Context<'_>) -> Result<crate::typed::Layout> {
+        let json = self.layout_value(ctx)?;
+        Ok(crate::typed::Layout::new(self.header.kind, json))
+    }
+
+    /// The game's static geometry as JSON (`schema/views/<kind>.layout.schema.json`): what a
+    /// viewer needs to draw it that is in no view.
+    #[graphql(complexity = 5)]
+    async fn layout_json(&self, ctx: &Context<'_>) -> Result<Json<serde_json::Value>> {
+        Ok(Json(self.layout_value(ctx)?))
+    }
+}
+
+impl Game {
+    fn layout_value(&self, ctx: &Context<'_>) -> Result<serde_json::Value, ApiError> {
+        let rules = app(ctx)
+            .store
+            .registry()
+            .get(self.header.kind)
+            .ok_or_else(|| ApiError::Internal("kind not registered".into()))?;
+        rules
+            .layout(&self.header.options_json())
+            .map_err(|e| ApiError::Internal(e.to_string()))
+    }
+}

@@ -1,0 +1,17 @@
+//! The objects queries return — `Game` (`game.rs`), `Position` (`position.rs`) and
+//! `IndexedPosition` (`indexed.rs`) — and the one way entries are shown (`entries`): as a
+//! viewer may see them, numbered by the ply they lead to.
+//!
+//! Ply numbering, everywhere: position *n* is the game after *n* entries; the entry that turns
+//! position *n − 1* into position *n* is entry (or move, or frame) *n*. So the deal is entry 1,
+//! `position(ply: 0)` is the game before it, and `playMove(expectedPly: n)` plays entry *n + 1*.
+
+mod entries;
+mod game;
+mod indexed;
+mod position;
+
+pub use entries::visible_moves;
+pub use game::Game;
+pub use indexed::IndexedPosition;
+pub use position::Position;

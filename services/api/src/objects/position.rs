@@ -1,0 +1,138 @@
+//! `Position`: a game after some number of entries — who may move, the view (as JSON and
+//! typed), legal moves, scores and a keyed state hash — each as the caller may see it.
+
+use crate::error::ApiError;
+use crate::perspective::{self, Perspective};
+use crate::schema::{app, caller, page};
+use crate::types::*;
+use async_graphql::{Context, Json, Object, Result};
+use rules_core::{GameState, Viewer};
+use std::sync::Arc;
+use store::{Header, Status};
+
+/// A position of a game.
+pub struct Position {
+    header: Header,
+    ply: u32,
+    state: Arc<Box<dyn GameState>>,
+}
+
+impl Position {
+    pub fn new(header: Header, ply: u32, state: Arc<Box<dyn GameState>>) -> Position {
+        Position { header, ply, state }
+    }
+}
+
+#[Object]
+impl Position {
+    /// Entries applied: position `n` is the game after entry `n`.
+    async fn ply(&self) -> u32 {
+        self.ply
+    }
+    async fn round(&self) -> u32 {
+        self.state.round()
+    }
+    async fn phase(&self) -> &str {
+        self.state.phase()
+    }
+    /// Every seat that may move now: the seat to act, or, in a simultaneous step (Mombasa's
+    /// planning), every seat still deciding, in any order.
+    async fn seats_to_act(&self) -> Vec<u8> {
+        self.state.seats_to_act().iter().map(|s| s.0).collect()
+    }
+    async fn to_act(&self) -> ToActInfo {
+        self.state.to_act().into()
+    }
+    /// The position as JSON, as the chosen perspective sees it (default: the caller's while
+    /// the game is on, everything once it is over). `schema/views/<kind>.schema.json` describes
+    /// it; `board` is the same data, typed.
+    #[graphql(complexity = 20)]
+    async fn view(
+        &self,
+        ctx: &Context<'_>,
+        seat: Option<u8>,
+        perspective: Option<Perspective>,
+    ) -> Result<Json<serde_json::Value>> {
+        let viewer = perspective::viewer(&self.header, &caller(ctx), seat, perspective)?;
+        Ok(Json(self.state.view(viewer)))
+    }
+    /// The same as `view`, typed: one member of `GameView` per game (`schema/views/`).
+    #[graphql(complexity = 20)]
+    async fn board(
+        &self,
+        ctx: &Context<'_>,
+        seat: Option<u8>,
+        perspective: Option<Perspective>,
+    ) -> Result<crate::typed::Board> {
+        let viewer = perspective::viewer(&self.header, &caller(ctx), seat, perspective)?;
+        Ok(crate::typed::Board::new(
+            self.header.kind,
+            self.state.view(viewer),
+        ))
+    }
+    /// Legal moves, in notation, of the caller's seat when it may move now (the seat to act,
+    /// or any seat still deciding in a simultaneous step). Empty for anyone else — a spectator,
+    /// a seat whose turn it is not (see `seatsToAct`) — and once the game is over: another
+    /// seat's moves would tell what it holds.
+    #[graphql(complexity = "first.unwrap_or(100).max(0) as usize + 10")]
+    async fn legal_moves(
+        &self,
+        ctx: &Context<'_>,
+        first: Option<i32>,
+        offset: Option<i32>,
+    ) -> Result<LegalMoves> {
+        let app = app(ctx);
+        let first = page(app, first.or(Some(100)))?;
+        if offset.is_some_and(|o| o < 0) {
+            return Err(ApiError::BadInput("`offset` is 0 or more".into()).into());
+        }
+        let seat = match caller(ctx).viewer(&self.header) {
+            Viewer::Seat(v)
+                if self.header.status == Status::Active
+                    && self.state.seats_to_act().contains(&v) =>
+            {
+                Some(v)
+            }
+            _ => None,
+        };
+        let all = seat.map_or_else(Vec::new, |v| self.state.legal_moves_of(v));
+        let offset = offset.unwrap_or(0) as usize;
+        Ok(LegalMoves {
+            total: all.len(),
+            moves: all.into_iter().skip(offset).take(first).collect(),
+        })
+    }
+    /// Scores as they stand, with their breakdown, as the perspective allows: while the game
+    /// is on a seat sees only its own (a score can hold secret gold).
+    #[graphql(complexity = "5 + child_complexity")]
+    async fn scores(
+        &self,
+        ctx: &Context<'_>,
+        seat: Option<u8>,
+        perspective: Option<Perspective>,
+    ) -> Result<Vec<Score>> {
+        let viewer = perspective::viewer(&self.header, &caller(ctx), seat, perspective)?;
+        Ok(self
+            .state
+            .scores()
+            .iter()
+            .filter(|s| viewer.sees(s.seat))
+            .map(Score::from)
+            .collect())
+    }
+    /// A keyed hash of the full state. In finished games equal positions have equal hashes
+    /// (`positionsByHash` finds them all); the key is the server's, so a client cannot hash
+    /// candidate states itself. While a game is on, the game's id is mixed into the key: a
+    /// copy of the game played on the same server (same seed, each candidate secret move)
+    /// would otherwise reveal a secret choice by matching hashes.
+    #[graphql(complexity = 5)]
+    async fn state_hash(&self, ctx: &Context<'_>) -> String {
+        let mut key = app(ctx).config.state_hash_key;
+        if self.header.status != Status::Finished {
+            for (k, b) in key.iter_mut().zip(self.header.id.to_bytes()) {
+                *k ^= b;
+            }
+        }
+        format!("{:016x}", self.state.state_hash(key))
+    }
+}

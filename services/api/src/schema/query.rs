@@ -1,0 +1,272 @@
+//! `Query`: rules, games, positions, statistics, ratings, position search.
+
+use super::{app, blocking, page, parse_id};
+use crate::error::{ApiError, ApiResult};
+use crate::objects::{Game, IndexedPosition};
+use crate::types::*;
+use crate::App;
+use async_graphql::connection::{Connection, Edge, EmptyFields};
+use async_graphql::{Context, Interface, Object, Result, ID};
+use chrono::Utc;
+use std::sync::Arc;
+use store::{Filter, GameId, Status, StoreError};
+
+/// An object with a global id (Relay): `node(id:)` fetches it.
+#[derive(Interface)]
+#[graphql(field(name = "id", ty = "ID"))]
+pub enum Node {
+    Game(Game),
+}
+
+/// The game with this id, if there is one.
+async fn find_game(app: &Arc<App>, id: GameId) -> ApiResult<Option<Game>> {
+    blocking(app, move |s| match s.header(id) {
+        Ok(h) => Ok(Some(Game::new(h))),
+        Err(StoreError::NotFound(_)) => Ok(None),
+        Err(e) => Err(e.into()),
+    })
+    .await
+}
+
+/// Which finished games `statistics` counts.
+#[derive(async_graphql::InputObject, Default)]
+pub struct StatsFilterInput {
+    pub player_count: Option<u32>,
+    /// Games where this player had a seat.
+    pub player: Option<String>,
+    /// Games where a seat had this tag (e.g. `djinn:baal`).
+    pub tag: Option<String>,
+    /// Created at or after.
+    pub since: Option<chrono::DateTime<Utc>>,
+    /// Created before.
+    pub until: Option<chrono::DateTime<Utc>>,
+}
+
+pub struct Query;
+
+#[Object]
+impl Query {
+    /// The games this server plays, with player counts and rules versions.
+    async fn rules(&self, ctx: &Context<'_>) -> Vec<RulesInfo> {
+        app(ctx)
+            .store
+            .registry()
+            .iter()
+            .map(RulesInfo::of)
+            .collect()
+    }
+
+    /// Positions of finished games whose features pass `where`, a CEL expression such as
+    /// `round == 3 && seats.exists(s, s.viziers >= 5)` (the names are in `rules.features`),
+    /// in (game, ply) order. Served from the per-ply feature index: no game is replayed. A
+    /// page examines at most the server's scan budget of positions and says so in `scan`;
+    /// resume from `pageInfo.endCursor`. An expression that does not compile or fails is a
+    /// BAD_QUERY error with the `line` and `column` it points at.
+    #[graphql(complexity = "first.unwrap_or(20).max(0) as usize * child_complexity + 1")]
+    async fn positions(
+        &self,
+        ctx: &Context<'_>,
+        kind: GameKind,
+        #[graphql(name = "where")] filter: Option<String>,
+        first: Option<i32>,
+        after: Option<String>,
+    ) -> Result<Connection<String, IndexedPosition, PositionScan, EmptyFields>> {
+        use analysis::positions::{self, Cursor, Filter, Query};
+        let app = app(ctx);
+        let first = page(app, first)?;
+        if first == 0 {
+            // A page must move forward, and the complexity limit counts `first` rows.
+            return Err(ApiError::BadInput("`first` must be at least 1".into()).into());
+        }
+        let kind: rules_core::GameKind = kind.into();
+        let after = after
+            .map(|a| a.parse::<Cursor>())
+            .transpose()
+            .map_err(ApiError::from)?;
+        let schema = positions::schema(app.store.registry(), kind).map_err(ApiError::from)?;
+        let filter = filter
+            .map(|f| Filter::compile(&f, schema))
+            .transpose()
+            .map_err(ApiError::BadQuery)?;
+        let budget = app.config.scan_budget;
+        let page = blocking(app, move |store| {
+            Ok(positions::page(
+                store,
+                &Query {
+                    kind,
+                    filter: filter.as_ref(),
+                    after,
+                    first,
+                    budget,
+                },
+            )?)
+        })
+        .await?;
+        let mut conn = Connection::with_additional_fields(
+            after.is_some(),
+            page.next.is_some(),
+            PositionScan {
+                scanned: page.scanned,
+                budget_exhausted: page.budget_exhausted,
+                resume_after: page.next.map(|c| c.to_string()),
+            },
+        );
+        let last = page.next;
+        let n = page.rows.len();
+        conn.edges
+            .extend(page.rows.into_iter().enumerate().map(|(i, row)| {
+                // The last edge's cursor is where the scan stopped, which may be past the last
+                // match: resuming from it skips nothing and rescans nothing.
+                let cursor = match last {
+                    Some(c) if i + 1 == n => c.to_string(),
+                    _ => Cursor {
+                        game: row.game,
+                        ply: row.ply,
+                    }
+                    .to_string(),
+                };
+                Edge::new(cursor, IndexedPosition { row })
+            }));
+        Ok(conn)
+    }
+
+    /// Every finished game and ply whose state has this `stateHash` (as `Position.stateHash`
+    /// shows it): the same position reached in different games, or twice in one.
+    #[graphql(complexity = "first.unwrap_or(100).max(0) as usize * child_complexity + 5")]
+    async fn positions_by_hash(
+        &self,
+        ctx: &Context<'_>,
+        state_hash: String,
+        first: Option<i32>,
+    ) -> Result<Vec<PositionHit>> {
+        let app = app(ctx);
+        let first = page(app, first.or(Some(100)))?;
+        let hash = u64::from_str_radix(state_hash.trim(), 16).map_err(|_| {
+            ApiError::BadInput(format!(
+                "`{state_hash}` is not a state hash (16 hexadecimal digits)"
+            ))
+        })?;
+        let hits = blocking(app, move |store| {
+            Ok(analysis::positions::by_hash(store, hash, first)?)
+        })
+        .await?;
+        Ok(hits
+            .into_iter()
+            .map(|h| PositionHit {
+                game_id: ID(h.game.to_string()),
+                kind: h.kind.into(),
+                ply: h.ply,
+            })
+            .collect())
+    }
+
+    /// Statistics of the finished games of `kind`: per player count (solo games never pool with
+    /// multiplayer ones), win rate by seat and by tag, tags grouped (`djinn`, `clan`, `port`),
+    /// all with 95% Wilson intervals; score distributions overall and per category; lengths in
+    /// plies, rounds and wall time. Filters: player count, a player's name, a tag, and creation
+    /// time (`since` inclusive, `until` exclusive). Figures are rounded (rates to 4 decimals,
+    /// means to 2). Read from projections kept as games finish: a query never rescans logs.
+    #[graphql(complexity = 50)]
+    async fn statistics(
+        &self,
+        ctx: &Context<'_>,
+        kind: GameKind,
+        filter: Option<StatsFilterInput>,
+    ) -> Result<crate::stats::Statistics> {
+        let StatsFilterInput {
+            player_count,
+            player,
+            tag,
+            since,
+            until,
+        } = filter.unwrap_or_default();
+        let kind: rules_core::GameKind = kind.into();
+        let filter = analysis::StatsFilter {
+            player_count: player_count.map(|n| n as usize),
+            player,
+            tag,
+            since,
+            until,
+        };
+        // A cache miss computes over every summary (milliseconds): not on the async runtime.
+        let analysis = app(ctx).analysis.clone();
+        let stats = tokio::task::spawn_blocking(move || analysis.statistics(kind, &filter))
+            .await
+            .map_err(|e| ApiError::Internal(e.to_string()))?;
+        Ok(crate::stats::Statistics::from(&*stats))
+    }
+
+    /// Player ratings of a game kind (Weng-Lin, as OpenSkill), best first, with games played.
+    #[graphql(complexity = "first.unwrap_or(100).max(0) as usize * child_complexity + 20")]
+    async fn ratings(
+        &self,
+        ctx: &Context<'_>,
+        kind: GameKind,
+        first: Option<i32>,
+    ) -> Result<Vec<PlayerRating>> {
+        let app = app(ctx);
+        let first = page(app, first.or(Some(100)))?;
+        let kind: rules_core::GameKind = kind.into();
+        let analysis = app.analysis.clone();
+        let ratings = tokio::task::spawn_blocking(move || analysis.ratings(kind))
+            .await
+            .map_err(|e| ApiError::Internal(e.to_string()))?;
+        Ok(ratings
+            .into_iter()
+            .take(first)
+            .map(|r| PlayerRating {
+                player: r.player,
+                rating: r.rating,
+                uncertainty: r.uncertainty,
+                ordinal: r.ordinal,
+                games: r.games,
+            })
+            .collect())
+    }
+
+    /// A game by id: null when there is no such game; a malformed id is a `BAD_INPUT` error.
+    async fn game(&self, ctx: &Context<'_>, id: ID) -> Result<Option<Game>> {
+        let id = parse_id(&id)?;
+        Ok(find_game(app(ctx), id).await?)
+    }
+
+    /// Any object with an id (Relay's `Node`): today, games.
+    async fn node(&self, ctx: &Context<'_>, id: ID) -> Result<Option<Node>> {
+        let id = parse_id(&id)?;
+        Ok(find_game(app(ctx), id).await?.map(Node::Game))
+    }
+
+    /// Games, newest first, filtered by kind, status and player (Relay connection; the cursor
+    /// is a game id).
+    #[graphql(complexity = "first.unwrap_or(20).max(0) as usize * child_complexity + 2")]
+    async fn games(
+        &self,
+        ctx: &Context<'_>,
+        kind: Option<GameKind>,
+        status: Option<GameStatus>,
+        player: Option<String>,
+        first: Option<i32>,
+        after: Option<String>,
+    ) -> Result<Connection<String, Game, EmptyFields, EmptyFields>> {
+        let app = app(ctx);
+        let first = page(app, first)?;
+        let kind = kind.map(rules_core::GameKind::from);
+        let after = after.map(|a| parse_id(&a)).transpose()?;
+        let filter = Filter {
+            kind,
+            status: status.map(|s| match s {
+                GameStatus::Active => Status::Active,
+                GameStatus::Finished => Status::Finished,
+            }),
+            player,
+        };
+        let page = blocking(app, move |s| Ok(s.list(&filter, first, after)?)).await?;
+        let mut conn = Connection::new(after.is_some(), page.next.is_some());
+        conn.edges.extend(
+            page.games
+                .into_iter()
+                .map(|h| Edge::new(h.id.to_string(), Game::new(h))),
+        );
+        Ok(conn)
+    }
+}
