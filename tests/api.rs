@@ -12,7 +12,7 @@ fn create(server: &Server, players: &[&str], seed: &str) -> (String, Vec<String>
     let v = gql(
         server,
         None,
-        "mutation($p: [String!]!, $s: String) { createGame(kind: \"five-tribes\", players: $p, seed: $s) { game { id plies } seatTokens } }",
+        "mutation($p: [String!]!, $s: String) { createGame(kind: FIVE_TRIBES, players: $p, seed: $s) { game { id plies } seatTokens } }",
         json!({ "p": players, "s": seed }),
     );
     let c = &data(&v)["createGame"];
@@ -145,7 +145,7 @@ fn a_seeded_game_is_played_followed_replayed_and_read() {
         );
         let entries = data(&r)["playMove"]["entries"].as_array().unwrap().clone();
         assert_eq!(entries[0]["move"], m);
-        assert_eq!(entries[0]["ply"], ply);
+        assert_eq!(entries[0]["ply"], ply + 1, "entry n leads to position n");
         played += 1;
         assert!(played < 2000, "the game does not end");
         if played % 40 == 0 {
@@ -157,7 +157,7 @@ fn a_seeded_game_is_played_followed_replayed_and_read() {
     // The subscription delivered every entry, in order, once.
     let got = sub.join().unwrap();
     let plies_got: Vec<u64> = got.iter().map(|e| e["ply"].as_u64().unwrap()).collect();
-    assert_eq!(plies_got, (0..total).collect::<Vec<_>>());
+    assert_eq!(plies_got, (1..=total).collect::<Vec<_>>());
     hidden_seen += got.iter().filter(|e| e["move"] == "hidden").count();
     let _ = hidden_seen;
     // The log as read now (finished: all public) agrees with what was followed live, except
@@ -338,24 +338,14 @@ fn every_error_has_its_code_and_writes_nothing() {
     let v = gql(
         &server,
         None,
-        "{ game(id: \"0000000000000\") { id } }",
-        json!({}),
-    );
-    assert_eq!(code(&v), "NOT_FOUND");
-    let v = gql(
-        &server,
-        None,
-        "{ game(id: \"nonsense\") { id } }",
-        json!({}),
-    );
-    assert_eq!(code(&v), "NOT_FOUND");
-    let v = gql(
-        &server,
-        None,
         "query($id: ID!) { game(id: $id) { position(ply: 999) { ply } } }",
         json!({ "id": id }),
     );
-    assert_eq!(code(&v), "NOT_FOUND");
+    assert_eq!(code(&v), "BAD_INPUT");
+    assert!(
+        v.to_string().contains("positions are 0 to"),
+        "names the range: {v}"
+    );
     let v = gql(
         &server,
         None,
@@ -372,7 +362,8 @@ fn every_error_has_its_code_and_writes_nothing() {
     assert_eq!(code(&v), "LIMIT_EXCEEDED", "{v}");
     let v = gql(&server, None, "{ nope }", json!({}));
     assert_eq!(code(&v), "BAD_QUERY");
-    // Another seat's view, or the legal moves of the seat to act, need that seat's token.
+    // Another seat's view of a game in play needs that seat's token; the omniscient view waits
+    // for the end; a seat that may not move has no legal moves (an empty list, not an error).
     let v = gql(
         &server,
         None,
@@ -382,11 +373,40 @@ fn every_error_has_its_code_and_writes_nothing() {
     assert_eq!(code(&v), "UNAUTHORIZED");
     let v = gql(
         &server,
-        Some(other),
-        "query($id: ID!) { game(id: $id) { position { legalMoves { total } } } }",
+        None,
+        "query($id: ID!) { game(id: $id) { position { view(perspective: OMNISCIENT) } } }",
         json!({ "id": id }),
     );
     assert_eq!(code(&v), "UNAUTHORIZED");
+    let v = gql(
+        &server,
+        None,
+        "query($id: ID!) { game(id: $id) { position { view(seat: 7) } } }",
+        json!({ "id": id }),
+    );
+    assert_eq!(code(&v), "BAD_INPUT");
+    assert!(
+        v.to_string().contains("seats 0 to 1"),
+        "names the valid seats: {v}"
+    );
+    let v = gql(
+        &server,
+        Some(other),
+        "query($id: ID!) { game(id: $id) { position { seatsToAct legalMoves { total moves } } } }",
+        json!({ "id": id }),
+    );
+    assert_eq!(data(&v)["game"]["position"]["legalMoves"]["total"], 0);
+    // An unknown game is null; a malformed id is an error saying what an id is.
+    let v = gql(
+        &server,
+        None,
+        "{ game(id: \"036vpvam0zzzz\") { id } }",
+        json!({}),
+    );
+    assert!(data(&v)["game"].is_null());
+    let v = gql(&server, None, "{ game(id: \"nope\") { id } }", json!({}));
+    assert_eq!(code(&v), "BAD_INPUT");
+    assert!(v.to_string().contains("Crockford"), "{v}");
     // Imports: the admin token is needed; a bad record is BAD_RECORD.
     let import = "mutation($r: String!) { importGame(record: $r) { id } }";
     let v = gql(&server, None, import, json!({ "r": "{}" }));
@@ -401,14 +421,25 @@ fn every_error_has_its_code_and_writes_nothing() {
     let v = gql(
         &server,
         None,
-        "mutation { createGame(kind: \"chess\", players: [\"a\", \"b\"]) { seatTokens } }",
+        "mutation { createGame(kind: CHESS, players: [\"a\", \"b\"]) { seatTokens } }",
         json!({}),
     );
-    assert_eq!(code(&v), "BAD_INPUT");
+    assert_eq!(code(&v), "BAD_QUERY", "kinds are an enum: {v}");
     let v = gql(
         &server,
         None,
-        "mutation { createGame(kind: \"five-tribes\", players: [\"a\"]) { seatTokens } }",
+        "mutation { createGame(kind: MOMBASA, players: [\"a\", \"b\"], options: {players: 2, colour: 1}) { seatTokens } }",
+        json!({}),
+    );
+    assert_eq!(code(&v), "BAD_INPUT");
+    assert!(
+        v.to_string().contains("players"),
+        "the error lists the valid keys: {v}"
+    );
+    let v = gql(
+        &server,
+        None,
+        "mutation { createGame(kind: FIVE_TRIBES, players: [\"a\"]) { seatTokens } }",
         json!({}),
     );
     assert_eq!(code(&v), "BAD_INPUT");
@@ -496,7 +527,10 @@ fn samples_load_health_metrics_graphiql_and_introspection() {
     assert!(metrics.contains("ludolog_graphql_requests_total"));
     // 200 sample games of each of the three games.
     assert!(metrics.contains("ludolog_store_games 600"), "{metrics}");
+    // A browser (asking for HTML) gets GraphiQL; a GET without a query from anything else is
+    // a bad request.
     let page = ureq::get(&format!("{}/graphql", server.url))
+        .set("Accept", "text/html,application/xhtml+xml")
         .call()
         .unwrap()
         .into_string()
@@ -564,7 +598,7 @@ fn the_readme_first_query_works_as_printed() {
         .unwrap();
     let games = data(&resp)["games"]["edges"].as_array().unwrap();
     assert_eq!(games.len(), 3);
-    assert_eq!(data(&resp)["rules"][0]["kind"], "five-tribes");
+    assert_eq!(data(&resp)["rules"][0]["kind"], "FIVE_TRIBES");
 }
 
 #[test]
@@ -598,7 +632,7 @@ fn subscriptions_also_speak_the_older_graphql_ws_protocol() {
         let v: Value = serde_json::from_str(&t).unwrap();
         if v["type"] == "data" {
             let e = &v["payload"]["data"]["gameUpdates"];
-            assert_eq!(e["ply"], 0);
+            assert_eq!(e["ply"], 1, "the deal is entry 1");
             assert_eq!(e["actor"], "dealer");
             assert!(e["move"].as_str().unwrap().starts_with("deal "));
             break;
@@ -637,5 +671,5 @@ fn an_oversized_body_is_refused() {
     );
     // A normal request still works.
     let v = gql(&server, None, "{ rules { kind } }", json!({}));
-    assert_eq!(data(&v)["rules"][0]["kind"], "five-tribes");
+    assert_eq!(data(&v)["rules"][0]["kind"], "FIVE_TRIBES");
 }

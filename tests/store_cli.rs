@@ -105,15 +105,26 @@ fn import_reports_bad_lines_and_goes_on_unless_strict() {
     let file = dir.path().join("in.ndjson");
     std::fs::write(&file, lines.join("\n") + "\n").unwrap();
 
+    // The good records go in, the bad ones are named, and the exit status says some were
+    // rejected (a script must not take a partial import for a whole one) ...
     let data = dir.path().join("a");
     let (ok, out, err) = run(&["import", file.to_str().unwrap()], &data);
-    assert!(ok, "{err}");
+    assert!(!ok, "{out}");
     assert!(
         out.contains("imported 2 games") && out.contains("rejected 2"),
         "{out}"
     );
     assert!(err.contains("line 1: bad JSON"), "{err}");
     assert!(err.contains("line 3, ply 30"), "{err}");
+    assert!(err.contains("--allow-rejects"), "{err}");
+    // ... unless the caller says a partial import is fine.
+    let data = dir.path().join("a2");
+    let (ok, out, err) = run(
+        &["import", "--allow-rejects", file.to_str().unwrap()],
+        &data,
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("imported 2 games"), "{out}");
 
     let data = dir.path().join("b");
     let (ok, _, err) = run(&["import", "--strict", file.to_str().unwrap()], &data);

@@ -15,7 +15,7 @@ PORT=18099
 command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
 cargo build --release -q -p ludolog --manifest-path "$ROOT/Cargo.toml"
 cd "$ROOT"
-"$ROOT/target/release/ludolog" serve --listen 127.0.0.1:$PORT --data-dir "$WORK/store" >"$WORK/serve.out" 2>"$WORK/serve.err" &
+"$ROOT/target/release/ludolog" serve --listen 127.0.0.1:$PORT --rate-limit 0 --data-dir "$WORK/store" >"$WORK/serve.out" 2>"$WORK/serve.err" &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null || true; wait $SERVER 2>/dev/null || true; rm -rf "$WORK"' EXIT
 for _ in $(seq 50); do grep -q listening "$WORK/serve.out" 2>/dev/null && break; sleep 0.2; done

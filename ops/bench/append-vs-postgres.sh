@@ -6,7 +6,7 @@
 # PostgreSQL: a throwaway cluster (fsync on, synchronous_commit on, defaults otherwise), a table
 # events(game_id, seq, body) keyed (game_id, seq); each append is one transaction that reads the
 # game's tip and inserts seq + 1 (pgbench, one game per client).
-# Ludolog: `ludolog bench-append`: each writer appends the moves of pre-played Five Tribes games
+# Ludolog: `ludolog bench append`: each writer appends the moves of pre-played Five Tribes games
 # to games of its own; every append is validated by the rules, dealt, checksummed, written in
 # one transaction and flushed (group commit) before it is acknowledged.
 # Both run with 16 writers and with 1. Results go to stdout as a table; paste them, with the
@@ -44,7 +44,7 @@ cargo build --release -q -p ludolog --manifest-path "$ROOT/Cargo.toml"
 LUDOLOG="$ROOT/target/release/ludolog"
 ll_tps() {
   rm -rf "$WORK/ll"
-  "$LUDOLOG" bench-append --writers "$1" --seconds "$SECONDS_PER_RUN" --data-dir "$WORK/ll" \
+  "$LUDOLOG" bench append --writers "$1" --seconds "$SECONDS_PER_RUN" --data-dir "$WORK/ll" \
     | python3 -c 'import json,sys; print(int(json.load(sys.stdin)["appends_per_second"]))'
 }
 

@@ -4,10 +4,10 @@
 #
 #   ops/bench/positions-vs-duckdb.sh [GAMES]        (default 10000)
 #
-# 1. `ludolog bench-import` stores GAMES random Five Tribes games (2-4 players); each finished
+# 1. `ludolog bench import` stores GAMES random Five Tribes games (2-4 players); each finished
 #    game is indexed as it is stored (one row of features per ply).
 # 2. `ludolog positions` exports every position, unfiltered, as NDJSON.
-# 3. `ludolog bench-positions` scans the whole index with the CEL filter (one core, median of 5).
+# 3. `ludolog bench positions` scans the whole index with the CEL filter (one core, median of 5).
 # 4. DuckDB (pip, in a throwaway venv) answers the same filter in SQL, median of 5:
 #    a) over the NDJSON file, as the issue asks (parse included), with all cores;
 #    b) over a table already loaded in memory (parse excluded), with all cores and with one.
@@ -22,10 +22,10 @@ SQL_WHERE='round = 3 AND len(list_filter(seats, lambda s: s.viziers >= 5)) > 0'
 
 cargo build --release -q -p ludolog --manifest-path "$ROOT/Cargo.toml"
 BIN="$ROOT/target/release/ludolog"
-"$BIN" bench-import --games "$GAMES" --data-dir "$WORK/data" >/dev/null
+"$BIN" bench import --games "$GAMES" --data-dir "$WORK/data" >/dev/null
 "$BIN" positions --kind five-tribes --out "$WORK/positions.ndjson" --data-dir "$WORK/data"
 echo "positions.ndjson: $(du -h "$WORK/positions.ndjson" | cut -f1), $(wc -l < "$WORK/positions.ndjson") lines"
-"$BIN" bench-positions --kind five-tribes --where "$FILTER" --runs 5 --data-dir "$WORK/data" \
+"$BIN" bench positions --kind five-tribes --where "$FILTER" --runs 5 --data-dir "$WORK/data" \
   | tee "$WORK/ludolog.json"
 
 python3 -m venv "$WORK/venv" >/dev/null

@@ -2,6 +2,8 @@
 //! Helpers shared by the end-to-end tests: the path of the `ludolog` binary Cargo built for
 //! them, and a `ludolog serve` process on a free port.
 
+pub mod browser;
+
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::process::Command;
@@ -22,12 +24,25 @@ pub struct Server {
 impl Server {
     /// Starts `ludolog serve` on 127.0.0.1:0 with a fresh data directory and `extra` flags.
     pub fn start(extra: &[&str]) -> Server {
+        Server::start_in(None, extra)
+    }
+
+    /// As `start`, on the store in `data_dir` when given.
+    pub fn start_in(data_dir: Option<&std::path::Path>, extra: &[&str]) -> Server {
         use std::io::BufRead;
         let dir = tempfile::tempdir().expect("tempdir");
+        let data = data_dir.map_or_else(|| dir.path().join("store"), |d| d.to_path_buf());
         let mut child = Command::new(ludolog())
             .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
-            .arg(dir.path().join("store"))
+            .arg(data)
             .args(extra)
+            // The tests drive the server harder than one client should; the rate limit has
+            // its own test, which passes its own `--rate-limit`.
+            .args(if extra.contains(&"--rate-limit") {
+                &[][..]
+            } else {
+                &["--rate-limit", "0"][..]
+            })
             .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::null())
@@ -85,4 +100,99 @@ pub fn code(v: &Value) -> String {
         .as_str()
         .unwrap_or_else(|| panic!("no error code in {v}"))
         .to_string()
+}
+
+/// Creates a game of `kind` dealt from `seed`; returns its id and seat tokens.
+pub fn create_game(
+    server: &Server,
+    kind: &str,
+    players: usize,
+    seed: u64,
+) -> (String, Vec<String>) {
+    let names: Vec<String> = (0..players).map(|i| format!("p{i}")).collect();
+    let v = gql(
+        server,
+        None,
+        "mutation($k: GameKind!, $p: [String!]!, $s: String) { createGame(kind: $k, players: $p, seed: $s) { game { id } seatTokens } }",
+        json!({ "k": kind.replace('-', "_").to_uppercase(), "p": names, "s": seed.to_string() }),
+    );
+    let c = &data(&v)["createGame"];
+    (
+        c["game"]["id"].as_str().unwrap().to_string(),
+        c["seatTokens"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_str().unwrap().to_string())
+            .collect(),
+    )
+}
+
+/// Plays the first legal move of the first seat that may move. `Ok(Some((ply, move)))` when
+/// acknowledged (the ply the move got, numbered as `moves` numbers it: from 1), `Ok(None)` when nobody may move, `Err(code)` when the
+/// server refused.
+pub fn play_first(
+    server: &Server,
+    id: &str,
+    tokens: &[String],
+) -> Result<Option<(u64, String)>, String> {
+    let v = gql(
+        server,
+        None,
+        "query($id: ID!) { game(id: $id) { plies position { seatsToAct } } }",
+        json!({ "id": id }),
+    );
+    if v.get("errors").is_some() {
+        return Err(code(&v));
+    }
+    let plies = v["data"]["game"]["plies"].as_u64().unwrap();
+    let Some(seat) = v["data"]["game"]["position"]["seatsToAct"][0].as_u64() else {
+        return Ok(None);
+    };
+    let token = &tokens[seat as usize];
+    let v = gql(
+        server,
+        Some(token),
+        "query($id: ID!) { game(id: $id) { position { legalMoves(first: 1) { moves } } } }",
+        json!({ "id": id }),
+    );
+    let Some(m) = v["data"]["game"]["position"]["legalMoves"]["moves"][0].as_str() else {
+        return Ok(None);
+    };
+    let m = m.to_string();
+    let v = gql(
+        server,
+        Some(token),
+        "mutation($id: ID!, $p: Int!, $m: String!) { playMove(gameId: $id, expectedPly: $p, move: $m) { game { plies } } }",
+        json!({ "id": id, "p": plies, "m": m }),
+    );
+    if v.get("errors").is_some() {
+        return Err(code(&v));
+    }
+    Ok(Some((plies + 1, m)))
+}
+
+/// The moves of a game as stored: (ply, move) in order.
+pub fn stored_moves(server: &Server, id: &str) -> Vec<(u64, String)> {
+    let mut out = Vec::new();
+    let mut after: Option<String> = None;
+    loop {
+        let v = gql(
+            server,
+            None,
+            "query($id: ID!, $a: String) { game(id: $id) { moves(first: 100, after: $a) { edges { cursor node { ply actor move } } pageInfo { hasNextPage } } } }",
+            json!({ "id": id, "a": after }),
+        );
+        let m = &data(&v)["game"]["moves"];
+        for e in m["edges"].as_array().unwrap() {
+            out.push((
+                e["node"]["ply"].as_u64().unwrap(),
+                e["node"]["move"].as_str().unwrap().to_string(),
+            ));
+            after = Some(e["cursor"].as_str().unwrap().to_string());
+        }
+        if !m["pageInfo"]["hasNextPage"].as_bool().unwrap() {
+            return out;
+        }
+    }
 }

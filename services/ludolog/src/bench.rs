@@ -181,16 +181,31 @@ pub fn bench_append(store: &Store, writers: usize, seconds: f64) -> Result<Appen
     })
 }
 
-/// Appends until killed, printing `ack GAME PLY` after each acknowledged append.
-pub fn crash_child(store: &Store) -> Result<()> {
+/// Appends until killed, from `writers` threads (writer 0 resumes the first active game, the
+/// others start games of their own), printing `ack GAME PLY` after each acknowledged append.
+pub fn crash_child(store: &Store, writers: usize) -> Result<()> {
     let stop = AtomicBool::new(false);
-    let out = std::io::stdout();
-    writer(store, 0, &stop, &mut |game, ply| {
-        let mut o = out.lock();
-        let _ = writeln!(o, "ack {game} {ply}");
-        let _ = o.flush();
-    })?;
-    Ok(())
+    let out = std::sync::Mutex::new(std::io::stdout());
+    std::thread::scope(|s| -> Result<()> {
+        let handles: Vec<_> = (0..writers.max(1) as u64)
+            .map(|w| {
+                let (stop, out) = (&stop, &out);
+                s.spawn(move || {
+                    writer(store, w * 1_000_003, stop, &mut |game, ply| {
+                        let out = out.lock().unwrap_or_else(|e| e.into_inner());
+                        let mut o = out.lock();
+                        let _ = writeln!(o, "ack {game} {ply}");
+                        let _ = o.flush();
+                    })
+                })
+            })
+            .collect();
+        for h in handles {
+            h.join()
+                .map_err(|_| anyhow::anyhow!("a writer panicked"))??;
+        }
+        Ok(())
+    })
 }
 
 #[derive(Serialize)]

@@ -5,259 +5,65 @@
 //! store under `--data-dir`). `anyhow` is used here and
 //! only here: library crates return typed errors, the binary reports them.
 
+mod backup;
 mod bench;
+mod cli;
 mod games;
 mod serve;
 mod simulate;
 mod storecmd;
 
-use anyhow::Result;
-use clap::{Parser, Subcommand};
+use anyhow::{Context, Result};
+use clap::Parser;
+use cli::{Bench, Cli, Command};
 use rules_core::GameKind;
 use serde::Serialize;
-use std::path::PathBuf;
 
-#[derive(Parser)]
-#[command(
-    name = "ludolog",
-    version,
-    about = "Record, replay and analyse euro board games"
-)]
-struct Cli {
-    #[command(subcommand)]
-    command: Command,
-}
-
-#[derive(clap::Args, Clone)]
-struct DataDir {
-    /// Where the store lives.
-    #[arg(long, env = "LUDOLOG_DATA_DIR", default_value = "./var/ludolog")]
-    data_dir: PathBuf,
-}
-
-#[derive(Subcommand)]
-enum Command {
-    /// Run the GraphQL service (GraphiQL at /graphql).
-    Serve(serve::ServeArgs),
-    /// Print the GraphQL schema (SDL), as schema/schema.graphql holds it.
-    Schema,
-    /// Play seeded random legal games and report their speed and scores.
-    Simulate {
-        /// Game kind, e.g. five-tribes.
-        #[arg(long)]
-        game: GameKind,
-        #[arg(long, default_value_t = 4)]
-        players: u8,
-        #[arg(long, default_value_t = 100)]
-        games: u64,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Print one JSON object instead of text.
-        #[arg(long)]
-        json: bool,
-        /// Print each game's log (notation, one entry per line) to stderr.
-        #[arg(long)]
-        log: bool,
-    },
-    /// List the game kinds, their player counts and rules versions.
-    Rules {
-        #[arg(long)]
-        json: bool,
-    },
-    /// Import game records (NDJSON, one game per line), validating every entry.
-    Import {
-        file: PathBuf,
-        /// Stop at the first bad record instead of going on with the next line.
-        #[arg(long)]
-        strict: bool,
-        #[command(flatten)]
-        data: DataDir,
-    },
-    /// Export game records as NDJSON.
-    Export {
-        #[arg(long)]
-        kind: Option<GameKind>,
-        #[arg(long)]
-        out: PathBuf,
-        #[command(flatten)]
-        data: DataDir,
-    },
-    /// Print the view of a game at a ply as JSON.
-    Replay {
-        game: String,
-        /// Ply (number of entries applied); default: the latest.
-        #[arg(long)]
-        ply: Option<u32>,
-        /// See as this seat (default: a spectator).
-        #[arg(long)]
-        seat: Option<u8>,
-        #[command(flatten)]
-        data: DataDir,
-    },
-    /// Statistics of the finished games of a kind (win rates by seat and tag, scores, lengths).
-    Stats {
-        #[arg(long)]
-        kind: GameKind,
-        #[arg(long)]
-        players: Option<usize>,
-        #[arg(long)]
-        player: Option<String>,
-        #[arg(long)]
-        tag: Option<String>,
-        /// Games created at or after this time (RFC 3339, e.g. 2026-01-01T00:00:00Z).
-        #[arg(long)]
-        since: Option<chrono::DateTime<chrono::Utc>>,
-        /// Games created before this time (RFC 3339).
-        #[arg(long)]
-        until: Option<chrono::DateTime<chrono::Utc>>,
-        /// `json` (default) or `csv`.
-        #[arg(long, default_value = "json")]
-        format: String,
-        #[command(flatten)]
-        data: DataDir,
-    },
-    /// Player ratings of a game kind (Weng-Lin / OpenSkill), best first.
-    Ratings {
-        #[arg(long)]
-        kind: GameKind,
-        #[command(flatten)]
-        data: DataDir,
-    },
-    /// Export a table for analysts (finished games only): `games` (a row per game and seat) or
-    /// `moves` (a row per entry), as CSV or NDJSON. Columns: schema/exports.md.
-    Table {
-        #[arg(long)]
-        kind: GameKind,
-        /// `games` or `moves`.
-        #[arg(long)]
-        table: String,
-        /// `csv` or `ndjson`.
-        #[arg(long, default_value = "csv")]
-        format: String,
-        #[arg(long)]
-        out: PathBuf,
-        #[command(flatten)]
-        data: DataDir,
-    },
-    /// Export the indexed positions of finished games that pass a CEL filter, as NDJSON
-    /// (`--where 'round == 3 && seats.exists(s, s.viziers >= 5)'`; names: `ludolog rules --json`).
-    Positions {
-        #[arg(long)]
-        kind: GameKind,
-        #[arg(long = "where")]
-        filter: Option<String>,
-        /// Output file (default: standard output).
-        #[arg(long)]
-        out: Option<PathBuf>,
-        #[command(flatten)]
-        data: DataDir,
-    },
-    /// Recompute snapshots, indexes and projections from the logs.
-    Rebuild {
-        #[command(flatten)]
-        data: DataDir,
-    },
-    /// Make sample records: random games played through a scratch store, exported.
-    Sample {
-        #[arg(long)]
-        game: GameKind,
-        /// Player counts, used in turn (e.g. `2,3,4`).
-        #[arg(long, value_delimiter = ',', default_value = "2,3,4")]
-        players: Vec<u8>,
-        #[arg(long, default_value_t = 200)]
-        games: u64,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        #[arg(long)]
-        out: PathBuf,
-    },
-    /// Measure durable appends per second with concurrent writers, one game each.
-    BenchAppend {
-        #[arg(long, default_value_t = 16)]
-        writers: usize,
-        #[arg(long, default_value_t = 10.0)]
-        seconds: f64,
-        #[command(flatten)]
-        data: DataDir,
-    },
-    /// Measure the latency of reading the state at random plies of stored games.
-    BenchRead {
-        #[arg(long, default_value_t = 10_000)]
-        reads: usize,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        #[command(flatten)]
-        data: DataDir,
-    },
-    /// Generate random game records in memory and measure importing them (speed, disk, memory).
-    BenchImport {
-        #[arg(long, default_value_t = 10_000)]
-        games: u64,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        #[command(flatten)]
-        data: DataDir,
-    },
-    /// Measure `statistics` latency over the stored games' projections.
-    BenchStats {
-        #[arg(long, default_value_t = 300)]
-        queries: usize,
-        #[command(flatten)]
-        data: DataDir,
-    },
-    /// Measure position queries: full scans of the feature index with a CEL filter.
-    BenchPositions {
-        #[arg(long, default_value = "five-tribes")]
-        kind: GameKind,
-        #[arg(
-            long = "where",
-            default_value = "round == 3 && seats.exists(s, s.viziers >= 5)"
-        )]
-        filter: String,
-        #[arg(long, default_value_t = 5)]
-        runs: usize,
-        #[command(flatten)]
-        data: DataDir,
-    },
-    /// Append forever, printing each acknowledged ply (for the crash test).
-    #[command(hide = true)]
-    CrashChild {
-        #[command(flatten)]
-        data: DataDir,
-    },
-}
-
-/// Statistics as CSV: one row per seat, tag and score category.
+/// Statistics as CSV: one row per player count and seat, tag, score category and length.
 fn stats_csv(s: &analysis::Statistics) -> String {
-    let mut out =
-        String::from("section,key,count,win_rate,win_low,win_high,mean,median,p10,p90,min,max\n");
-    for r in &s.by_seat {
-        out.push_str(&format!(
-            "seat,{},{},{:.6},{:.6},{:.6},{:.4},,,,,\n",
-            r.seat, r.win.trials, r.win.rate, r.win.low, r.win.high, r.mean_score
-        ));
-    }
-    for r in &s.by_tag {
-        out.push_str(&format!(
-            "tag,{},{},{:.6},{:.6},{:.6},{:.4},,,,,\n",
-            r.tag, r.count, r.win.rate, r.win.low, r.win.high, r.mean_score
-        ));
+    let mut out = String::from(
+        "section,players,key,count,wins,win_rate,win_low,win_high,mean,median,p10,p90,min,max\n",
+    );
+    let rate = |r: &analysis::stats::Rate| format!("{},{},{},{}", r.wins, r.rate, r.low, r.high);
+    for p in &s.by_player_count {
+        for r in &p.by_seat {
+            out.push_str(&format!(
+                "seat,{},{},{},{},{},,,,,\n",
+                p.players,
+                r.seat,
+                r.win.trials,
+                rate(&r.win),
+                r.mean_score
+            ));
+        }
+        for g in &p.tag_groups {
+            for t in &g.tags {
+                out.push_str(&format!(
+                    "tag,{},{},{},{},{},,,,,\n",
+                    p.players,
+                    t.tag,
+                    t.count,
+                    rate(&t.win),
+                    t.mean_score
+                ));
+            }
+        }
     }
     let mut dist = |section: &str, key: &str, d: &Option<analysis::stats::Distribution>| {
         if let Some(d) = d {
             out.push_str(&format!(
-                "{section},{key},{},,,,{:.4},{:.4},{:.4},{:.4},{},{}\n",
+                "{section},,{key},{},,,,,{},{},{},{},{},{}\n",
                 d.count, d.mean, d.median, d.p10, d.p90, d.min, d.max
             ));
         }
     };
-    dist("score", "total", &s.scores);
-    for c in &s.by_category {
+    dist("score", "total", &s.scores.total);
+    for c in &s.scores.by_category {
         dist("score", &c.category, &Some(c.scores));
     }
-    dist("length", "plies", &s.plies);
-    dist("length", "rounds", &s.rounds);
-    dist("length", "wall_millis", &s.wall_millis);
+    dist("length", "plies", &s.lengths.plies);
+    dist("length", "rounds", &s.lengths.rounds);
+    dist("length", "wall_millis", &s.lengths.wall_millis);
     out
 }
 
@@ -288,11 +94,41 @@ struct FeaturesEntry {
     seat: &'static [&'static str],
 }
 
+/// Lets a closed pipe end the process quietly, as it does any Unix tool (`ludolog replay … |
+/// head`): Rust ignores SIGPIPE, which turns a closed stdout into a panic on the next print.
+/// Not for `serve`, where a client closing its socket must never stop the server.
+fn quiet_on_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: resetting a signal to its default disposition, before any thread is started.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> Result<()> {
     let cli = Cli::parse();
+    if !matches!(cli.command, Command::Serve(_)) {
+        quiet_on_closed_pipe();
+    }
     match cli.command {
         Command::Serve(args) => serve::serve(args)?,
-        Command::Schema => print!("{}", api::sdl()),
+        Command::Schema { views: None } => print!("{}", api::sdl(&games::registry())),
+        Command::Schema { views: Some(dir) } => {
+            std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+            for rules in games::registry().iter() {
+                let kind = rules.kind().as_str();
+                for (name, schema) in [
+                    (format!("{kind}.schema.json"), rules.view_schema()),
+                    (format!("{kind}.layout.schema.json"), rules.layout_schema()),
+                ] {
+                    let path = dir.join(name);
+                    let text = serde_json::to_string_pretty(&schema)? + "\n";
+                    std::fs::write(&path, text)
+                        .with_context(|| format!("writing {}", path.display()))?;
+                    println!("wrote {}", path.display());
+                }
+            }
+        }
         Command::Simulate {
             game,
             players,
@@ -350,7 +186,12 @@ fn main() -> Result<()> {
                 }
             }
         }
-        Command::Import { file, strict, data } => {
+        Command::Import {
+            file,
+            strict,
+            allow_rejects,
+            data,
+        } => {
             // Attached, so every finished game imported updates the summaries and the
             // position index as it is stored (as `serve`'s `importGame` does).
             let (store, _analysis) = storecmd::open_analysed(&data.data_dir)?;
@@ -362,11 +203,31 @@ fn main() -> Result<()> {
                 s.entries as f64 / s.seconds.max(1e-9),
                 s.rejected
             );
+            if s.rejected > 0 && !allow_rejects {
+                anyhow::bail!(
+                    "{} records were rejected (see above); --allow-rejects accepts a partial import",
+                    s.rejected
+                );
+            }
         }
-        Command::Export { kind, out, data } => {
+        Command::Export {
+            kind,
+            out,
+            include_active,
+            data,
+        } => {
             let store = storecmd::open(&data.data_dir)?;
-            let n = storecmd::export(&store, kind, &out)?;
+            if include_active {
+                eprintln!(
+                    "warning: active games are exported with their seeds and hidden draws; \
+                     keep this file private"
+                );
+            }
+            let n = storecmd::export(&store, kind, include_active, &out)?;
             eprintln!("exported {n} games to {}", out.display());
+        }
+        Command::Backup { to, data } => {
+            print_json(&backup::backup(&data.data_dir, &to)?)?;
         }
         Command::Replay {
             game,
@@ -419,8 +280,7 @@ fn main() -> Result<()> {
                 "ndjson" => analysis::exports::Format::Ndjson,
                 other => anyhow::bail!("unknown format `{other}`: csv or ndjson"),
             };
-            let f = std::fs::File::create(&out)?;
-            let mut w = std::io::BufWriter::new(f);
+            let mut w = storecmd::output(&out)?;
             let rows = match table.as_str() {
                 "games" => analysis::exports::games(&analysis, kind, format, &mut w)?,
                 "moves" => analysis::exports::moves(&store, &analysis, kind, format, &mut w)?,
@@ -445,29 +305,29 @@ fn main() -> Result<()> {
             let _ = std::fs::remove_dir_all(&dir);
             let store = storecmd::open(&dir)?;
             storecmd::play_random_games(&store, game, &players, games, seed)?;
-            let n = storecmd::export(&store, Some(game), &out)?;
+            let n = storecmd::export(&store, Some(game), true, &out)?;
             drop(store);
             let _ = std::fs::remove_dir_all(&dir);
             eprintln!("wrote {n} games to {}", out.display());
         }
-        Command::BenchAppend {
+        Command::Bench(Bench::Append {
             writers,
             seconds,
             data,
-        } => {
+        }) => {
             let store = storecmd::open(&data.data_dir)?;
             print_json(&bench::bench_append(&store, writers, seconds)?)?;
         }
-        Command::BenchRead { reads, seed, data } => {
+        Command::Bench(Bench::Read { reads, seed, data }) => {
             let store = storecmd::open(&data.data_dir)?;
             print_json(&bench::bench_read(&store, reads, seed)?)?;
         }
-        Command::BenchImport { games, seed, data } => {
+        Command::Bench(Bench::Import { games, seed, data }) => {
             let store = storecmd::open(&data.data_dir)?;
             let key = storecmd::state_hash_key(&data.data_dir)?;
             print_json(&bench::bench_import(&store, key, games, seed)?)?;
         }
-        Command::BenchStats { queries, data } => {
+        Command::Bench(Bench::Stats { queries, data }) => {
             let (_store, analysis) = storecmd::open_analysed(&data.data_dir)?;
             print_json(&bench::bench_stats(&analysis, queries))?;
         }
@@ -493,12 +353,12 @@ fn main() -> Result<()> {
             w.flush()?;
             eprintln!("scanned {scanned} positions, wrote {written}");
         }
-        Command::BenchPositions {
+        Command::Bench(Bench::Positions {
             kind,
             filter,
             runs,
             data,
-        } => {
+        }) => {
             let (store, analysis) = storecmd::open_analysed(&data.data_dir)?;
             print_json(&bench::bench_positions(
                 &store,
@@ -508,9 +368,9 @@ fn main() -> Result<()> {
                 runs,
             )?)?;
         }
-        Command::CrashChild { data } => {
+        Command::CrashChild { writers, data } => {
             let store = storecmd::open(&data.data_dir)?;
-            bench::crash_child(&store)?;
+            bench::crash_child(&store, writers)?;
         }
     }
     Ok(())

@@ -21,7 +21,8 @@ pub struct ServeArgs {
     /// Where the store lives [default: ./var/ludolog].
     #[arg(long, env = "LUDOLOG_DATA_DIR")]
     pub data_dir: Option<PathBuf>,
-    /// Sample records imported into an empty store [default: data/samples].
+    /// A folder of sample records (`*.ndjson`) to import into an empty store instead of the
+    /// samples built into the binary.
     #[arg(long, env = "LUDOLOG_SAMPLES_DIR")]
     pub samples_dir: Option<PathBuf>,
     /// Do not import the samples into an empty store.
@@ -31,11 +32,45 @@ pub struct ServeArgs {
     #[arg(long, env = "LUDOLOG_ADMIN_TOKEN", hide_env_values = true)]
     pub admin_token: Option<String>,
     /// Longest a request may take, in seconds [default: 30].
-    #[arg(long, env = "LUDOLOG_TIMEOUT_SECS")]
+    #[arg(long, env = "LUDOLOG_TIMEOUT_SECS", help_heading = "Limits")]
     pub timeout_secs: Option<u64>,
     /// Largest request body, in bytes [default: 8388608].
-    #[arg(long, env = "LUDOLOG_MAX_BODY")]
+    #[arg(long, env = "LUDOLOG_MAX_BODY", help_heading = "Limits")]
     pub max_body: Option<usize>,
+    /// Largest response body, in bytes [default: 16777216].
+    #[arg(long, env = "LUDOLOG_MAX_RESPONSE_BYTES", help_heading = "Limits")]
+    pub max_response_bytes: Option<usize>,
+    /// Deepest bracket nesting of a query or its variables, checked before parsing [default: 64].
+    #[arg(long, env = "LUDOLOG_MAX_NESTING", help_heading = "Limits")]
+    pub max_nesting: Option<usize>,
+    /// Deepest selection set of a query [default: 16].
+    #[arg(long, env = "LUDOLOG_MAX_DEPTH", help_heading = "Limits")]
+    pub max_depth: Option<usize>,
+    /// Most complexity points one request may cost (a replay costs per frame, a view per
+    /// position, a list per item) [default: 10000].
+    #[arg(long, env = "LUDOLOG_MAX_COMPLEXITY", help_heading = "Limits")]
+    pub max_complexity: Option<usize>,
+    /// Most aliased fields in one request [default: 64].
+    #[arg(long, env = "LUDOLOG_MAX_ALIASES", help_heading = "Limits")]
+    pub max_aliases: Option<usize>,
+    /// Most requests in one batched POST [default: 16].
+    #[arg(long, env = "LUDOLOG_MAX_BATCH", help_heading = "Limits")]
+    pub max_batch: Option<usize>,
+    /// Requests per second one client address may make, sustained; 0 turns the limit off
+    /// [default: 200].
+    #[arg(long, env = "LUDOLOG_RATE_LIMIT", help_heading = "Limits")]
+    pub rate_limit: Option<u32>,
+    /// Requests one client may make at once above the sustained rate [default: 400].
+    #[arg(long, env = "LUDOLOG_RATE_BURST", help_heading = "Limits")]
+    pub rate_burst: Option<u32>,
+    /// Writes are refused (STORAGE_FULL) while the store's disk has less free space than this,
+    /// in bytes, so the disk never fills under the store; 0 turns it off [default: 67108864].
+    #[arg(long, env = "LUDOLOG_MIN_FREE_BYTES", help_heading = "Limits")]
+    pub min_free_bytes: Option<u64>,
+    /// Origins a web page may call the API from (CORS), comma-separated; `*` for any
+    /// [default: *].
+    #[arg(long, env = "LUDOLOG_CORS_ORIGIN", value_delimiter = ',')]
+    pub cors_origin: Option<Vec<String>>,
     /// Log as JSON lines instead of text.
     #[arg(long, env = "LUDOLOG_LOG_JSON")]
     pub log_json: bool,
@@ -54,6 +89,16 @@ struct FileConfig {
     admin_token: Option<String>,
     timeout_secs: Option<u64>,
     max_body: Option<usize>,
+    max_response_bytes: Option<usize>,
+    max_nesting: Option<usize>,
+    max_depth: Option<usize>,
+    max_complexity: Option<usize>,
+    max_aliases: Option<usize>,
+    max_batch: Option<usize>,
+    rate_limit: Option<u32>,
+    rate_burst: Option<u32>,
+    cors_origin: Option<Vec<String>>,
+    min_free_bytes: Option<u64>,
     log_json: Option<bool>,
 }
 
@@ -61,9 +106,10 @@ struct FileConfig {
 pub struct Settings {
     pub listen: SocketAddr,
     pub data_dir: PathBuf,
-    pub samples_dir: PathBuf,
+    pub samples_dir: Option<PathBuf>,
     pub load_samples: bool,
     pub api: api::ApiConfig,
+    pub store: store::Config,
     pub log_json: bool,
 }
 
@@ -77,6 +123,37 @@ pub fn settings(args: ServeArgs) -> Result<Settings> {
         None => FileConfig::default(),
     };
     let defaults = api::ApiConfig::default();
+    let d = &defaults.limits;
+    let limits = api::limits::Limits {
+        max_nesting: args
+            .max_nesting
+            .or(file.max_nesting)
+            .unwrap_or(d.max_nesting),
+        max_depth: args.max_depth.or(file.max_depth).unwrap_or(d.max_depth),
+        max_complexity: args
+            .max_complexity
+            .or(file.max_complexity)
+            .unwrap_or(d.max_complexity),
+        max_aliases: args
+            .max_aliases
+            .or(file.max_aliases)
+            .unwrap_or(d.max_aliases),
+        max_response_bytes: args
+            .max_response_bytes
+            .or(file.max_response_bytes)
+            .unwrap_or(d.max_response_bytes),
+        max_body: args.max_body.or(file.max_body).unwrap_or(d.max_body),
+        timeout: args
+            .timeout_secs
+            .or(file.timeout_secs)
+            .map_or(d.timeout, Duration::from_secs),
+        rate_per_second: args
+            .rate_limit
+            .or(file.rate_limit)
+            .unwrap_or(d.rate_per_second),
+        rate_burst: args.rate_burst.or(file.rate_burst).unwrap_or(d.rate_burst),
+        max_batch: args.max_batch.or(file.max_batch).unwrap_or(d.max_batch),
+    };
     let data_dir = args
         .data_dir
         .or(file.data_dir)
@@ -86,23 +163,26 @@ pub fn settings(args: ServeArgs) -> Result<Settings> {
             .listen
             .or(file.listen)
             .unwrap_or_else(|| SocketAddr::from(([127, 0, 0, 1], 8080))),
-        samples_dir: args
-            .samples_dir
-            .or(file.samples_dir)
-            .unwrap_or_else(|| PathBuf::from("data/samples")),
+        samples_dir: args.samples_dir.or(file.samples_dir),
         load_samples: !(args.no_samples || file.no_samples.unwrap_or(false)),
         log_json: args.log_json || file.log_json.unwrap_or(false),
+        store: store::Config {
+            min_free_bytes: args
+                .min_free_bytes
+                .or(file.min_free_bytes)
+                .unwrap_or(store::Config::default().min_free_bytes),
+            ..store::Config::default()
+        },
         api: api::ApiConfig {
             admin_token: args
                 .admin_token
                 .or(file.admin_token)
                 .filter(|t| !t.is_empty()),
-            timeout: Duration::from_secs(
-                args.timeout_secs
-                    .or(file.timeout_secs)
-                    .unwrap_or(defaults.timeout.as_secs()),
-            ),
-            max_body: args.max_body.or(file.max_body).unwrap_or(defaults.max_body),
+            limits,
+            cors_origins: args
+                .cors_origin
+                .or(file.cors_origin)
+                .unwrap_or_else(|| defaults.cors_origins.clone()),
             state_hash_key: crate::storecmd::state_hash_key(&data_dir)?,
             ..defaults
         },
@@ -113,8 +193,11 @@ pub fn settings(args: ServeArgs) -> Result<Settings> {
 fn init_logs(json: bool) {
     let filter =
         tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into());
+    // Colour only for a person at a terminal: a log file or a collector gets plain text.
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(ansi)
         .with_writer(std::io::stderr);
     if json {
         let _ = builder.json().try_init();
@@ -126,10 +209,13 @@ fn init_logs(json: bool) {
 pub fn serve(args: ServeArgs) -> Result<()> {
     let s = settings(args)?;
     init_logs(s.log_json);
-    let (store, analysis) = crate::storecmd::open_analysed(&s.data_dir)?;
+    let (store, analysis) = crate::storecmd::open_analysed_with(&s.data_dir, s.store.clone())?;
     let store = Arc::new(store);
     if s.load_samples && store.game_count() == 0 {
-        load_samples(&store, &s.samples_dir)?;
+        match &s.samples_dir {
+            Some(dir) => load_samples(&store, dir)?,
+            None => load_builtin_samples(&store)?,
+        }
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -137,6 +223,36 @@ pub fn serve(args: ServeArgs) -> Result<()> {
     runtime.block_on(run(store.clone(), analysis, s))?;
     store.flush()?;
     tracing::info!("store flushed; bye");
+    Ok(())
+}
+
+/// The sample games shipped in the binary (`data/samples/`), so `serve` has them wherever it
+/// is run from.
+const SAMPLES: [(&str, &[u8]); 3] = [
+    (
+        "caledonia",
+        include_bytes!("../../../data/samples/caledonia.ndjson"),
+    ),
+    (
+        "five-tribes",
+        include_bytes!("../../../data/samples/five-tribes.ndjson"),
+    ),
+    (
+        "mombasa",
+        include_bytes!("../../../data/samples/mombasa.ndjson"),
+    ),
+];
+
+fn load_builtin_samples(store: &store::Store) -> Result<()> {
+    for (name, bytes) in SAMPLES {
+        let summary = crate::storecmd::import_from(store, name, bytes, bytes.len() as u64, false)?;
+        tracing::info!(
+            samples = name,
+            imported = summary.imported,
+            rejected = summary.rejected,
+            "samples loaded"
+        );
+    }
     Ok(())
 }
 
@@ -163,18 +279,30 @@ async fn run(
     analysis: Arc<analysis::Analysis>,
     s: Settings,
 ) -> Result<()> {
-    let app = api::App::new(store, analysis, s.api.clone());
+    let control = api::auth::new_token().map_err(|e| anyhow::anyhow!("no randomness: {e}"))?;
+    let app = api::App::new(
+        store,
+        analysis,
+        api::ApiConfig {
+            control_token: Some(control.clone()),
+            ..s.api.clone()
+        },
+    );
     let router = api::http::router(app).layer(tower_http_trace());
     let listener = tokio::net::TcpListener::bind(s.listen)
         .await
         .with_context(|| format!("binding {}", s.listen))?;
     let addr = listener.local_addr()?;
+    let runtime_file = crate::storecmd::RuntimeFile::write(&s.data_dir, addr, &control)?;
     println!("Ludolog is listening on http://{addr}/graphql (GraphiQL: open it in a browser)");
     tracing::info!(%addr, data_dir = %s.data_dir.display(), "listening");
-    axum::serve(listener, router)
+    // With the peer's address, so the rate limit can tell clients apart.
+    let service = router.into_make_service_with_connect_info::<SocketAddr>();
+    axum::serve(listener, service)
         .with_graceful_shutdown(shutdown_signal())
         .await?;
     tracing::info!("shutting down");
+    drop(runtime_file);
     Ok(())
 }
 

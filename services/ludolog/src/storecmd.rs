@@ -9,10 +9,86 @@ use std::path::Path;
 use store::{Append, Config, GameId, NewGame, Store};
 
 pub fn open(data_dir: &Path) -> Result<Store> {
+    open_with(data_dir, Config::default())
+}
+
+/// Opens the store with `config`. A store another process holds (a running `ludolog serve`)
+/// is reported as such, with what to do, rather than as sled's lock error.
+pub fn open_with(data_dir: &Path, config: Config) -> Result<Store> {
     std::fs::create_dir_all(data_dir)
         .with_context(|| format!("creating {}", data_dir.display()))?;
-    Store::open(data_dir, crate::games::registry(), Config::default())
-        .with_context(|| format!("opening the store in {}", data_dir.display()))
+    match Store::open(data_dir, crate::games::registry(), config) {
+        Ok(s) => Ok(s),
+        Err(store::StoreError::InUse(_)) => {
+            bail!(
+                "the store in {} is in use by another process (a running `ludolog serve`?). \
+                 Stop that process first, or give this command another --data-dir; \
+                 a copy of a running store is made with `ludolog backup --to DIR`.",
+                data_dir.display()
+            )
+        }
+        Err(e) => Err(e).with_context(|| format!("opening the store in {}", data_dir.display())),
+    }
+}
+
+/// `serve.json` beside a store while `ludolog serve` runs on it: where the server listens and
+/// its control token (readable by its user only), so `ludolog backup` on the same machine can
+/// ask the running server. Removed when the server stops.
+pub struct RuntimeFile(std::path::PathBuf);
+
+#[derive(serde::Serialize, serde::Deserialize)]
+pub struct Runtime {
+    pub url: String,
+    pub pid: u32,
+    pub token: String,
+}
+
+impl RuntimeFile {
+    pub const NAME: &'static str = "serve.json";
+
+    pub fn write(data_dir: &Path, addr: std::net::SocketAddr, token: &str) -> Result<RuntimeFile> {
+        let path = data_dir.join(Self::NAME);
+        let _ = std::fs::remove_file(&path);
+        let r = Runtime {
+            url: format!("http://{addr}"),
+            pid: std::process::id(),
+            token: token.to_string(),
+        };
+        write_private(&path, serde_json::to_string(&r)?.as_bytes())
+            .with_context(|| format!("writing {}", path.display()))?;
+        Ok(RuntimeFile(path))
+    }
+
+    pub fn read(data_dir: &Path) -> Result<Runtime> {
+        let path = data_dir.join(Self::NAME);
+        let text = std::fs::read_to_string(&path).with_context(|| {
+            format!(
+                "the store is in use, but {} is missing: is the server that holds it a \
+                 `ludolog serve` of this version?",
+                path.display()
+            )
+        })?;
+        Ok(serde_json::from_str(&text)?)
+    }
+}
+
+impl Drop for RuntimeFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// Writes a file only its owner may read (mode 0600 from its creation, so it is never readable
+/// by others even for a moment).
+fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut o = std::fs::OpenOptions::new();
+    o.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut o, 0o600);
+    let mut f = o.open(path)?;
+    f.write_all(bytes)?;
+    f.sync_all()
 }
 
 /// The key of `stateHash`: made once per store and kept beside it, so hashes stay comparable
@@ -44,7 +120,8 @@ pub fn state_hash_key(data_dir: &Path) -> Result<[u8; 16]> {
     getrandom::getrandom(&mut key)
         .map_err(|e| anyhow::anyhow!("no randomness for the state-hash key: {e}"))?;
     let tmp = data_dir.join(format!("state-hash.key.{}", std::process::id()));
-    std::fs::write(&tmp, hex::encode(key)).with_context(|| format!("writing {}", tmp.display()))?;
+    write_private(&tmp, hex::encode(key).as_bytes())
+        .with_context(|| format!("writing {}", tmp.display()))?;
     // Two processes starting on a new folder race here: linking fails if the name exists, so
     // the first key in place wins and the loser reads it back. (Where hard links are not
     // supported, an atomic rename does, without that guard.)
@@ -67,7 +144,14 @@ pub fn state_hash_key(data_dir: &Path) -> Result<[u8; 16]> {
 /// Opens the store with the analysis projections attached (and filled, the first time, from
 /// the games already stored: a data folder made before a projection existed gets it here).
 pub fn open_analysed(data_dir: &Path) -> Result<(Store, std::sync::Arc<analysis::Analysis>)> {
-    let store = open(data_dir)?;
+    open_analysed_with(data_dir, Config::default())
+}
+
+pub fn open_analysed_with(
+    data_dir: &Path,
+    config: Config,
+) -> Result<(Store, std::sync::Arc<analysis::Analysis>)> {
+    let store = open_with(data_dir, config)?;
     let a = analysis::Analysis::attach(&store, state_hash_key(data_dir)?)?;
     // Every command that writes games opens the store this way, so the projections follow
     // each finished game. A folder whose projections were made by an older version (or never)
@@ -106,9 +190,26 @@ pub struct ImportSummary {
 pub fn import(store: &Store, file: &Path, strict: bool) -> Result<ImportSummary> {
     let f = std::fs::File::open(file).with_context(|| format!("opening {}", file.display()))?;
     let size = f.metadata().map(|m| m.len()).unwrap_or(0);
+    import_from(
+        store,
+        &file.display().to_string(),
+        std::io::BufReader::new(f),
+        size,
+        strict,
+    )
+}
+
+/// Imports the records read from `reader` (`name` says where from, `size` its bytes, for
+/// the progress bar).
+pub fn import_from(
+    store: &Store,
+    name: &str,
+    mut reader: impl BufRead,
+    size: u64,
+    strict: bool,
+) -> Result<ImportSummary> {
     let pb = bar(size, "import");
     let start = std::time::Instant::now();
-    let mut reader = std::io::BufReader::new(f);
     let mut line = String::new();
     let mut summary = ImportSummary {
         imported: 0,
@@ -121,7 +222,7 @@ pub fn import(store: &Store, file: &Path, strict: bool) -> Result<ImportSummary>
         line.clear();
         let n = reader
             .read_line(&mut line)
-            .with_context(|| format!("reading {}", file.display()))?;
+            .with_context(|| format!("reading {name}"))?;
         if n == 0 {
             break;
         }
@@ -152,11 +253,26 @@ pub fn import(store: &Store, file: &Path, strict: bool) -> Result<ImportSummary>
     Ok(summary)
 }
 
-pub fn export(store: &Store, kind: Option<GameKind>, out: &Path) -> Result<u64> {
+/// Where a command writes: a file, or standard output for `-`.
+pub fn output(out: &Path) -> Result<Box<dyn Write>> {
+    if out == Path::new("-") {
+        return Ok(Box::new(BufWriter::new(std::io::stdout().lock())));
+    }
     let f = std::fs::File::create(out).with_context(|| format!("creating {}", out.display()))?;
-    let mut w = BufWriter::new(f);
+    Ok(Box::new(BufWriter::new(f)))
+}
+
+pub fn export(
+    store: &Store,
+    kind: Option<GameKind>,
+    include_active: bool,
+    out: &Path,
+) -> Result<u64> {
+    let mut w = output(out)?;
     let pb = bar(store.game_count() as u64, "export");
-    let n = store.export(kind, &mut w, &mut |done, _| pb.set_position(done))?;
+    let n = store.export(kind, include_active, &mut w, &mut |done, _| {
+        pb.set_position(done)
+    })?;
     w.flush()?;
     pb.finish_and_clear();
     Ok(n)

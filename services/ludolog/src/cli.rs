@@ -1,0 +1,257 @@
+//! The command line's shape: every command, its arguments and their help. `main` runs them.
+
+use clap::builder::TypedValueParser;
+use clap::{Parser, Subcommand};
+use rules_core::GameKind;
+use std::path::PathBuf;
+
+/// `--kind`/`--game` values: the kinds, listed in `--help` and in the error for a wrong one.
+fn kind_parser() -> impl clap::builder::TypedValueParser<Value = GameKind> {
+    clap::builder::PossibleValuesParser::new(GameKind::ALL.map(|k| k.as_str()))
+        .map(|s| s.parse::<GameKind>().expect("a listed kind parses"))
+}
+
+#[derive(Parser)]
+#[command(
+    name = "ludolog",
+    version,
+    about = "Record, replay and analyse euro board games"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(clap::Args, Clone)]
+pub struct DataDir {
+    /// Where the store lives.
+    #[arg(long, env = "LUDOLOG_DATA_DIR", default_value = "./var/ludolog")]
+    pub data_dir: PathBuf,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Run the GraphQL service (GraphiQL at /graphql).
+    Serve(crate::serve::ServeArgs),
+    /// Print the GraphQL schema (SDL), as schema/schema.graphql holds it; with `--views`,
+    /// write each game's view and layout JSON Schema instead (schema/views/ holds them).
+    Schema {
+        /// Folder to write `<kind>.schema.json` and `<kind>.layout.schema.json` into.
+        #[arg(long, value_name = "DIR")]
+        views: Option<std::path::PathBuf>,
+    },
+    /// Play seeded random legal games and report their speed and scores.
+    Simulate {
+        /// Game kind, e.g. five-tribes.
+        #[arg(long)]
+        #[arg(value_parser = kind_parser())]
+        game: GameKind,
+        #[arg(long, default_value_t = 4)]
+        players: u8,
+        #[arg(long, default_value_t = 100)]
+        games: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+        /// Print each game's log (notation, one entry per line) to stderr.
+        #[arg(long)]
+        log: bool,
+    },
+    /// List the game kinds, their player counts and rules versions.
+    Rules {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Import game records (NDJSON, one game per line), validating every entry.
+    Import {
+        file: PathBuf,
+        /// Stop at the first bad record instead of going on with the next line.
+        #[arg(long)]
+        strict: bool,
+        /// Exit with success even when some records were rejected (they are still reported).
+        #[arg(long)]
+        allow_rejects: bool,
+        #[command(flatten)]
+        data: DataDir,
+    },
+    /// Export game records as NDJSON (finished games; see --include-active).
+    Export {
+        #[arg(long, value_parser = kind_parser())]
+        kind: Option<GameKind>,
+        /// File to write, or `-` for standard output.
+        #[arg(long)]
+        out: PathBuf,
+        /// Also export active games, with their seeds and every draw dealt so far: a full
+        /// backup for the operator. Anyone holding such a file can see those games' future.
+        #[arg(long)]
+        include_active: bool,
+        #[command(flatten)]
+        data: DataDir,
+    },
+    /// Copy the store into a new folder, consistently, even while `serve` runs on it
+    /// (every move acknowledged before the backup starts is in the copy).
+    Backup {
+        /// The new folder (must not exist, or be empty).
+        #[arg(long)]
+        to: PathBuf,
+        #[command(flatten)]
+        data: DataDir,
+    },
+    /// Print the view of a game at a ply as JSON.
+    Replay {
+        game: String,
+        /// Ply (number of entries applied); default: the latest.
+        #[arg(long)]
+        ply: Option<u32>,
+        /// See as this seat (default: a spectator).
+        #[arg(long)]
+        seat: Option<u8>,
+        #[command(flatten)]
+        data: DataDir,
+    },
+    /// Statistics of the finished games of a kind (win rates by seat and tag, scores, lengths).
+    Stats {
+        #[arg(long, value_parser = kind_parser())]
+        kind: GameKind,
+        #[arg(long)]
+        players: Option<usize>,
+        #[arg(long)]
+        player: Option<String>,
+        #[arg(long)]
+        tag: Option<String>,
+        /// Games created at or after this time (RFC 3339, e.g. 2026-01-01T00:00:00Z).
+        #[arg(long)]
+        since: Option<chrono::DateTime<chrono::Utc>>,
+        /// Games created before this time (RFC 3339).
+        #[arg(long)]
+        until: Option<chrono::DateTime<chrono::Utc>>,
+        /// `json` (default) or `csv`.
+        #[arg(long, default_value = "json")]
+        format: String,
+        #[command(flatten)]
+        data: DataDir,
+    },
+    /// Player ratings of a game kind (Weng-Lin / OpenSkill), best first.
+    Ratings {
+        #[arg(long, value_parser = kind_parser())]
+        kind: GameKind,
+        #[command(flatten)]
+        data: DataDir,
+    },
+    /// Export a table for analysts (finished games only): `games` (a row per game and seat) or
+    /// `moves` (a row per entry), as CSV or NDJSON. Columns: schema/exports.md.
+    Table {
+        #[arg(long, value_parser = kind_parser())]
+        kind: GameKind,
+        /// `games` or `moves`.
+        #[arg(long)]
+        table: String,
+        /// `csv` or `ndjson`.
+        #[arg(long, default_value = "csv")]
+        format: String,
+        #[arg(long)]
+        out: PathBuf,
+        #[command(flatten)]
+        data: DataDir,
+    },
+    /// Export the indexed positions of finished games that pass a CEL filter, as NDJSON
+    /// (`--where 'round == 3 && seats.exists(s, s.viziers >= 5)'`; names: `ludolog rules --json`).
+    Positions {
+        #[arg(long, value_parser = kind_parser())]
+        kind: GameKind,
+        #[arg(long = "where")]
+        filter: Option<String>,
+        /// Output file (default: standard output).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        #[command(flatten)]
+        data: DataDir,
+    },
+    /// Recompute snapshots, indexes and projections from the logs.
+    Rebuild {
+        #[command(flatten)]
+        data: DataDir,
+    },
+    /// Make sample records: random games played through a scratch store, exported.
+    Sample {
+        #[arg(long)]
+        #[arg(value_parser = kind_parser())]
+        game: GameKind,
+        /// Player counts, used in turn (e.g. `2,3,4`).
+        #[arg(long, value_delimiter = ',', default_value = "2,3,4")]
+        players: Vec<u8>,
+        #[arg(long, default_value_t = 200)]
+        games: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Load generators and measurements (ops/BENCHMARKS.md tells which figures they make).
+    #[command(subcommand)]
+    Bench(Bench),
+    /// Append forever, printing each acknowledged ply (for the crash test).
+    #[command(hide = true)]
+    CrashChild {
+        /// Concurrent writers, each on a game of its own.
+        #[arg(long, default_value_t = 1)]
+        writers: usize,
+        #[command(flatten)]
+        data: DataDir,
+    },
+}
+
+/// `ludolog bench <what>`.
+#[derive(Subcommand)]
+pub enum Bench {
+    /// Measure durable appends per second with concurrent writers, one game each.
+    Append {
+        #[arg(long, default_value_t = 16)]
+        writers: usize,
+        #[arg(long, default_value_t = 10.0)]
+        seconds: f64,
+        #[command(flatten)]
+        data: DataDir,
+    },
+    /// Measure the latency of reading the state at random plies of stored games.
+    Read {
+        #[arg(long, default_value_t = 10_000)]
+        reads: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[command(flatten)]
+        data: DataDir,
+    },
+    /// Generate random game records in memory and measure importing them (speed, disk, memory).
+    Import {
+        #[arg(long, default_value_t = 10_000)]
+        games: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[command(flatten)]
+        data: DataDir,
+    },
+    /// Measure `statistics` latency over the stored games' projections.
+    Stats {
+        #[arg(long, default_value_t = 300)]
+        queries: usize,
+        #[command(flatten)]
+        data: DataDir,
+    },
+    /// Measure position queries: full scans of the feature index with a CEL filter.
+    Positions {
+        #[arg(long, default_value = "five-tribes", value_parser = kind_parser())]
+        kind: GameKind,
+        #[arg(
+            long = "where",
+            default_value = "round == 3 && seats.exists(s, s.viziers >= 5)"
+        )]
+        filter: String,
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+        #[command(flatten)]
+        data: DataDir,
+    },
+}
