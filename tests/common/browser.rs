@@ -82,3 +82,172 @@ pub fn serve_page(html: String) -> String {
     });
     origin
 }
+
+/// A headless Chromium driven over the DevTools protocol (one page), killed when dropped.
+/// Console errors and uncaught exceptions of the page are collected as they come.
+pub struct Page {
+    child: std::process::Child,
+    ws: tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<std::net::TcpStream>>,
+    next_id: u64,
+    /// Console errors and exceptions seen so far.
+    pub errors: Vec<String>,
+    _profile: tempfile::TempDir,
+}
+
+impl Page {
+    /// Starts Chromium at `width`×`height` on `url`.
+    pub fn open(url: &str, width: u32, height: u32) -> Page {
+        let profile = tempfile::tempdir().expect("profile dir");
+        let mut child = Command::new(chromium())
+            .args(flags(profile.path()))
+            .arg("--remote-debugging-port=0")
+            .arg(format!("--window-size={width},{height}"))
+            .arg("about:blank")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("start chromium");
+        // Chromium says where its DevTools endpoint is on stderr.
+        let stderr = child.stderr.take().unwrap();
+        let mut port = None;
+        for line in BufReader::new(stderr).lines() {
+            let line = line.unwrap_or_default();
+            if let Some(rest) = line.strip_prefix("DevTools listening on ws://127.0.0.1:") {
+                port = rest.split('/').next().map(str::to_string);
+                break;
+            }
+        }
+        let port = port.expect("DevTools endpoint");
+        let targets: serde_json::Value = ureq::get(&format!("http://127.0.0.1:{port}/json/list"))
+            .call()
+            .expect("DevTools targets")
+            .into_json()
+            .unwrap();
+        let ws_url = targets
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["type"] == "page")
+            .and_then(|t| t["webSocketDebuggerUrl"].as_str())
+            .expect("a page target")
+            .to_string();
+        let (ws, _) = tungstenite::connect(ws_url).expect("connect to the page");
+        let mut page = Page {
+            child,
+            ws,
+            next_id: 0,
+            errors: Vec::new(),
+            _profile: profile,
+        };
+        page.call("Runtime.enable", serde_json::json!({}));
+        page.call("Page.enable", serde_json::json!({}));
+        page.navigate(url);
+        page
+    }
+
+    /// Sends a DevTools command and waits for its answer, collecting events on the way.
+    pub fn call(&mut self, method: &str, params: serde_json::Value) -> serde_json::Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        let msg = serde_json::json!({ "id": id, "method": method, "params": params });
+        self.ws
+            .send(tungstenite::Message::Text(msg.to_string()))
+            .expect("send to chromium");
+        loop {
+            let m = self.ws.read().expect("read from chromium");
+            let Ok(text) = m.to_text() else { continue };
+            let v: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
+            if v["id"] == id {
+                assert!(v.get("error").is_none(), "{method}: {v}");
+                return v["result"].clone();
+            }
+            self.event(&v);
+        }
+    }
+
+    fn event(&mut self, v: &serde_json::Value) {
+        match v["method"].as_str() {
+            Some("Runtime.consoleAPICalled") if v["params"]["type"] == "error" => {
+                self.errors
+                    .push(format!("console.error: {}", v["params"]["args"]));
+            }
+            Some("Runtime.exceptionThrown") => {
+                self.errors
+                    .push(format!("exception: {}", v["params"]["exceptionDetails"]));
+            }
+            _ => {}
+        }
+    }
+
+    pub fn navigate(&mut self, url: &str) {
+        self.call("Page.navigate", serde_json::json!({ "url": url }));
+    }
+
+    /// Evaluates `expr` in the page (awaiting a promise) and returns its value.
+    pub fn eval(&mut self, expr: &str) -> serde_json::Value {
+        let r = self.call(
+            "Runtime.evaluate",
+            serde_json::json!({ "expression": expr, "awaitPromise": true, "returnByValue": true }),
+        );
+        assert!(r.get("exceptionDetails").is_none(), "{expr}: {r}");
+        r["result"]["value"].clone()
+    }
+
+    /// Waits until `expr` is true in the page, up to `secs` seconds.
+    pub fn wait_for(&mut self, expr: &str, secs: u64) {
+        let end = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+        loop {
+            if self.eval(&format!("!!({expr})")) == serde_json::Value::Bool(true) {
+                return;
+            }
+            assert!(
+                std::time::Instant::now() < end,
+                "timed out waiting for {expr}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
+
+    /// Presses a key (`ArrowRight`, `Home`, `f`, …) as the keyboard would.
+    pub fn key(&mut self, key: &str) {
+        let (code, vk) = match key {
+            "ArrowRight" => ("ArrowRight", 39),
+            "ArrowLeft" => ("ArrowLeft", 37),
+            "ArrowUp" => ("ArrowUp", 38),
+            "ArrowDown" => ("ArrowDown", 40),
+            "Home" => ("Home", 36),
+            "End" => ("End", 35),
+            k => (k, k.to_ascii_uppercase().bytes().next().unwrap_or(0) as i64),
+        };
+        for kind in ["keyDown", "keyUp"] {
+            let mut p = serde_json::json!({ "type": kind, "key": key, "code": code, "windowsVirtualKeyCode": vk });
+            if key.len() == 1 && kind == "keyDown" {
+                p["text"] = key.into();
+            }
+            self.call("Input.dispatchKeyEvent", p);
+        }
+    }
+
+    /// Writes a PNG of the page to `path`.
+    pub fn screenshot(&mut self, path: &std::path::Path) {
+        use base64::Engine;
+        let r = self.call(
+            "Page.captureScreenshot",
+            serde_json::json!({ "format": "png" }),
+        );
+        let png = base64::engine::general_purpose::STANDARD
+            .decode(r["data"].as_str().unwrap())
+            .unwrap();
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).unwrap();
+        }
+        std::fs::write(path, png).unwrap();
+    }
+}
+
+impl Drop for Page {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

@@ -29,6 +29,16 @@ static ASSETS: LazyLock<HashMap<&'static str, Asset>> = LazyLock::new(|| {
         "graphiql/react.production.min.js" => "text/javascript; charset=utf-8",
         "graphiql/react-dom.production.min.js" => "text/javascript; charset=utf-8",
         "graphiql/LICENSES.txt" => "text/plain; charset=utf-8",
+        "viewer/index.html" => "text/html; charset=utf-8",
+        "viewer/index.js" => "text/javascript; charset=utf-8",
+        "viewer/game.html" => "text/html; charset=utf-8",
+        "viewer/viewer.js" => "text/javascript; charset=utf-8",
+        "viewer/patch.js" => "text/javascript; charset=utf-8",
+        "viewer/style.css" => "text/css; charset=utf-8",
+        "viewer/boards/common.js" => "text/javascript; charset=utf-8",
+        "viewer/boards/five-tribes.js" => "text/javascript; charset=utf-8",
+        "viewer/boards/caledonia.js" => "text/javascript; charset=utf-8",
+        "viewer/boards/mombasa.js" => "text/javascript; charset=utf-8",
     }
     .into_iter()
     .map(|(path, mime, bytes)| {
@@ -62,6 +72,17 @@ pub async fn asset(Path(path): Path<String>, headers: HeaderMap) -> Result<Respo
         HeaderValue::from_static("public, max-age=3600, must-revalidate"),
     );
     Ok(r)
+}
+
+/// The viewer's pages: `/` is the list of games, `/games/{id}` and `/embed/games/{id}` the
+/// viewer (its script reads the id from the path; the page loads its files from
+/// `/assets/viewer/`). The id is not checked here: the page says so if the game is unknown.
+pub async fn index_page(headers: HeaderMap) -> Result<Response, HttpError> {
+    asset(Path("viewer/index.html".into()), headers).await
+}
+
+pub async fn game_page(headers: HeaderMap) -> Result<Response, HttpError> {
+    asset(Path("viewer/game.html".into()), headers).await
 }
 
 /// GraphiQL, from the embedded assets, opening with the README's first query.
@@ -101,7 +122,21 @@ mod tests {
 
     #[test]
     fn every_listed_asset_is_embedded_and_tagged() {
-        assert!(ASSETS.len() >= 5);
+        assert!(ASSETS.len() >= 15);
+        // Every file of the viewer folder is served (a new file must be listed above).
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/viewer");
+        let mut files = vec![std::path::PathBuf::from(dir)];
+        while let Some(p) = files.pop() {
+            if p.is_dir() {
+                files.extend(std::fs::read_dir(&p).unwrap().map(|e| e.unwrap().path()));
+            } else {
+                let rel = p
+                    .strip_prefix(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/"))
+                    .unwrap();
+                let rel = rel.to_str().unwrap();
+                assert!(ASSETS.contains_key(rel), "{rel} is not embedded");
+            }
+        }
         for (path, a) in ASSETS.iter() {
             assert!(!a.bytes.is_empty(), "{path}");
             assert!(a.etag.starts_with('"') && a.etag.len() == 22, "{path}");

@@ -37,7 +37,7 @@ pub(crate) struct Shared {
 /// SocketAddr>()` so the rate limit can tell clients apart (without it, all are one client).
 pub fn router(app: Arc<App>) -> Router {
     let limits = Arc::new(app.config.limits.clone());
-    let guarded = Guarded::new(crate::build_schema(app.clone()), limits.clone());
+    let guarded = Guarded::for_schema(crate::build_schema(app.clone()), limits.clone());
     let limiter = ratelimit::Limiter::new(limits.rate_per_second, limits.rate_burst);
     spawn_sweeper(limiter.clone());
     Router::new()
@@ -50,6 +50,9 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/charts/{kind}/{file}", get(exports::chart))
         .route("/admin/backup", axum::routing::post(admin::backup))
         .route("/assets/{*path}", get(assets::asset))
+        .route("/", get(assets::index_page))
+        .route("/games/{id}", get(assets::game_page))
+        .route("/embed/games/{id}", get(assets::game_page))
         .fallback(|| async { HttpError::NotFound("no such page".into()) })
         .layer(RequestBodyLimitLayer::new(limits.max_body))
         .layer(TimeoutLayer::with_status_code(

@@ -1,0 +1,856 @@
+// The Ludolog replay viewer: loads a game once per perspective (its first view, every replay
+// frame and the score series), steps forward by applying the frames' JSON Patches and
+// backward from cached checkpoints, and draws the board with the game's board module.
+import { applyPatch } from './patch.js';
+
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+const API = (params.get('api') || location.origin).replace(/\/+$/, '');
+const pathMatch = location.pathname.match(/^\/(embed\/)?games\/([^/]+)\/?$/);
+const GAME_ID = pathMatch ? decodeURIComponent(pathMatch[2]) : params.get('game');
+const EMBED = (pathMatch && !!pathMatch[1]) || params.get('embed') === '1';
+const DEV = !pathMatch; // served as game.html?game=… (development)
+const CHECKPOINT_EVERY = 8;
+const TOKEN_KEY = `ludolog.token.${GAME_ID}`;
+
+export const SEAT_COLOURS = ['#8e44ad', '#e67e22', '#16a085', '#d6336c', '#2c3e50', '#7f8c8d'];
+const BOARD_MODULES = {
+  FIVE_TRIBES: './boards/five-tribes.js',
+  CLANS_OF_CALEDONIA: './boards/caledonia.js',
+  MOMBASA: './boards/mombasa.js',
+};
+const KIND_NAMES = { FIVE_TRIBES: 'Five Tribes', CLANS_OF_CALEDONIA: 'Clans of Caledonia', MOMBASA: 'Mombasa' };
+
+const state = {
+  game: null, // { id, kind, status, plies, players, mySeat }
+  layout: null,
+  board: null, // the board module
+  persp: { seat: null, perspective: null }, // null/null: the server's default
+  data: null, // per perspective: { frames, checkpoints, rounds, tip, series, key }
+  cache: new Map(), // perspective key -> data
+  ply: 0,
+  view: null,
+  changed: [],
+  scoreCache: new Map(),
+  ws: null,
+  wsRetry: 0,
+  stepTimes: [],
+};
+window.ludologViewer = state; // for tests: state.ply, state.view, state.stepTimes
+
+// ---------- messages ----------
+function showMessage(text, kind = 'error') {
+  const m = $('message');
+  m.textContent = text;
+  m.className = `message ${kind}`;
+  m.hidden = false;
+  m.dataset.kind = kind;
+}
+function clearMessage() {
+  const m = $('message');
+  m.hidden = true;
+  m.textContent = '';
+  delete m.dataset.kind;
+}
+
+// ---------- GraphQL ----------
+function token() {
+  try { return sessionStorage.getItem(TOKEN_KEY); } catch { return null; }
+}
+class ApiError extends Error {
+  constructor(message, code) { super(message); this.code = code; }
+}
+async function gql(query, variables = {}) {
+  const headers = { 'content-type': 'application/json' };
+  const t = token();
+  if (t) headers.authorization = `Bearer ${t}`;
+  let res;
+  try {
+    res = await fetch(`${API}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
+  } catch (e) {
+    throw new ApiError(`The server at ${API} cannot be reached (${e.message}).`, 'NETWORK');
+  }
+  let body = null;
+  try { body = await res.json(); } catch { /* not JSON */ }
+  if (!body) throw new ApiError(`The server answered ${res.status} ${res.statusText}.`, `HTTP_${res.status}`);
+  if (body.errors && body.errors.length) {
+    const e = body.errors[0];
+    throw new ApiError(e.message, (e.extensions && e.extensions.code) || `HTTP_${res.status}`);
+  }
+  if (!res.ok) throw new ApiError(`The server answered ${res.status}.`, `HTTP_${res.status}`);
+  return body.data;
+}
+
+function perspVars(p = state.persp) {
+  const v = {};
+  if (p.seat !== null && p.seat !== undefined) v.seat = p.seat;
+  if (p.perspective) v.perspective = p.perspective;
+  return v;
+}
+function perspKey(p = state.persp) {
+  return p.seat !== null && p.seat !== undefined ? `seat:${p.seat}` : (p.perspective || 'default').toLowerCase();
+}
+
+const MAX_FRAMES_PER_REQUEST = 800;
+
+async function loadMeta() {
+  const q = `query Meta($id: ID!) { game(id: $id) { id kind status plies players mySeat layoutJson } }`;
+  const d = await gql(q, { id: GAME_ID });
+  return d.game;
+}
+
+async function loadPerspective(p) {
+  const key = perspKey(p);
+  if (state.cache.has(key)) return state.cache.get(key);
+  const vars = { id: GAME_ID, ...perspVars(p) };
+  const plies = state.game.plies;
+  const firstTo = Math.min(plies, MAX_FRAMES_PER_REQUEST);
+  const q = `query Load($id: ID!, $seat: Int, $perspective: Perspective, $to: Int!) {
+    game(id: $id) {
+      plies status
+      position(ply: 0) { view(seat: $seat, perspective: $perspective) }
+      replay(fromPly: 0, toPly: $to, seat: $seat, perspective: $perspective) { ply actor move description patch }
+      scoreSeries(seat: $seat, perspective: $perspective) { seat totals }
+    }
+  }`;
+  const d = await gql(q, { ...vars, to: firstTo });
+  if (!d.game) throw new ApiError(`There is no game ${GAME_ID}.`, 'NOT_FOUND');
+  const frames = d.game.replay.slice();
+  // Longer games: the rest in pages (a request holds at most so many frames).
+  while (frames.length < plies) {
+    const from = frames.length;
+    const to = Math.min(plies, from + MAX_FRAMES_PER_REQUEST);
+    const more = await gql(`query More($id: ID!, $seat: Int, $perspective: Perspective, $from: Int!, $to: Int!) {
+      game(id: $id) { replay(fromPly: $from, toPly: $to, seat: $seat, perspective: $perspective) { ply actor move description patch } }
+    }`, { ...vars, from, to });
+    if (!more.game.replay.length) break;
+    frames.push(...more.game.replay);
+  }
+  const data = { key, frames, checkpoints: [], rounds: [], series: d.game.scoreSeries, tip: null };
+  index(data, d.game.position.view);
+  state.cache.set(key, data);
+  return data;
+}
+
+// Walks the frames once: checkpoints every CHECKPOINT_EVERY plies, the round at each
+// position, and the latest view (the tip, kept current by live updates).
+function index(data, initial) {
+  let v = structuredClone(initial);
+  data.checkpoints[0] = structuredClone(v);
+  data.rounds[0] = roundOf(v);
+  data.frames.forEach((f, i) => {
+    v = applyPatch(v, f.patch);
+    const p = i + 1;
+    data.rounds[p] = roundOf(v);
+    if (p % CHECKPOINT_EVERY === 0) data.checkpoints[p] = structuredClone(v);
+  });
+  data.tip = v;
+}
+function roundOf(v) {
+  return v && typeof v.round === 'number' ? v.round : 0;
+}
+function extend(data, frame) {
+  data.frames.push(frame);
+  data.tip = applyPatch(data.tip, frame.patch);
+  const p = data.frames.length;
+  data.rounds[p] = roundOf(data.tip);
+  if (p % CHECKPOINT_EVERY === 0) data.checkpoints[p] = structuredClone(data.tip);
+}
+
+// ---------- stepping ----------
+function viewAt(n) {
+  const data = state.data;
+  if (n === state.ply && state.view) return state.view;
+  if (n === state.ply + 1 && state.view) return applyPatch(state.view, data.frames[n - 1].patch);
+  if (n > state.ply && n - state.ply <= CHECKPOINT_EVERY && state.view) {
+    let v = state.view;
+    for (let p = state.ply; p < n; p++) v = applyPatch(v, data.frames[p].patch);
+    return v;
+  }
+  let c = n - (n % CHECKPOINT_EVERY);
+  while (c > 0 && !data.checkpoints[c]) c -= CHECKPOINT_EVERY;
+  let v = structuredClone(data.checkpoints[c]);
+  for (let p = c; p < n; p++) v = applyPatch(v, data.frames[p].patch);
+  return v;
+}
+
+function total() {
+  return state.data ? state.data.frames.length : 0;
+}
+
+function goTo(n, opts = {}) {
+  if (!state.data) return;
+  const max = total();
+  n = Math.max(0, Math.min(max, Math.round(n)));
+  const t0 = performance.now();
+  state.view = viewAt(n);
+  state.ply = n;
+  state.changed = n > 0 ? state.data.frames[n - 1].patch.map((op) => op.path) : [];
+  render();
+  const dt = performance.now() - t0;
+  state.stepTimes.push(dt);
+  if (state.stepTimes.length > 2000) state.stepTimes.shift();
+  if (!opts.keepUrl) scheduleUrl();
+  scheduleScores();
+}
+
+function roundStart(p) {
+  const r = state.data.rounds;
+  let s = p;
+  while (s > 0 && r[s - 1] === r[p]) s--;
+  return s;
+}
+function nextRound() {
+  const r = state.data.rounds;
+  let p = state.ply;
+  while (p < total() && r[p] === r[state.ply]) p++;
+  goTo(p);
+}
+function prevRound() {
+  const s = roundStart(state.ply);
+  goTo(s < state.ply ? s : roundStart(Math.max(0, s - 1)));
+}
+
+// ---------- rendering ----------
+function perspectiveInfo() {
+  return {
+    seat: state.persp.seat,
+    perspective: state.view && state.view.perspective,
+    players: state.game.players,
+    colours: SEAT_COLOURS,
+  };
+}
+
+function render() {
+  const svg = $('board');
+  try {
+    state.board.draw(svg, state.view, state.layout, perspectiveInfo());
+  } catch (e) {
+    console.warn('draw failed', e);
+    showMessage(`The board could not be drawn at ply ${state.ply}: ${e.message}`);
+  }
+  highlight(svg, state.changed);
+  const cur = $('ply-current');
+  cur.textContent = String(state.ply);
+  cur.dataset.ply = String(state.ply);
+  cur.value = String(state.ply);
+  $('ply-total').textContent = String(total());
+  const round = state.data.rounds[state.ply];
+  const rd = $('round-display');
+  rd.dataset.round = String(round);
+  rd.textContent = round ? `round ${round}` : 'setup';
+  const slider = $('ply-slider');
+  slider.max = String(total());
+  slider.value = String(state.ply);
+  slider.setAttribute('aria-valuetext', `ply ${state.ply} of ${total()}`);
+  const f = state.ply > 0 ? state.data.frames[state.ply - 1] : null;
+  $('current-move').textContent = f ? `${state.ply}. ${f.description}` : 'The start of the game, before the deal.';
+  $('current-move').dataset.ply = String(state.ply);
+  markMove();
+  drawGraphCursor();
+}
+
+// Highlights the board elements whose data-path is a prefix of a changed path (or the
+// other way round): tiles, track spots, cards named by their JSON Pointer in the view.
+function highlight(svg, paths) {
+  if (!paths.length) return;
+  const els = svg.querySelectorAll('[data-path]');
+  for (const el of els) {
+    const dp = el.getAttribute('data-path');
+    for (const p of paths) {
+      if (p === dp || p.startsWith(dp + '/') || (dp.startsWith(p + '/') && el.hasAttribute('data-leaf'))) {
+        el.classList.add('changed');
+        break;
+      }
+    }
+  }
+}
+
+// ---------- move list ----------
+function buildMoves() {
+  const box = $('moves');
+  const frag = document.createDocumentFragment();
+  const data = state.data;
+  let group = null;
+  let lastRound = null;
+  let lastActor = null;
+  const startLi = document.createElement('div');
+  startLi.className = 'move start';
+  startLi.dataset.ply = '0';
+  startLi.innerHTML = `<a href="${linkFor(0)}" data-ply="0">Start</a>`;
+  frag.appendChild(startLi);
+  data.frames.forEach((f, i) => {
+    const p = i + 1;
+    const round = data.rounds[p - 1] || data.rounds[p] || 0;
+    if (round !== lastRound) {
+      const sec = document.createElement('section');
+      sec.className = 'round';
+      sec.dataset.round = String(round);
+      sec.innerHTML = `<h3>${round ? `Round ${round}` : 'Setup'}</h3>`;
+      group = document.createElement('ol');
+      group.className = 'round-moves';
+      sec.appendChild(group);
+      frag.appendChild(sec);
+      lastRound = round;
+      lastActor = null;
+    }
+    group.appendChild(moveItem(f, p, f.actor !== lastActor));
+    lastActor = f.actor;
+  });
+  box.replaceChildren(frag);
+  state.moveEls = box.querySelectorAll('[data-ply]');
+}
+function actorLabel(actor) {
+  if (actor === 'dealer') return 'dealer';
+  const s = Number(actor);
+  if (Number.isInteger(s) && state.game.players[s] !== undefined) return `seat ${s} · ${state.game.players[s]}`;
+  return actor;
+}
+function moveItem(f, p, newTurn) {
+  const li = document.createElement('li');
+  li.className = `move${newTurn ? ' new-turn' : ''}${f.actor === 'dealer' ? ' dealer' : ''}`;
+  li.dataset.ply = String(p);
+  li.dataset.actor = f.actor;
+  const s = Number(f.actor);
+  if (Number.isInteger(s)) li.style.setProperty('--seat-colour', seatColour(s));
+  const a = document.createElement('a');
+  a.href = linkFor(p);
+  a.dataset.ply = String(p);
+  a.innerHTML = `<span class="ply-no">${p}</span>${newTurn ? `<span class="actor">${esc(actorLabel(f.actor))}</span>` : ''}<span class="desc">${esc(f.description)}</span><code class="notation">${esc(f.move)}</code>`;
+  li.appendChild(a);
+  return li;
+}
+function markMove() {
+  const box = $('moves');
+  const old = box.querySelector('.current');
+  if (old) { old.classList.remove('current'); old.removeAttribute('aria-current'); }
+  const el = box.querySelector(`.move[data-ply="${state.ply}"]`);
+  if (el) {
+    el.classList.add('current');
+    el.setAttribute('aria-current', 'step');
+    cancelAnimationFrame(markMove.raf);
+    markMove.raf = requestAnimationFrame(() => scrollMoveIntoView(box, el));
+  }
+}
+function scrollMoveIntoView(box, el) {
+  {
+    // Scroll inside the list only (never the page).
+    const top = el.offsetTop - box.offsetTop;
+    if (top < box.scrollTop || top + el.offsetHeight > box.scrollTop + box.clientHeight) {
+      box.scrollTop = Math.max(0, top - box.clientHeight / 3);
+    }
+  }
+}
+
+// ---------- scores ----------
+function seatColour(s) {
+  const v = (state.data && state.data.tip) || state.view;
+  if (state.board && state.board.seatColour && v) {
+    const c = state.board.seatColour(v, s);
+    if (c) return c;
+  }
+  return SEAT_COLOURS[s % SEAT_COLOURS.length];
+}
+let scoreTimer = null;
+function scheduleScores() {
+  clearTimeout(scoreTimer);
+  const key = `${perspKey()}@${state.ply}`;
+  if (state.scoreCache.has(key)) { drawScores(state.scoreCache.get(key)); return; }
+  scoreTimer = setTimeout(async () => {
+    const ply = state.ply;
+    try {
+      const d = await gql(`query Scores($id: ID!, $ply: Int!, $seat: Int, $perspective: Perspective) {
+        game(id: $id) { position(ply: $ply) { ply round phase scores(seat: $seat, perspective: $perspective) { seat total breakdown { category points } } } }
+      }`, { id: GAME_ID, ply, ...perspVars() });
+      const scores = d.game.position.scores;
+      state.scoreCache.set(`${perspKey()}@${ply}`, scores);
+      if (ply === state.ply) drawScores(scores);
+    } catch (e) {
+      $('score-table').innerHTML = `<caption>Scores unavailable: ${esc(e.message)}</caption>`;
+    }
+  }, 120);
+}
+function drawScores(scores) {
+  $('score-ply').textContent = `at ply ${state.ply}`;
+  const t = $('score-table');
+  t.dataset.ply = String(state.ply);
+  if (!scores.length) { t.innerHTML = '<caption>No score is visible from this perspective.</caption>'; return; }
+  const cats = [];
+  for (const s of scores) for (const b of s.breakdown) if (!cats.includes(b.category)) cats.push(b.category);
+  // One column per seat, one row per category: narrow enough for the side panel.
+  let h = '<thead><tr><th scope="col">Category</th>';
+  for (const s of scores) h += `<th scope="col" data-seat="${s.seat}"><span class="swatch" style="background:${seatColour(s.seat)}"></span>${esc(state.game.players[s.seat] || `seat ${s.seat}`)}</th>`;
+  h += '</tr></thead><tbody>';
+  for (const c of cats) {
+    h += `<tr data-category="${esc(c)}"><th scope="row">${esc(c.replace(/[-_]/g, ' '))}</th>`;
+    for (const s of scores) {
+      const b = s.breakdown.find((x) => x.category === c);
+      h += `<td data-seat="${s.seat}" data-category="${esc(c)}">${b ? b.points : ''}</td>`;
+    }
+    h += '</tr>';
+  }
+  h += '<tr class="total-row"><th scope="row">Total</th>';
+  for (const s of scores) h += `<td class="total" data-seat="${s.seat}" data-total="${s.total}">${s.total}</td>`;
+  t.innerHTML = h + '</tr></tbody>';
+}
+
+const GRAPH = { w: 320, h: 160, l: 30, r: 8, t: 8, b: 18 };
+function drawGraph() {
+  const svg = $('score-graph');
+  const series = (state.data.series || []).filter((s) => s.totals.some((v) => v !== null));
+  const n = total();
+  const { w, h, l, r, t, b } = GRAPH;
+  svg.setAttribute('viewBox', `0 0 ${w} ${h}`);
+  if (!series.length || n === 0) { svg.innerHTML = '<text x="10" y="20" class="muted">No score series for this perspective.</text>'; return; }
+  let max = 1;
+  for (const s of series) for (const v of s.totals) if (v !== null && v > max) max = v;
+  const x = (p) => l + ((w - l - r) * p) / n;
+  const y = (v) => h - b - ((h - t - b) * v) / max;
+  let out = `<rect class="graph-bg" x="${l}" y="${t}" width="${w - l - r}" height="${h - t - b}"/>`;
+  for (const gv of [0, Math.round(max / 2), max]) out += `<text class="axis" x="${l - 3}" y="${y(gv) + 3}" text-anchor="end">${gv}</text><line class="grid" x1="${l}" x2="${w - r}" y1="${y(gv)}" y2="${y(gv)}"/>`;
+  out += `<text class="axis" x="${w - r}" y="${h - 4}" text-anchor="end">ply ${n}</text>`;
+  for (const s of series) {
+    let d = '';
+    let pen = false;
+    s.totals.forEach((v, p) => {
+      if (v === null) { pen = false; return; }
+      d += `${pen ? 'L' : 'M'}${x(p).toFixed(1)},${y(v).toFixed(1)}`;
+      pen = true;
+    });
+    out += `<path class="series" data-seat="${s.seat}" d="${d}" stroke="${seatColour(s.seat)}"><title>${esc(state.game.players[s.seat] || `seat ${s.seat}`)}</title></path>`;
+  }
+  out += `<line id="graph-cursor" class="cursor" y1="${t}" y2="${h - b}"/>`;
+  svg.innerHTML = out;
+  drawGraphCursor();
+}
+function drawGraphCursor() {
+  const c = document.getElementById('graph-cursor');
+  if (!c) return;
+  const { w, l, r } = GRAPH;
+  const xx = l + ((w - l - r) * state.ply) / Math.max(1, total());
+  c.setAttribute('x1', xx);
+  c.setAttribute('x2', xx);
+}
+function graphClick(ev) {
+  const svg = $('score-graph');
+  const rect = svg.getBoundingClientRect();
+  const { w, l, r } = GRAPH;
+  const vx = ((ev.clientX - rect.left) / rect.width) * w;
+  goTo(((vx - l) / (w - l - r)) * total());
+}
+
+// ---------- URL, share ----------
+function linkFor(ply, forShare = false, embed = false) {
+  const q = new URLSearchParams();
+  if (DEV) {
+    q.set('game', GAME_ID);
+    if (params.get('api')) q.set('api', params.get('api'));
+    if (embed) q.set('embed', '1');
+  }
+  q.set('ply', String(ply));
+  if (state.persp.seat !== null && state.persp.seat !== undefined) q.set('seat', String(state.persp.seat));
+  else if (state.persp.perspective) q.set('perspective', state.persp.perspective.toLowerCase());
+  const path = DEV ? location.pathname : `/${embed ? 'embed/' : ''}games/${encodeURIComponent(GAME_ID)}`;
+  const rel = `${path}?${q}`;
+  return forShare ? new URL(rel, location.href).href : rel;
+}
+let urlTimer = null;
+function scheduleUrl() {
+  clearTimeout(urlTimer);
+  urlTimer = setTimeout(updateUrl, 100);
+}
+function updateUrl() {
+  const url = linkFor(state.ply, false, EMBED);
+  history.replaceState(null, '', url);
+}
+function openShare() {
+  $('share-link').value = linkFor(state.ply, true, false);
+  const src = linkFor(state.ply, true, true);
+  $('share-embed').value = `<iframe src="${src}" width="800" height="600" style="border:0" title="Ludolog replay ${GAME_ID}" loading="lazy"></iframe>`;
+  openOverlay('share');
+}
+async function copy(text, btn) {
+  try {
+    await navigator.clipboard.writeText(text);
+    flash(btn, 'Copied');
+  } catch {
+    flash(btn, 'Select and copy');
+  }
+}
+function flash(btn, text) {
+  const old = btn.dataset.label || btn.textContent;
+  btn.dataset.label = old;
+  btn.textContent = text;
+  setTimeout(() => { btn.textContent = old; }, 1200);
+}
+
+// ---------- overlays ----------
+let lastFocus = null;
+function openOverlay(id) {
+  lastFocus = document.activeElement;
+  const o = $(id);
+  o.hidden = false;
+  const f = o.querySelector('button, input, textarea');
+  if (f) f.focus();
+}
+function closeOverlays() {
+  let closed = false;
+  for (const id of ['help', 'share']) if (!$(id).hidden) { $(id).hidden = true; closed = true; }
+  if (closed && lastFocus) lastFocus.focus();
+  return closed;
+}
+
+// ---------- perspectives ----------
+function perspectiveOptions() {
+  const g = state.game;
+  const opts = [];
+  if (g.status === 'FINISHED') {
+    opts.push({ label: 'Everything (omniscient)', seat: null, perspective: 'OMNISCIENT' });
+    opts.push({ label: 'Spectator', seat: null, perspective: 'SPECTATOR' });
+    g.players.forEach((name, s) => opts.push({ label: `Seat ${s} · ${name}`, seat: s, perspective: null }));
+  } else {
+    opts.push({ label: 'Spectator', seat: null, perspective: 'SPECTATOR' });
+    if (g.mySeat !== null && g.mySeat !== undefined) opts.push({ label: `My seat (${g.mySeat} · ${g.players[g.mySeat]})`, seat: g.mySeat, perspective: null });
+  }
+  return opts;
+}
+function fillPerspectiveSelect() {
+  const sel = $('perspective-select');
+  const opts = perspectiveOptions();
+  sel.innerHTML = opts.map((o, i) => `<option value="${i}">${esc(o.label)}</option>`).join('');
+  const cur = opts.findIndex((o) => samePersp(o, state.persp));
+  sel.value = String(cur >= 0 ? cur : 0);
+  sel.dataset.perspective = perspKey();
+}
+function samePersp(a, b) {
+  const norm = (p) => (p.seat !== null && p.seat !== undefined ? `seat:${p.seat}` : (p.perspective || defaultPerspective()));
+  return norm(a) === norm(b);
+}
+function defaultPerspective() {
+  return state.game.status === 'FINISHED' ? 'OMNISCIENT' : (state.game.mySeat !== null && state.game.mySeat !== undefined ? `seat:${state.game.mySeat}` : 'SPECTATOR');
+}
+async function setPerspective(p) {
+  const ply = state.ply;
+  const old = state.persp;
+  state.persp = { seat: p.seat, perspective: p.perspective };
+  try {
+    $('board-pane').setAttribute('aria-busy', 'true');
+    const data = await loadPerspective(state.persp);
+    state.data = data;
+    state.view = null;
+    state.ply = 0;
+    clearMessage();
+    buildMoves();
+    drawGraph();
+    fillPerspectiveSelect();
+    goTo(Math.min(ply, total()));
+    restartLive();
+  } catch (e) {
+    state.persp = old;
+    fillPerspectiveSelect();
+    showMessage(explain(e));
+  } finally {
+    $('board-pane').removeAttribute('aria-busy');
+  }
+}
+function cyclePerspective(dir) {
+  const opts = perspectiveOptions();
+  if (opts.length < 2) return;
+  const i = opts.findIndex((o) => samePersp(o, state.persp));
+  const next = opts[(Math.max(0, i) + dir + opts.length) % opts.length];
+  setPerspective(next);
+}
+
+function explain(e) {
+  const m = e.message || String(e);
+  if (e.code === 'UNAUTHENTICATED' || e.code === 'HTTP_401') return `The seat token was refused: ${m}. Enter the token again or forget it.`;
+  if (e.code === 'FORBIDDEN' || e.code === 'HTTP_403') return `This view is not open to you: ${m}`;
+  return m;
+}
+
+// ---------- live following ----------
+function restartLive() {
+  if (state.ws) { state.ws.onclose = null; state.ws.close(); state.ws = null; }
+  if (state.game.status !== 'ACTIVE') { $('live-status').hidden = true; return; }
+  connectLive();
+}
+function setLive(text, cls) {
+  const el = $('live-status');
+  el.hidden = false;
+  el.textContent = text;
+  el.dataset.state = cls;
+}
+function connectLive() {
+  const data = state.data;
+  const wsUrl = `${API.replace(/^http/, 'ws')}/graphql/ws`;
+  let ws;
+  try { ws = new WebSocket(wsUrl, 'graphql-transport-ws'); } catch (e) { setLive('offline', 'off'); return; }
+  state.ws = ws;
+  const from = data.frames.length;
+  ws.onopen = () => {
+    const t = token();
+    ws.send(JSON.stringify({ type: 'connection_init', payload: t ? { authorization: `Bearer ${t}` } : {} }));
+  };
+  ws.onmessage = (ev) => {
+    let msg;
+    try { msg = JSON.parse(ev.data); } catch { return; }
+    if (msg.type === 'connection_ack') {
+      state.wsRetry = 0;
+      setLive('live', 'on');
+      ws.send(JSON.stringify({
+        id: '1', type: 'subscribe',
+        payload: {
+          query: `subscription Follow($id: ID!, $from: Int, $seat: Int, $perspective: Perspective) {
+            gameUpdates(gameId: $id, fromPly: $from, seat: $seat, perspective: $perspective) { ply actor move description patch finished }
+          }`,
+          variables: { id: GAME_ID, from: data.frames.length, ...perspVars() },
+        },
+      }));
+    } else if (msg.type === 'ping') {
+      ws.send(JSON.stringify({ type: 'pong' }));
+    } else if (msg.type === 'next') {
+      if (msg.payload.errors && msg.payload.errors.length) { showMessage(`Live updates: ${msg.payload.errors[0].message}`); return; }
+      onUpdate(data, msg.payload.data.gameUpdates);
+    } else if (msg.type === 'error') {
+      showMessage(`Live updates refused: ${(msg.payload && msg.payload[0] && msg.payload[0].message) || 'error'}`);
+    } else if (msg.type === 'complete') {
+      setLive('finished', 'done');
+    }
+  };
+  ws.onclose = () => {
+    if (state.ws !== ws) return;
+    if (state.game.status !== 'ACTIVE') { setLive('finished', 'done'); return; }
+    setLive('reconnecting…', 'retry');
+    const delay = Math.min(10000, 500 * 2 ** state.wsRetry++);
+    setTimeout(() => { if (state.ws === ws) connectLive(); }, delay);
+  };
+  void from;
+}
+let seriesTimer = null;
+function onUpdate(data, u) {
+  if (!u || data !== state.data) return;
+  if (u.ply <= data.frames.length) return; // seen already (a resumed stream)
+  if (u.ply !== data.frames.length + 1) { console.warn('gap in live updates', u.ply, data.frames.length); return; }
+  const atTip = state.ply === data.frames.length;
+  extend(data, u);
+  state.game.plies = data.frames.length;
+  const box = $('moves');
+  const round = data.rounds[u.ply - 1] || 0;
+  let sec = box.querySelector('section.round:last-of-type');
+  if (!sec || Number(sec.dataset.round) !== round) {
+    sec = document.createElement('section');
+    sec.className = 'round';
+    sec.dataset.round = String(round);
+    sec.innerHTML = `<h3>${round ? `Round ${round}` : 'Setup'}</h3><ol class="round-moves"></ol>`;
+    box.appendChild(sec);
+  }
+  const prev = data.frames[u.ply - 2];
+  sec.querySelector('ol').appendChild(moveItem(u, u.ply, !prev || prev.actor !== u.actor));
+  if (u.finished) {
+    state.game.status = 'FINISHED';
+    $('game-status').textContent = 'finished';
+    setLive('finished', 'done');
+  }
+  if (atTip) goTo(data.frames.length); else render();
+  clearTimeout(seriesTimer);
+  seriesTimer = setTimeout(async () => {
+    try {
+      const d = await gql(`query S($id: ID!, $seat: Int, $perspective: Perspective) { game(id: $id) { scoreSeries(seat: $seat, perspective: $perspective) { seat totals } } }`, { id: GAME_ID, ...perspVars() });
+      data.series = d.game.scoreSeries;
+      if (data === state.data) drawGraph();
+    } catch { /* keep the old graph */ }
+  }, 400);
+}
+
+// ---------- legend ----------
+function buildLegend() {
+  const groups = new Map();
+  const walk = (node, path) => {
+    if (Array.isArray(node)) { node.forEach((x) => walk(x, `${path}[]`)); return; }
+    if (node === null || typeof node !== 'object') return;
+    if (node.reconstructed === true) {
+      const name = node.name || node.good || node.id || node.module || node.tile || node.good || null;
+      const g = groups.get(path) || { count: 0, names: [] };
+      g.count++;
+      if (name !== null && g.names.length < 12) g.names.push(String(name));
+      groups.set(path, g);
+    }
+    for (const [k, v] of Object.entries(node)) if (v && typeof v === 'object') walk(v, path ? `${path}.${k}` : k);
+  };
+  walk(state.layout, '');
+  const el = $('legend');
+  const notes = (state.board.legendNotes && state.board.legendNotes(state.layout)) || [];
+  if (!groups.size && !notes.length) { el.hidden = true; return; }
+  let h = '<h2>Legend: reconstructed components</h2><p>These layout items are not verified against a public source; they are drawn plainly from the data:</p><ul>';
+  for (const [path, g] of groups) {
+    h += `<li data-layout-path="${esc(path)}" data-count="${g.count}"><code>${esc(path || '(layout)')}</code> × ${g.count}${g.names.length ? `: ${esc(g.names.join(', '))}${g.count > g.names.length ? ', …' : ''}` : ''}</li>`;
+  }
+  h += '</ul>';
+  if (notes.length) h += `<ul>${notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>`;
+  el.innerHTML = h;
+  el.hidden = false;
+}
+
+// ---------- token ----------
+function setupToken() {
+  if (state.game.status !== 'ACTIVE' || EMBED) return;
+  $('token-pane').hidden = false;
+  const st = $('token-status');
+  st.textContent = token() ? (state.game.mySeat !== null && state.game.mySeat !== undefined ? `The token opens seat ${state.game.mySeat}.` : 'The token opens no seat of this game.') : 'No token: you see the game as a spectator.';
+  $('token-form').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const t = $('token-input').value.trim();
+    if (!t) return;
+    try { sessionStorage.setItem(TOKEN_KEY, t); } catch { /* private mode */ }
+    location.reload();
+  });
+  $('token-forget').addEventListener('click', () => {
+    try { sessionStorage.removeItem(TOKEN_KEY); } catch { /* ignore */ }
+    const q = new URLSearchParams(location.search);
+    q.delete('seat');
+    location.search = q.toString();
+  });
+}
+
+// ---------- keyboard ----------
+function onKey(ev) {
+  if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  const tag = (ev.target && ev.target.tagName) || '';
+  if (tag === 'INPUT' && ev.target.type !== 'range') return;
+  if (tag === 'TEXTAREA' || tag === 'SELECT') return;
+  if (ev.key === 'Escape') { if (closeOverlays()) ev.preventDefault(); return; }
+  if (ev.key === '?') { ev.preventDefault(); if (!closeOverlays()) openOverlay('help'); return; }
+  if (!$('help').hidden || !$('share').hidden) return;
+  if (!state.data) return;
+  switch (ev.key) {
+    case 'ArrowLeft': goTo(state.ply - 1); break;
+    case 'ArrowRight': goTo(state.ply + 1); break;
+    case 'ArrowUp': prevRound(); break;
+    case 'ArrowDown': nextRound(); break;
+    case 'Home': goTo(0); break;
+    case 'End': goTo(total()); break;
+    case 'f': cyclePerspective(1); break;
+    case 's': cyclePerspective(-1); break;
+    default: return;
+  }
+  ev.preventDefault();
+}
+
+export function esc(s) {
+  return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
+}
+
+// ---------- start ----------
+async function main() {
+  if (EMBED) document.body.classList.add('embed');
+  if (DEV) $('home-link').href = `index.html${params.get('api') ? `?api=${encodeURIComponent(params.get('api'))}` : ''}`;
+  if (!GAME_ID) { showMessage('No game given: open /games/<id>, or game.html?game=<id> in development.'); return; }
+  let meta;
+  try {
+    meta = await loadMeta();
+  } catch (e) {
+    showMessage(e.code === 'BAD_INPUT' ? `“${GAME_ID}” is not a game id: ${e.message}` : explain(e));
+    return;
+  }
+  if (!meta) { showMessage(`There is no game with id “${GAME_ID}”.`, 'error'); document.title = 'Unknown game · Ludolog'; return; }
+  state.game = meta;
+  state.layout = meta.layoutJson;
+  document.body.dataset.kind = meta.kind;
+  const kindName = KIND_NAMES[meta.kind] || meta.kind;
+  $('game-title').textContent = `${kindName}: ${meta.players.join(', ')}`;
+  document.title = `${kindName} ${meta.id} · Ludolog`;
+  $('game-status').textContent = meta.status.toLowerCase();
+  $('game-status').dataset.status = meta.status;
+  try {
+    state.board = await import(BOARD_MODULES[meta.kind]);
+  } catch (e) {
+    showMessage(`No board for ${meta.kind}: ${e.message}`);
+    return;
+  }
+
+  // The perspective from the URL.
+  const warnings = [];
+  const seatParam = params.get('seat');
+  const perspParam = (params.get('perspective') || '').toUpperCase();
+  if (seatParam !== null && seatParam !== '') {
+    const s = Number(seatParam);
+    if (!Number.isInteger(s) || s < 0 || s >= meta.players.length) {
+      warnings.push(`There is no seat ${seatParam} in this ${meta.players.length}-player game (seats 0 to ${meta.players.length - 1}); showing the default view.`);
+    } else if (meta.status === 'ACTIVE' && meta.mySeat !== s) {
+      warnings.push(`Seat ${s}'s view of a game in progress needs that seat's token${token() ? ' (the token given opens ' + (meta.mySeat === null ? 'no seat' : 'seat ' + meta.mySeat) + ')' : ''}; showing the spectator's view.`);
+      state.persp = { seat: null, perspective: 'SPECTATOR' };
+    } else {
+      state.persp = { seat: s, perspective: null };
+    }
+  } else if (perspParam === 'SPECTATOR' || perspParam === 'OMNISCIENT') {
+    if (perspParam === 'OMNISCIENT' && meta.status !== 'FINISHED') warnings.push('The omniscient view opens once the game is over; showing the spectator\'s view.');
+    else state.persp = { seat: null, perspective: perspParam };
+  } else if (perspParam) {
+    warnings.push(`Unknown perspective “${params.get('perspective')}” (spectator or omniscient); showing the default view.`);
+  }
+  if (token() && meta.status === 'ACTIVE' && (meta.mySeat === null || meta.mySeat === undefined)) {
+    warnings.push('The seat token in this tab opens no seat of this game (bad or wrong token): forget it or enter another.');
+  }
+  if (state.persp.seat === null && !state.persp.perspective) {
+    state.persp = meta.status === 'FINISHED' ? { seat: null, perspective: 'OMNISCIENT' }
+      : (meta.mySeat !== null && meta.mySeat !== undefined ? { seat: meta.mySeat, perspective: null } : { seat: null, perspective: 'SPECTATOR' });
+  }
+
+  try {
+    state.data = await loadPerspective(state.persp);
+  } catch (e) {
+    showMessage(explain(e));
+    return;
+  }
+  $('viewer').hidden = false;
+  buildLegend();
+  buildMoves();
+  drawGraph();
+  fillPerspectiveSelect();
+  setupToken();
+
+  let start = total();
+  const plyParam = params.get('ply');
+  if (plyParam !== null && plyParam !== '') {
+    const n = Number(plyParam);
+    if (!Number.isInteger(n) || n < 0 || n > total()) {
+      start = Number.isFinite(n) && n < 0 ? 0 : total();
+      warnings.push(Number.isFinite(n)
+        ? `Ply ${plyParam} is out of range: this game has positions 0 to ${total()}; showing ${start === 0 ? 'the first' : 'the last'} position.`
+        : `“${plyParam}” is not a ply number (0 to ${total()}); showing the last position.`);
+    } else start = n;
+  }
+  goTo(start);
+  if (warnings.length) showMessage(warnings.join(' '), 'warning');
+
+  // Wiring.
+  $('btn-first').addEventListener('click', () => goTo(0));
+  $('btn-last').addEventListener('click', () => goTo(total()));
+  $('btn-prev').addEventListener('click', () => goTo(state.ply - 1));
+  $('btn-next').addEventListener('click', () => goTo(state.ply + 1));
+  $('btn-prev-round').addEventListener('click', prevRound);
+  $('btn-next-round').addEventListener('click', nextRound);
+  $('ply-slider').addEventListener('input', (ev) => goTo(Number(ev.target.value)));
+  $('perspective-select').addEventListener('change', (ev) => setPerspective(perspectiveOptions()[Number(ev.target.value)]));
+  $('btn-help').addEventListener('click', () => openOverlay('help'));
+  $('help-close').addEventListener('click', closeOverlays);
+  $('btn-share').addEventListener('click', openShare);
+  $('share-close').addEventListener('click', closeOverlays);
+  $('btn-copy-link').addEventListener('click', (ev) => copy(linkFor(state.ply, true, false), ev.currentTarget));
+  $('share-copy-embed').addEventListener('click', (ev) => copy($('share-embed').value, ev.currentTarget));
+  $('moves').addEventListener('click', (ev) => {
+    const a = ev.target.closest('a[data-ply]');
+    if (!a) return;
+    ev.preventDefault();
+    goTo(Number(a.dataset.ply));
+  });
+  $('score-graph').addEventListener('click', graphClick);
+  for (const id of ['help', 'share']) $(id).addEventListener('click', (ev) => { if (ev.target.id === id) closeOverlays(); });
+  document.addEventListener('keydown', onKey);
+  restartLive();
+}
+
+main().catch((e) => {
+  console.warn(e);
+  showMessage(`The viewer failed: ${e.message}`);
+});

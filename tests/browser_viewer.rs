@@ -1,0 +1,243 @@
+//! The replay viewer in a real browser (headless Chromium over the DevTools protocol), served
+//! by `ludolog serve` as a user gets it: for a sample game of each kind it opens a deep link,
+//! steps with the keyboard, and checks what the page holds and draws against the API's view
+//! at that ply; it switches perspective by link; it follows a live game while moves are played
+//! through the API, with a secret absent for the spectator and present for its seat; no page
+//! may log an error. Screenshots go to `target/browser-screenshots/` (the README shows them),
+//! and the step times measured in the page are printed (`viewer:` lines, for BENCHMARKS.md).
+
+mod common;
+
+use common::browser::Page;
+use common::{create_game, data, gql, play_first, Server};
+use serde_json::{json, Value};
+use std::path::PathBuf;
+
+fn shots() -> PathBuf {
+    PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../target/browser-screenshots"
+    ))
+}
+
+/// The API's view of `id` at `ply`, with `args` (e.g. `(seat: 1)`).
+fn api_view(server: &Server, id: &str, ply: u64, args: &str) -> Value {
+    let q = format!(
+        "query($id: ID!, $p: Int) {{ game(id: $id) {{ position(ply: $p) {{ view{args} }} }} }}"
+    );
+    let v = gql(server, None, &q, json!({ "id": id, "p": ply }));
+    data(&v)["game"]["position"]["view"].clone()
+}
+
+fn at_ply(page: &mut Page, ply: u64) {
+    page.wait_for(
+        &format!("document.querySelector('#ply-current')?.dataset.ply === '{ply}' && window.ludologViewer?.view"),
+        30,
+    );
+}
+
+/// A detail the board draws, read from the page's DOM, and the same from the API's view.
+fn drawn_detail(page: &mut Page, kind: &str, view: &Value) -> (Value, Value) {
+    match kind {
+        "FIVE_TRIBES" => {
+            let tile = &view["tiles"][7];
+            let meeples: u64 = tile["meeples"]
+                .as_object()
+                .unwrap()
+                .values()
+                .map(|v| v.as_u64().unwrap())
+                .sum();
+            let id = tile["id"].as_str().unwrap();
+            let drawn = page.eval(&format!(
+                "Number(document.querySelector('.tile[data-id=\"{id}\"]').dataset.meeples)"
+            ));
+            (drawn, json!(meeples))
+        }
+        "CLANS_OF_CALEDONIA" => {
+            let drawn = page.eval(
+                "Number(document.querySelector('.seat-panel[data-seat=\"0\"]').dataset.money)",
+            );
+            (drawn, view["seats"][0]["money"].clone())
+        }
+        _ => {
+            let drawn = page.eval(
+                "Number(document.querySelector('.seat-panel[data-seat=\"0\"]').dataset.pounds)",
+            );
+            (drawn, view["seats"][0]["pounds"].clone())
+        }
+    }
+}
+
+#[test]
+fn the_viewer_shows_every_game_as_the_api_does() {
+    let server = Server::start(&[]);
+    let mut step_times = Vec::new();
+    for (kind, slug) in [
+        ("FIVE_TRIBES", "five-tribes"),
+        ("CLANS_OF_CALEDONIA", "caledonia"),
+        ("MOMBASA", "mombasa"),
+    ] {
+        let v = gql(
+            &server,
+            None,
+            "query($k: GameKind) { games(kind: $k, status: FINISHED, first: 1) { edges { node { id plies } } } }",
+            json!({ "k": kind }),
+        );
+        let game = &data(&v)["games"]["edges"][0]["node"];
+        let id = game["id"].as_str().unwrap().to_string();
+        let plies = game["plies"].as_u64().unwrap();
+
+        // A deep link opens at its ply; the keyboard steps from there.
+        let mut page = Page::open(&format!("{}/games/{id}?ply=40", server.url), 1280, 1000);
+        at_ply(&mut page, 40);
+        for _ in 0..5 {
+            page.key("ArrowRight");
+        }
+        at_ply(&mut page, 45);
+        page.key("ArrowLeft");
+        at_ply(&mut page, 44);
+        let view = api_view(&server, &id, 44, "");
+        assert_eq!(
+            page.eval("window.ludologViewer.view"),
+            view,
+            "{kind}: the page's view at ply 44"
+        );
+        let (drawn, want) = drawn_detail(&mut page, kind, &view);
+        assert_eq!(drawn, want, "{kind}: the board draws the view");
+        page.key("End");
+        at_ply(&mut page, plies);
+        page.key("Home");
+        at_ply(&mut page, 0);
+        // Through the whole game and back, a step at a time (the speed the page measures).
+        for _ in 0..plies {
+            page.key("ArrowRight");
+        }
+        at_ply(&mut page, plies);
+        let end = api_view(&server, &id, plies, "");
+        assert_eq!(
+            page.eval("window.ludologViewer.view"),
+            end,
+            "{kind}: the last view"
+        );
+        // The score panel follows the ply: the final totals as the API gives them.
+        page.wait_for(
+            &format!("document.querySelector('#score-table')?.dataset.ply === '{plies}'"),
+            30,
+        );
+        let v = gql(
+            &server,
+            None,
+            "query($id: ID!) { game(id: $id) { position { scores { seat total } } } }",
+            json!({ "id": id }),
+        );
+        for s in data(&v)["game"]["position"]["scores"].as_array().unwrap() {
+            let seat = &s["seat"];
+            let shown = page.eval(&format!(
+                "Number(document.querySelector('#score-table td.total[data-seat=\"{seat}\"]').dataset.total)"
+            ));
+            assert_eq!(shown, s["total"], "{kind}: seat {seat}'s total");
+        }
+        let times = page.eval("window.ludologViewer.stepTimes.slice()");
+        step_times.extend(times.as_array().unwrap().iter().filter_map(Value::as_f64));
+        page.screenshot(&shots().join(format!("{slug}.png")));
+
+        // A link to a seat's perspective at a ply reloads to that moment, as that seat saw it.
+        page.navigate(&format!("{}/games/{id}?ply=7&seat=1", server.url));
+        at_ply(&mut page, 7);
+        page.wait_for(
+            "document.querySelector('#perspective-select')?.dataset.perspective === 'seat:1'",
+            10,
+        );
+        assert_eq!(
+            page.eval("window.ludologViewer.view"),
+            api_view(&server, &id, 7, "(seat: 1)"),
+            "{kind}: seat 1's view at ply 7"
+        );
+        // The embeddable board and a bad ply: a message in the page, no error.
+        page.navigate(&format!("{}/embed/games/{id}?ply=9999", server.url));
+        page.wait_for("!document.querySelector('#message')?.hidden", 30);
+        assert!(page.errors.is_empty(), "{kind}: {:#?}", page.errors);
+    }
+    step_times.sort_by(f64::total_cmp);
+    let p = |q: f64| step_times[((step_times.len() - 1) as f64 * q) as usize];
+    println!(
+        "viewer: {} steps, p50 {:.1} ms, p95 {:.1} ms, max {:.1} ms",
+        step_times.len(),
+        p(0.5),
+        p(0.95),
+        p(1.0)
+    );
+    // An unknown game says so in the page.
+    let mut page = Page::open(&format!("{}/games/036vpvam0zzzz", server.url), 800, 600);
+    page.wait_for("!document.querySelector('#message')?.hidden", 30);
+    let text = page.eval("document.querySelector('#message').textContent");
+    assert!(
+        text.as_str().unwrap().to_lowercase().contains("no game"),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_viewer_follows_a_live_game_and_keeps_secrets() {
+    let server = Server::start(&["--no-samples"]);
+    let (id, tokens) = create_game(&server, "five-tribes", 2, 11);
+    for _ in 0..12 {
+        play_first(&server, &id, &tokens).unwrap();
+    }
+    let plies = |s: &Server| {
+        let v = gql(
+            s,
+            None,
+            "query($id: ID!) { game(id: $id) { plies } }",
+            json!({ "id": id }),
+        );
+        data(&v)["game"]["plies"].as_u64().unwrap()
+    };
+    let url = format!("{}/games/{id}", server.url);
+    let mut page = Page::open(&url, 1280, 1000);
+    at_ply(&mut page, plies(&server));
+    // A spectator of a game in play sees no seat's gold.
+    page.wait_for("document.querySelector('.seat-panel[data-seat=\"0\"]')", 10);
+    assert_eq!(
+        page.eval("document.querySelector('.seat-panel[data-seat=\"0\"]').dataset.gold"),
+        ""
+    );
+    // Moves played through the API reach the open page.
+    for _ in 0..3 {
+        play_first(&server, &id, &tokens).unwrap();
+        at_ply(&mut page, plies(&server));
+    }
+    // With seat 0's token (kept in the tab's session, never in the URL) the page shows that
+    // seat's gold as the API gives it to the seat.
+    page.eval(&format!(
+        "sessionStorage.setItem('ludolog.token.{id}', '{}')",
+        tokens[0]
+    ));
+    page.navigate(&url);
+    at_ply(&mut page, plies(&server));
+    page.wait_for(
+        "document.querySelector('.seat-panel[data-seat=\"0\"]')?.dataset.gold !== ''",
+        10,
+    );
+    let v = gql(
+        &server,
+        Some(&tokens[0]),
+        "query($id: ID!) { game(id: $id) { position { view } } }",
+        json!({ "id": id }),
+    );
+    let gold = data(&v)["game"]["position"]["view"]["seats"][0]["gold"].clone();
+    assert!(gold.is_number(), "the seat sees its gold: {gold}");
+    assert_eq!(
+        page.eval("Number(document.querySelector('.seat-panel[data-seat=\"0\"]').dataset.gold)"),
+        gold
+    );
+    assert!(
+        !page
+            .eval("location.href")
+            .as_str()
+            .unwrap()
+            .contains(&tokens[0]),
+        "no token in the URL"
+    );
+    assert!(page.errors.is_empty(), "{:#?}", page.errors);
+}
