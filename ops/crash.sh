@@ -6,8 +6,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N="${1:-1000}"
-# The test profile is optimised (Cargo.toml), so this reuses the build `cargo test` made; the
-# test binary runs on its own so that cargo's build lock is not held for the whole run.
+# The test profile is optimised (Cargo.toml). The build goes to its own target folder
+# (target/ops), so that building or testing while a long run goes on never replaces the
+# binaries it starts; the test binary runs on its own, without holding cargo's build lock.
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-target/ops}"
 BIN=$(cargo test --workspace --test crash --no-run 2>&1 | sed -n 's/.*Executable .*(\(.*crash-[0-9a-f]*\)).*/\1/p' | tail -1)
 [ -x "$BIN" ] || { echo "crash.sh: the crash test did not build" >&2; exit 1; }
 LUDOLOG_CRASH_CYCLES="$N" "$BIN" --nocapture 2>&1 | grep -E '^crash:|test result|panicked'

@@ -6,5 +6,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECS="${1:-300}"
-LUDOLOG_RESOURCE_SECS="$SECS" cargo test --release -p ludolog --test resource -- --nocapture 2>&1 \
-  | grep -E '^resource:|test result|panicked'
+# The test profile is optimised (Cargo.toml). The build goes to its own target folder
+# (target/ops), so that building or testing while a long run goes on never replaces the
+# binaries it starts; the test binary runs on its own, without holding cargo's build lock.
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-target/ops}"
+BIN=$(cargo test --workspace --test resource --no-run 2>&1 | sed -n 's/.*Executable .*(\(.*resource-[0-9a-f]*\)).*/\1/p' | tail -1)
+[ -x "$BIN" ] || { echo "resource.sh: the resource test did not build" >&2; exit 1; }
+LUDOLOG_RESOURCE_SECS="$SECS" "$BIN" --nocapture 2>&1 | grep -E '^resource:|test result|panicked'

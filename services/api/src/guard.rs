@@ -7,8 +7,9 @@
 //! nesting and its variables' nesting (so no recursive parser ever sees a value deep enough to
 //! overflow the stack), then aliases on the parsed document. During:
 //! a panic in any resolver is caught and becomes a coded `INTERNAL` error and a log line, never a
-//! dropped connection. After: errors async-graphql raised itself get their code (`label`), and
-//! a response larger than the limit is replaced by a `LIMIT_EXCEEDED` error.
+//! dropped connection. After: a field error nulls its nearest nullable parent as the spec says
+//! (`nulls`), errors async-graphql raised itself get their code (`label`), and a response
+//! larger than the limit is replaced by a `LIMIT_EXCEEDED` error.
 
 use crate::limits::{alias_count, text_nesting, value_nesting, Limits};
 use crate::schema::LudologSchema;
@@ -25,6 +26,8 @@ pub struct Guarded<E = LudologSchema> {
     pub limits: Arc<Limits>,
     /// Automatic persisted queries: SHA-256 → query text, bounded by total text size.
     pub persisted: Arc<Persisted>,
+    /// The schema's types, for null propagation (absent: answers are left as executed).
+    pub nulls: Option<Arc<crate::nulls::Nulls>>,
 }
 
 /// The persisted-query store: a bounded cache weighed by query length (a query is refused
@@ -56,6 +59,7 @@ impl<E> Guarded<E> {
             inner,
             limits,
             persisted: persisted(8 << 20),
+            nulls: None,
         }
     }
 
@@ -119,6 +123,17 @@ pub fn error_response(code: &str, message: impl Into<String>) -> Response {
     Response::from_errors(vec![e])
 }
 
+impl Guarded<LudologSchema> {
+    /// The service's schema behind the guard, with the spec's null propagation.
+    pub fn for_schema(schema: LudologSchema, limits: Arc<Limits>) -> Guarded<LudologSchema> {
+        let nulls = crate::nulls::Nulls::from_sdl(&schema.sdl()).map(Arc::new);
+        Guarded {
+            nulls,
+            ..Guarded::new(schema, limits)
+        }
+    }
+}
+
 impl<E: Executor> Guarded<E> {
     /// What is wrong with a request before it runs, if anything.
     pub fn check(&self, req: &mut Request) -> Result<(), Box<Response>> {
@@ -169,6 +184,11 @@ impl<E: Executor> Guarded<E> {
         if let Err(r) = self.check(&mut req) {
             return *r;
         }
+        // The text is kept for null propagation, which reads the document again on errors.
+        let text = self
+            .nulls
+            .as_ref()
+            .map(|_| (req.query.clone(), req.operation_name.clone()));
         let mut resp = match AssertUnwindSafe(self.inner.execute(req))
             .catch_unwind()
             .await
@@ -176,6 +196,9 @@ impl<E: Executor> Guarded<E> {
             Ok(r) => r,
             Err(panic) => internal(&panic),
         };
+        if let (Some(nulls), Some((query, op))) = (&self.nulls, text) {
+            nulls.propagate(&query, op.as_deref(), &mut resp);
+        }
         label_all(&mut resp);
         resp
     }

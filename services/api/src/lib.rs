@@ -28,6 +28,7 @@ pub mod http;
 pub mod hub;
 pub mod limits;
 pub mod metrics;
+pub mod nulls;
 pub mod objects;
 pub mod perspective;
 pub mod schema;

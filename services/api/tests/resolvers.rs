@@ -97,3 +97,73 @@ fn every_resolver_answers_at_every_kind_of_ply_for_every_perspective() {
     }
     assert!(asked >= 3 * (4 + 4 * 3), "asked {asked} times");
 }
+
+/// An error in a non-null field nulls its nearest nullable parent, as the GraphQL spec says,
+/// and the error's path names the field.
+#[test]
+fn an_error_nulls_the_nearest_nullable_parent() {
+    let s = Service::new(1, ApiConfig::default());
+    let id = s.game_id("mombasa", "finished");
+    let v = s.run(
+        None,
+        "query($id: ID!) { game(id: $id) { id position(ply: 9999) { ply } } rules { kind } }",
+        json!({ "id": id }),
+    );
+    assert_eq!(codes(&v), vec!["BAD_INPUT".to_string()], "{v}");
+    assert!(
+        v["data"]["game"].is_null(),
+        "`position` is non-null: `game` is nulled: {v}"
+    );
+    assert_eq!(v["errors"][0]["path"], json!(["game", "position"]));
+    assert_eq!(
+        v["data"]["rules"].as_array().unwrap().len(),
+        3,
+        "siblings stand: {v}"
+    );
+}
+
+/// Bad input names what would have been valid, and writes nothing.
+#[test]
+fn bad_input_names_the_valid_values() {
+    let s = Service::new(1, ApiConfig::default());
+    let games = |s: &Service| {
+        s.run(
+            None,
+            "{ games(first: 100) { edges { cursor } } }",
+            json!({}),
+        )["data"]["games"]["edges"]
+            .as_array()
+            .unwrap()
+            .len()
+    };
+    let before = games(&s);
+    let cases = [
+        (
+            "mutation { createGame(kind: MOMBASA, players: [\"a\", \"b\"], options: { colour: 1 }) { seatTokens } }",
+            "BAD_INPUT",
+            "first_game",
+        ),
+        (
+            "mutation { createGame(kind: FIVE_TRIBES, players: [\"a\"]) { seatTokens } }",
+            "BAD_INPUT",
+            "2",
+        ),
+        ("{ games(first: 2, after: \"not a cursor\") { edges { cursor } } }", "BAD_INPUT", "cursor"),
+        ("{ game(id: \"nope\") { id } }", "BAD_INPUT", "Crockford"),
+        ("{ games(kind: CHESS) { edges { cursor } } }", "BAD_QUERY", "GameKind"),
+    ];
+    for (q, code, names) in cases {
+        let v = s.run(None, q, json!({}));
+        assert_eq!(codes(&v), vec![code.to_string()], "{q}: {v}");
+        assert!(v.to_string().contains(names), "{q}: names {names}: {v}");
+    }
+    let id = s.game_id("five-tribes", "finished");
+    let v = s.run(
+        None,
+        "query($id: ID!) { game(id: $id) { position { view(seat: 9) } } }",
+        json!({ "id": id }),
+    );
+    assert_eq!(codes(&v), vec!["BAD_INPUT".to_string()], "{v}");
+    assert!(v.to_string().contains("seats 0 to"), "{v}");
+    assert_eq!(games(&s), before, "nothing was written");
+}

@@ -65,7 +65,7 @@ impl Service {
             .build()
             .expect("runtime");
         let guarded = rt.block_on(async {
-            Guarded::new(
+            Guarded::for_schema(
                 api::build_schema(app.clone()),
                 Arc::new(app.config.limits.clone()),
             )
