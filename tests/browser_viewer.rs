@@ -13,6 +13,10 @@ use common::{create_game, data, gql, play_first, Server};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 
+/// True once the page shows a message (an element that exists, is visible and says something).
+const MESSAGE_SHOWN: &str =
+    "(() => { const m = document.querySelector('#message'); return !!m && !m.hidden && m.textContent.trim() !== ''; })()";
+
 fn shots() -> PathBuf {
     PathBuf::from(concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -137,13 +141,24 @@ fn the_viewer_shows_every_game_as_the_api_does() {
             ));
             assert_eq!(shown, s["total"], "{kind}: seat {seat}'s total");
         }
+        let heap = page.eval("performance.memory ? performance.memory.usedJSHeapSize : 0");
+        println!(
+            "viewer: {kind} {plies} plies stepped through, page heap {:.1} MB",
+            heap.as_f64().unwrap_or(0.0) / 1e6
+        );
         let times = page.eval("window.ludologViewer.stepTimes.slice()");
         step_times.extend(times.as_array().unwrap().iter().filter_map(Value::as_f64));
         page.screenshot(&shots().join(format!("{slug}.png")));
 
-        // A link to a seat's perspective at a ply reloads to that moment, as that seat saw it.
+        // A link to a seat's perspective at a ply reloads to that moment, as that seat saw it
+        // (timed: the first render of a whole game, from the request to the drawn board).
+        let start = std::time::Instant::now();
         page.navigate(&format!("{}/games/{id}?ply=7&seat=1", server.url));
         at_ply(&mut page, 7);
+        println!(
+            "viewer: {kind} {plies} plies, first render {} ms",
+            start.elapsed().as_millis()
+        );
         page.wait_for(
             "document.querySelector('#perspective-select')?.dataset.perspective === 'seat:1'",
             10,
@@ -155,7 +170,17 @@ fn the_viewer_shows_every_game_as_the_api_does() {
         );
         // The embeddable board and a bad ply: a message in the page, no error.
         page.navigate(&format!("{}/embed/games/{id}?ply=9999", server.url));
-        page.wait_for("!document.querySelector('#message')?.hidden", 30);
+        page.wait_for(MESSAGE_SHOWN, 30);
+        let text = page.eval("document.querySelector('#message').textContent");
+        assert!(
+            text.as_str().unwrap().contains("9999"),
+            "{kind}: names the ply: {text}"
+        );
+        assert_eq!(
+            page.eval("document.querySelector('#chrome')?.offsetParent === null"),
+            true,
+            "{kind}: no page chrome in the embed"
+        );
         assert!(page.errors.is_empty(), "{kind}: {:#?}", page.errors);
     }
     step_times.sort_by(f64::total_cmp);
@@ -169,7 +194,7 @@ fn the_viewer_shows_every_game_as_the_api_does() {
     );
     // An unknown game says so in the page.
     let mut page = Page::open(&format!("{}/games/036vpvam0zzzz", server.url), 800, 600);
-    page.wait_for("!document.querySelector('#message')?.hidden", 30);
+    page.wait_for(MESSAGE_SHOWN, 30);
     let text = page.eval("document.querySelector('#message').textContent");
     assert!(
         text.as_str().unwrap().to_lowercase().contains("no game"),

@@ -1,4 +1,5 @@
-//! Presentation: the view and layout schemas keep to `schema/views/README.md`; every position
+//! Presentation (the schemas' conventions are checked for every game in
+//! `services/api/tests/conventions.rs`): every position
 //! of every sample game validates against the view schema for a spectator, every seat and the
 //! omniscient viewer; views hide only building-bonus draws, from everyone but their drawer
 //! and the omniscient viewer; the layout joins every hex id a view names; every entry of
@@ -17,21 +18,9 @@ use rules_core::{Action, Actor, Erased, Game, GameRules, Notation, Presentation,
 use scenario_harness::samples::records;
 use serde_json::Value;
 use std::collections::BTreeMap;
-use support::{check_shapes, hexes_in_play};
+use support::hexes_in_play;
 
 const SAMPLES: &str = include_str!("../../../data/samples/caledonia.ndjson");
-
-#[test]
-fn the_schemas_use_only_the_shapes_the_readme_lists() {
-    for (root, schema) in [
-        ("View", Caledonia::view_schema()),
-        ("Layout", Caledonia::layout_schema()),
-    ] {
-        assert_eq!(schema["title"], root);
-        let problems = check_shapes(&schema);
-        assert!(problems.is_empty(), "{root}: {problems:#?}");
-    }
-}
 
 #[test]
 fn layouts_validate_and_hold_both_sides_of_every_module() {

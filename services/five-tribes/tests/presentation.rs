@@ -1,5 +1,6 @@
-//! Presentation: the view's and the layout's JSON Schemas (only the shapes
-//! `schema/views/README.md` lists, and every sample position valid for every viewer), who sees
+//! Presentation: the view's and the layout's JSON Schemas (every sample position valid for
+//! every viewer; their conventions are checked for every game in
+//! `services/api/tests/conventions.rs`), who sees
 //! gold and Sibittis's draws, the layout's ids and numbers, and every entry in words.
 //!
 //! The samples were recorded under `five-tribes/1` and replay under it (`rules_versions.rs`).
@@ -41,121 +42,6 @@ fn viewers(players: u8) -> Vec<Viewer> {
 
 fn json(s: &State, viewer: Viewer) -> Value {
     serde_json::to_value(FiveTribes::view(s, viewer)).unwrap()
-}
-
-/// Walks a schema and refuses every keyword or shape the GraphQL mapping does not know:
-/// objects with `properties`, arrays of one item type, integer, boolean, string, string enums,
-/// `$ref`, and "X or null" (`type: [X, "null"]`, or `anyOf` of a `$ref` and `null`).
-fn check_shapes(at: &str, s: &Value, problems: &mut Vec<String>) {
-    let Some(o) = s.as_object() else {
-        problems.push(format!("{at}: not an object"));
-        return;
-    };
-    const KNOWN: &[&str] = &[
-        "$schema",
-        "$defs",
-        "$ref",
-        "title",
-        "description",
-        "type",
-        "properties",
-        "required",
-        "items",
-        "enum",
-        "format",
-        "minimum",
-        "maximum",
-        "anyOf",
-    ];
-    for k in o.keys() {
-        if !KNOWN.contains(&k.as_str()) {
-            problems.push(format!("{at}: keyword {k}"));
-        }
-    }
-    if let Some(any) = o.get("anyOf") {
-        let a = any.as_array().cloned().unwrap_or_default();
-        let nullable_ref = a.len() == 2
-            && a[0].get("$ref").is_some()
-            && a[1] == serde_json::json!({"type": "null"});
-        if !nullable_ref {
-            problems.push(format!("{at}: anyOf other than \"a $ref or null\""));
-        }
-        check_shapes(&format!("{at}/anyOf/0"), &a[0], problems);
-    }
-    match o.get("type") {
-        Some(Value::String(t)) => {
-            if !["object", "array", "integer", "boolean", "string"].contains(&t.as_str()) {
-                problems.push(format!("{at}: type {t}"));
-            }
-        }
-        Some(Value::Array(ts)) => {
-            let ok = ts.len() == 2
-                && ts[1] == "null"
-                && ["array", "integer", "boolean", "string"]
-                    .contains(&ts[0].as_str().unwrap_or(""));
-            if !ok {
-                problems.push(format!("{at}: type {ts:?}"));
-            }
-        }
-        Some(other) => problems.push(format!("{at}: type {other}")),
-        None if o.contains_key("$ref") || o.contains_key("anyOf") => {}
-        None => problems.push(format!("{at}: no type")),
-    }
-    if o.get("type").and_then(Value::as_str) == Some("object") {
-        if !o.contains_key("properties") {
-            problems.push(format!("{at}: an object without properties"));
-        }
-        if !o.contains_key("description") {
-            problems.push(format!("{at}: an undocumented type"));
-        }
-    }
-    if let Some(props) = o.get("properties").and_then(Value::as_object) {
-        for (name, p) in props {
-            if name.contains('_') || name.starts_with(|c: char| c.is_ascii_uppercase()) {
-                problems.push(format!("{at}: property {name} is not camelCase"));
-            }
-            if p.get("description").is_none() {
-                problems.push(format!("{at}/{name}: undocumented"));
-            }
-            check_shapes(&format!("{at}/{name}"), p, problems);
-        }
-    }
-    if let Some(items) = o.get("items") {
-        check_shapes(&format!("{at}/items"), items, problems);
-    }
-    if let Some(e) = o.get("enum").and_then(Value::as_array) {
-        for v in e {
-            let slug = v.as_str().is_some_and(|s| {
-                !s.is_empty()
-                    && s.bytes()
-                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-            });
-            if !slug {
-                problems.push(format!("{at}: enum value {v} is not a lowercase slug"));
-            }
-        }
-    }
-    if let Some(defs) = o.get("$defs").and_then(Value::as_object) {
-        for (name, d) in defs {
-            if d.get("description").is_none() {
-                problems.push(format!("$defs/{name}: undocumented"));
-            }
-            check_shapes(&format!("$defs/{name}"), d, problems);
-        }
-    }
-}
-
-#[test]
-fn the_schemas_use_only_the_shapes_the_conventions_list() {
-    for (root, schema) in [
-        ("View", FiveTribes::view_schema()),
-        ("Layout", FiveTribes::layout_schema()),
-    ] {
-        assert_eq!(schema["title"], root);
-        let mut problems = Vec::new();
-        check_shapes(root, &schema, &mut problems);
-        assert!(problems.is_empty(), "{root}: {problems:#?}");
-    }
 }
 
 /// What decides whether a view is valid beyond its Rust types: which nullable fields hold a
