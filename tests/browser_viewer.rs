@@ -192,7 +192,22 @@ fn the_viewer_shows_every_game_as_the_api_does() {
         p(0.95),
         p(1.0)
     );
-    // An unknown game says so in the page.
+    // An unknown game, an unknown seat: each says so in the page.
+    let v = gql(
+        &server,
+        None,
+        "{ games(kind: MOMBASA, status: FINISHED, first: 1) { edges { node { id } } } }",
+        json!({}),
+    );
+    let id = data(&v)["games"]["edges"][0]["node"]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut page = Page::open(&format!("{}/games/{id}?seat=9", server.url), 800, 600);
+    page.wait_for(MESSAGE_SHOWN, 30);
+    let text = page.eval("document.querySelector('#message').textContent");
+    assert!(text.as_str().unwrap().contains("no seat 9"), "{text}");
+    drop(page);
     let mut page = Page::open(&format!("{}/games/036vpvam0zzzz", server.url), 800, 600);
     page.wait_for(MESSAGE_SHOWN, 30);
     let text = page.eval("document.querySelector('#message').textContent");
@@ -265,4 +280,17 @@ fn the_viewer_follows_a_live_game_and_keeps_secrets() {
         "no token in the URL"
     );
     assert!(page.errors.is_empty(), "{:#?}", page.errors);
+    // A token that opens no seat is named as such, and the page stays the spectator's.
+    page.eval(&format!(
+        "sessionStorage.setItem('ludolog.token.{id}', 'not-a-seat-token')"
+    ));
+    page.navigate(&url);
+    at_ply(&mut page, plies(&server));
+    page.wait_for(MESSAGE_SHOWN, 30);
+    let text = page.eval("document.querySelector('#message').textContent");
+    assert!(text.as_str().unwrap().contains("opens no seat"), "{text}");
+    assert_eq!(
+        page.eval("document.querySelector('.seat-panel[data-seat=\"0\"]').dataset.gold"),
+        ""
+    );
 }
