@@ -1,5 +1,6 @@
-//! `graphql`: whole GraphQL requests against the in-process schema (`api::build_schema`), as
-//! the server runs them, minus HTTP.
+//! `graphql`: whole GraphQL requests against the in-process schema (`api::build_schema`) behind
+//! the request guard (`api::guard::Guarded`, limits and panic net included), as the server runs
+//! them over HTTP and WebSocket, minus the transport.
 //!
 //! One store per process (in a temporary folder, on /dev/shm when there is one) with the
 //! analysis attached, three sample games of each kind imported (finished, indexed) and one
@@ -15,16 +16,18 @@
 //!
 //! Invariants: no panic on any thread; the response serializes; no error is `INTERNAL` or
 //! `CORRUPT` (a client's request must never reach one); a spectator's response never contains
-//! a seat token or an active game's seed (unless the request itself says it). Mutations change the store, so the store is made
-//! anew when it has grown by a few thousand games. Requests nested deeper than
-//! [`KNOWN_DEEP_NESTING`] are skipped for now (a known stack overflow, being fixed).
+//! a seat token or an active game's seed (unless the request itself says it). Mutations change
+//! the store, so the store is made anew when it has grown by a few thousand games. Nesting of
+//! any depth is run (issue 10's stack overflow is fixed in the guard; the seeds nest up to
+//! 3,000 levels).
 
 use crate::games::{registry, root, sample_lines};
 use crate::target::{Feedback, Target, Violation};
 use api::auth::Caller;
+use api::guard::Guarded;
 use api::schema::LudologSchema;
 use api::{ApiConfig, App};
-use async_graphql::{Request, Variables};
+use async_graphql::{Executor, Request, Variables};
 use rules_core::GameKind;
 use serde_json::{json, Value};
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
@@ -40,12 +43,6 @@ const ACTIVE_SEEDS: [u64; 3] = [
 ];
 /// Games created by requests before the store is made anew.
 const RECYCLE_AFTER: usize = 2_000;
-/// Nesting of brackets past which a request is a known defect (issue 10, defect 1: nested
-/// list literals or input objects overflow the stack, which aborts the process; on a 2 MiB
-/// stack seen from about 1,300 levels of input objects and 1,600 of lists, never at 1,000).
-/// Temporary: set it to `usize::MAX` once that fix lands, so the fuzzer checks it stays fixed
-/// (the seeds include 1,300 and 3,000 levels).
-pub const KNOWN_DEEP_NESTING: usize = 1000;
 
 /// Why the GraphQL target could not start.
 #[derive(Debug, thiserror::Error)]
@@ -62,7 +59,7 @@ pub enum SetupError {
 
 struct Env {
     rt: tokio::runtime::Runtime,
-    schema: LudologSchema,
+    schema: Guarded<LudologSchema>,
     app: Arc<App>,
     /// Seat tokens of the active games, in order (game, seat).
     tokens: Vec<String>,
@@ -118,9 +115,11 @@ fn setup() -> Result<Env, SetupError> {
         ..ApiConfig::default()
     };
     let app = App::new(Arc::new(store), analysis, config);
-    let schema = api::build_schema(app.clone());
+    let rt = runtime()?;
+    let limits = Arc::new(app.config.limits.clone());
+    let schema = rt.block_on(async { Guarded::for_schema(api::build_schema(app.clone()), limits) });
     let mut env = Env {
-        rt: runtime()?,
+        rt,
         schema,
         app,
         tokens: Vec::new(),
@@ -231,23 +230,6 @@ impl Graphql {
             examples,
         })
     }
-}
-
-/// Deepest bracket nesting of a text (outside nothing: strings count too, which only
-/// overestimates).
-pub fn nesting(text: &[u8]) -> usize {
-    let (mut depth, mut max) = (0usize, 0usize);
-    for &b in text {
-        match b {
-            b'[' | b'{' | b'(' => {
-                depth += 1;
-                max = max.max(depth);
-            }
-            b']' | b'}' | b')' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    max
 }
 
 /// The stable part of an error message, for features.
@@ -448,10 +430,6 @@ impl Target for Graphql {
 
     fn max_len(&self) -> usize {
         32 * 1024
-    }
-
-    fn known_defect(&self, input: &[u8]) -> Option<&'static str> {
-        (nesting(input) > KNOWN_DEEP_NESTING).then_some("deep-nesting-stack-overflow")
     }
 
     fn run(&mut self, input: &[u8], fb: &mut Feedback) -> Result<(), Violation> {
