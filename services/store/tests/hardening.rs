@@ -298,6 +298,15 @@ fn import_holds_every_field_to_the_record_schema() {
         assert!(e.reason.contains(expect), "{what}: {e}");
         assert_eq!(store.game_count(), 0, "{what} wrote something");
     }
+    // A key given twice (which readers disagree on: first wins, last wins) is refused, even
+    // when the last value is valid — the shape the import fuzz target found.
+    let text = good.to_string();
+    let at = format!("\"at\":{}", good["entries"][4]["at"]);
+    let doubled = text.replacen(&at, &format!("\"at\":\"0\",{at}"), 1);
+    assert_ne!(doubled, text);
+    let e = store.import_line(998, &doubled).expect_err("a key twice");
+    assert!(e.reason.contains("key `at` appears twice"), "{e}");
+    assert_eq!(store.game_count(), 0, "a key twice wrote something");
     store.import_line(999, &good.to_string()).unwrap();
     assert_eq!(store.game_count(), 1, "the unbroken record imports");
 }

@@ -1,7 +1,7 @@
 //! What a record must be before its entries are replayed: exactly what
 //! `schema/game-record.schema.json` says (the file itself is embedded and enforced, so the
 //! published schema and the importer cannot drift apart), then what a schema cannot say —
-//! times in order.
+//! no key twice in one object, times in order.
 
 use jsonschema::Validator;
 use serde_json::Value;
@@ -80,6 +80,66 @@ pub fn times_in_order(
     Ok(())
 }
 
+/// Refuses a JSON text in which an object names a key twice. Parsers disagree on such a
+/// record (first wins, last wins, or refuse), so two readers of one file could see two games;
+/// the record is refused instead. (Found by the import fuzz target: `"at"` given twice.)
+pub fn no_duplicate_keys(text: &str) -> Result<(), String> {
+    use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+    use std::fmt;
+
+    /// Walks any JSON value, failing on a repeated key; `depth` bounds the recursion (the
+    /// record's nesting is already bounded by serde_json's own limit of 128).
+    struct Walk;
+    impl<'de> DeserializeSeed<'de> for Walk {
+        type Value = ();
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_any(Walk)
+        }
+    }
+    impl<'de> Visitor<'de> for Walk {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a JSON value")
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_str<E>(self, _: &str) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_unit<E>(self) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            while seq.next_element_seed(Walk)?.is_some() {}
+            Ok(())
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            let mut seen = std::collections::HashSet::new();
+            while let Some(key) = map.next_key::<String>()? {
+                if !seen.insert(key.clone()) {
+                    return Err(serde::de::Error::custom(format!(
+                        "key `{key}` appears twice in one object"
+                    )));
+                }
+                map.next_value_seed(Walk)?;
+            }
+            Ok(())
+        }
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    Walk.deserialize(&mut de).map_err(|e| e.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,5 +170,14 @@ mod tests {
         ] {
             assert!(!name_ok(bad), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn a_key_given_twice_is_refused() {
+        assert!(no_duplicate_keys(r#"{"a": 1, "b": [{"x": 1}, {"x": 2}]}"#).is_ok());
+        let e = no_duplicate_keys(r#"{"a": 1, "b": [{"at": "0", "at": "2026-01-01T00:00:00Z"}]}"#)
+            .unwrap_err();
+        assert!(e.contains("key `at` appears twice"), "{e}");
+        assert!(no_duplicate_keys(r#"{"a": 1, "a": 1}"#).is_err());
     }
 }

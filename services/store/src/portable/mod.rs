@@ -92,6 +92,8 @@ impl Store {
             .get("id")
             .and_then(|v| v.as_str())
             .map(|s| s.chars().take(20).collect::<String>());
+        check::no_duplicate_keys(line)
+            .map_err(|e| err(gid.clone(), None, format!("bad JSON: {e}")))?;
         check::against_schema(&value).map_err(|e| err(gid.clone(), None, e))?;
         let rec: GameRecord = serde_json::from_value(value)
             .map_err(|e| err(gid.clone(), None, format!("bad record: {e}")))?;
