@@ -12,4 +12,4 @@ N="${1:-1000}"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-target/ops}"
 BIN=$(cargo test --workspace --test crash --no-run 2>&1 | sed -n 's/.*Executable .*(\(.*crash-[0-9a-f]*\)).*/\1/p' | tail -1)
 [ -x "$BIN" ] || { echo "crash.sh: the crash test did not build" >&2; exit 1; }
-LUDOLOG_CRASH_CYCLES="$N" "$BIN" --nocapture 2>&1 | grep -E '^crash:|test result|panicked'
+LUDOLOG_CRASH_CYCLES="$N" "$BIN" --nocapture 2>&1 | grep -E -A2 '^crash:|test result|panicked'

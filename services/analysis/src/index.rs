@@ -18,7 +18,7 @@ pub const PROJECTION: &str = "summaries";
 const META: &str = "analysis-meta";
 /// Bumped whenever a projection gains content that older versions did not write (the
 /// position index was added in version 2), so an older folder is brought up to date on open.
-const PROJECTIONS_VERSION: &[u8] = b"2";
+const PROJECTIONS_VERSION: &[u8] = b"3";
 
 #[derive(Debug, thiserror::Error)]
 pub enum AnalysisError {
@@ -155,13 +155,7 @@ impl Analysis {
     /// Whether the store's projections were made by this version for every finished game
     /// (see [`Analysis::mark_projections_current`]).
     pub fn projections_current(&self, store: &Store) -> Result<bool, AnalysisError> {
-        for kv in store.projection_iter(META)? {
-            let (k, v) = kv?;
-            if k == b"version" {
-                return Ok(v == PROJECTIONS_VERSION);
-            }
-        }
-        Ok(false)
+        projections_current(store)
     }
 
     /// Records that every finished game has its projections, as this version makes them.
@@ -178,4 +172,17 @@ impl Analysis {
     pub fn summaries(&self) -> Vec<GameSummary> {
         self.read().values().cloned().collect()
     }
+}
+
+/// Whether `store`'s projections are those this version makes (see
+/// [`Analysis::mark_projections_current`]); a reader that needs only the position index asks
+/// this rather than loading every summary.
+pub fn projections_current(store: &Store) -> Result<bool, AnalysisError> {
+    for kv in store.projection_iter(META)? {
+        let (k, v) = kv?;
+        if k == b"version" {
+            return Ok(v == PROJECTIONS_VERSION);
+        }
+    }
+    Ok(false)
 }

@@ -303,7 +303,8 @@ fn a_rebuilt_index_equals_the_one_kept_incrementally() {
     let (_d, store, analysis) = store_with(8);
     let everything = |store: &Store| {
         let mut out = Vec::new();
-        positions::export_ndjson(store, GameKind::FiveTribes, None, &mut out, &|| false).unwrap();
+        positions::export_ndjson(store, GameKind::FiveTribes, None, 1, &mut out, &|| false)
+            .unwrap();
         out
     };
     let before = everything(&store);
@@ -315,12 +316,30 @@ fn a_rebuilt_index_equals_the_one_kept_incrementally() {
 
 #[test]
 fn the_ndjson_export_has_one_parsable_line_per_matching_position() {
-    let (_d, store, _a) = store_with(3);
+    let (_d, store, _a) = store_with(70);
     let f = filter("round == 2").unwrap();
     let mut out = Vec::new();
     let (scanned, written) =
-        positions::export_ndjson(&store, GameKind::FiveTribes, Some(&f), &mut out, &|| false)
-            .unwrap();
+        positions::export_ndjson(&store, GameKind::FiveTribes, Some(&f), 1, &mut out, &|| {
+            false
+        })
+        .unwrap();
+    // Three workers write the same bytes as one.
+    let mut parallel = Vec::new();
+    let counts = positions::export_ndjson(
+        &store,
+        GameKind::FiveTribes,
+        Some(&f),
+        3,
+        &mut parallel,
+        &|| false,
+    )
+    .unwrap();
+    assert_eq!((counts, &parallel), ((scanned, written), &out));
+    assert_eq!(
+        positions::count(&store, GameKind::FiveTribes, Some(&f), 2).unwrap(),
+        (scanned, written)
+    );
     let text = String::from_utf8(out).unwrap();
     assert_eq!(text.lines().count() as u64, written);
     assert!(written > 0 && scanned > written);

@@ -411,39 +411,65 @@ pub struct PositionsBench {
     pub positions: u64,
     pub matched: u64,
     pub runs: usize,
-    /// Best and median wall time of a full scan with the filter.
+    /// Whether the filter compiled over columns (else the interpreter ran on every position
+    /// past the guards).
+    pub compiled: bool,
+    /// Best and median wall time of a full scan with the filter, one worker.
     pub best_s: f64,
     pub median_s: f64,
     /// Positions examined per second, from the median run.
     pub positions_per_s: f64,
+    /// Workers of the parallel scan, and its median wall time and rate.
+    pub threads: usize,
+    pub parallel_median_s: f64,
+    pub parallel_positions_per_s: f64,
     /// The same scan with no filter (decoding only), per second.
     pub unfiltered_positions_per_s: f64,
     /// `positionsByHash` of a mid-game position (median of 5 games), milliseconds.
     pub by_hash_median_ms: f64,
 }
 
-/// Full scans of the position index of `kind` with `filter`, `runs` times (one core).
+/// Workers for a parallel scan: as asked, or one per core.
+pub fn threads(asked: Option<u16>) -> usize {
+    asked.map(usize::from).unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    })
+}
+
+/// Full scans of the position index of `kind` with `filter`, `runs` times on one worker and
+/// `runs` times on `threads`.
 pub fn bench_positions(
     store: &Store,
     hash_key: [u8; 16],
     kind: rules_core::GameKind,
     filter: &str,
     runs: usize,
+    threads: usize,
 ) -> Result<PositionsBench> {
     use analysis::positions;
     let schema = positions::schema(store.registry(), kind)?;
     let f = positions::Filter::compile(filter, schema)?;
     let runs = runs.max(1);
-    let mut times = Vec::with_capacity(runs);
-    let (mut scanned, mut matched) = (0, 0);
-    for _ in 0..runs {
-        let t = Instant::now();
-        (scanned, matched) = positions::count(store, kind, Some(&f))?;
-        times.push(t.elapsed().as_secs_f64());
-    }
-    times.sort_by(f64::total_cmp);
+    let median_of = |threads: usize| -> Result<(Vec<f64>, u64, u64)> {
+        let mut times = Vec::with_capacity(runs);
+        let (mut scanned, mut matched) = (0, 0);
+        for _ in 0..runs {
+            let t = Instant::now();
+            (scanned, matched) = positions::count(store, kind, Some(&f), threads)?;
+            times.push(t.elapsed().as_secs_f64());
+        }
+        times.sort_by(f64::total_cmp);
+        Ok((times, scanned, matched))
+    };
+    let (times, scanned, matched) = median_of(1)?;
+    let (par_times, _, par_matched) = median_of(threads)?;
+    anyhow::ensure!(
+        par_matched == matched,
+        "the parallel scan counted otherwise"
+    );
+    let parallel_median = par_times[par_times.len() / 2];
     let t = Instant::now();
-    let (all, _) = positions::count(store, kind, None)?;
+    let (all, _) = positions::count(store, kind, None, 1)?;
     let unfiltered = t.elapsed().as_secs_f64();
     let median = times[times.len() / 2];
     let mut lookups = Vec::new();
@@ -468,6 +494,10 @@ pub fn bench_positions(
         best_s: times[0],
         median_s: median,
         positions_per_s: scanned as f64 / median,
+        compiled: f.is_compiled(),
+        threads,
+        parallel_median_s: parallel_median,
+        parallel_positions_per_s: scanned as f64 / parallel_median,
         unfiltered_positions_per_s: all as f64 / unfiltered,
         by_hash_median_ms: lookups.get(lookups.len() / 2).copied().unwrap_or(0.0),
     })

@@ -166,6 +166,10 @@ pub enum Command {
         /// Output file (default: standard output).
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Workers filtering the index (default: one per core); the output is the same for any
+        /// number.
+        #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+        threads: Option<u16>,
         #[command(flatten)]
         data: DataDir,
     },
@@ -251,6 +255,9 @@ pub enum Bench {
         filter: String,
         #[arg(long, default_value_t = 5)]
         runs: usize,
+        /// Workers for the parallel scans (default: one per core).
+        #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+        threads: Option<u16>,
         #[command(flatten)]
         data: DataDir,
     },

@@ -335,9 +335,10 @@ fn main() -> Result<()> {
             kind,
             filter,
             out,
+            threads,
             data,
         } => {
-            let (store, _analysis) = storecmd::open_analysed(&data.data_dir)?;
+            let store = storecmd::open_indexed(&data.data_dir)?;
             let schema = analysis::positions::schema(store.registry(), kind)?;
             let filter = filter
                 .map(|f| analysis::positions::Filter::compile(&f, schema))
@@ -346,10 +347,14 @@ fn main() -> Result<()> {
                 Some(path) => Box::new(std::io::BufWriter::new(std::fs::File::create(path)?)),
                 None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
             };
-            let (scanned, written) =
-                analysis::positions::export_ndjson(&store, kind, filter.as_ref(), &mut w, &|| {
-                    false
-                })?;
+            let (scanned, written) = analysis::positions::export_ndjson(
+                &store,
+                kind,
+                filter.as_ref(),
+                bench::threads(threads),
+                &mut w,
+                &|| false,
+            )?;
             w.flush()?;
             eprintln!("scanned {scanned} positions, wrote {written}");
         }
@@ -357,6 +362,7 @@ fn main() -> Result<()> {
             kind,
             filter,
             runs,
+            threads,
             data,
         }) => {
             let (store, analysis) = storecmd::open_analysed(&data.data_dir)?;
@@ -366,6 +372,7 @@ fn main() -> Result<()> {
                 kind,
                 &filter,
                 runs,
+                bench::threads(threads),
             )?)?;
         }
         Command::CrashChild { writers, data } => {

@@ -143,6 +143,17 @@ pub fn state_hash_key(data_dir: &Path) -> Result<[u8; 16]> {
 
 /// Opens the store with the analysis projections attached (and filled, the first time, from
 /// the games already stored: a data folder made before a projection existed gets it here).
+/// Opens the store for a reader of the position index alone: the summaries are not loaded
+/// unless the projections must first be brought up to date.
+pub fn open_indexed(data_dir: &Path) -> Result<Store> {
+    let store = open_with(data_dir, Config::default())?;
+    if analysis::index::projections_current(&store)? {
+        return Ok(store);
+    }
+    drop(store);
+    Ok(open_analysed(data_dir)?.0)
+}
+
 pub fn open_analysed(data_dir: &Path) -> Result<(Store, std::sync::Arc<analysis::Analysis>)> {
     open_analysed_with(data_dir, Config::default())
 }

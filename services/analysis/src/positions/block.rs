@@ -1,23 +1,21 @@
-//! One game's positions as the index stores them: every ply's features in one block.
+//! One game's positions as the index builds them: every ply's features in one block.
 //!
-//! Why one record per game rather than per ply: a scan then costs one store read and one
-//! decode per game (hundreds of positions), and the values, small integers, compress well as
-//! postcard varints (about one byte each). The block is written once, when the game finishes,
-//! and never changes.
+//! Why one record per game rather than per ply: a scan then costs one store read per game
+//! (hundreds of positions). The block is written once, when the game finishes, and never
+//! changes; it is stored column by column (`columns`), and built here row by row.
 //!
 //! Row layout, one row per position from ply 0 (before the deal) to the last ply:
 //! `round, phase (index into the schema's phases), to_act (-1 for nobody), global…, seat 0…,
 //! seat 1…`.
 
 use rules_core::{FeatureSchema, Features, GameRules, ToAct};
-use serde::{Deserialize, Serialize};
 use store::Entry;
 
 /// Values before the game's own in each row.
-const LEAD: usize = 3;
+pub(super) const LEAD: usize = 3;
 
 /// A game's indexed positions.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameBlock {
     pub players: u8,
     /// Values per row (lead, global and every seat's block).
@@ -129,6 +127,22 @@ impl GameBlock {
             return None;
         }
         let row = self.values.get(ply as usize * w..(ply as usize + 1) * w)?;
+        PositionRef::of_row(schema, self.players, ply, row)
+    }
+}
+
+impl<'a> PositionRef<'a> {
+    /// The position whose row (in the layout above) is `row`; `None` if the row is too short.
+    pub fn of_row(
+        schema: &FeatureSchema,
+        players: u8,
+        ply: u32,
+        row: &'a [i64],
+    ) -> Option<PositionRef<'a>> {
+        let g = schema.global.len();
+        if row.len() < LEAD + g {
+            return None;
+        }
         let phase = usize::try_from(row[1])
             .ok()
             .and_then(|i| schema.phases.get(i))
@@ -139,7 +153,7 @@ impl GameBlock {
             round: row[0],
             phase,
             to_act: row[2],
-            players: self.players,
+            players,
             global: &row[LEAD..LEAD + g],
             seats: &row[LEAD + g..],
         })

@@ -1,7 +1,9 @@
 //! Position filters: a CEL expression compiled once per query, checked before any position is
 //! read (names, nesting, work per position: `check`), then evaluated over each indexed
-//! position through a variable resolver that reads the decoded integers in place (`values`),
-//! after the cheap native guards (`guard`).
+//! position: first the cheap native guards (`guard`), then the expression compiled over the
+//! block's columns (`compiled`), and where that does not cover the expression or cannot decide
+//! a position, the CEL interpreter through a variable resolver that reads the position's
+//! integers in place (`values`).
 //!
 //! What an expression sees (all integers unless said otherwise):
 //! - `ply`, `round`, `phase` (a string), `to_act` (the seat to act, -1 at chance or at the
@@ -12,6 +14,8 @@
 
 use super::block::PositionRef;
 use super::check::{check, Problem, COMMON, MAX_WORK};
+use super::columns::BlockView;
+use super::compiled::{Columns, Compiled};
 use super::typing::Kind;
 use super::values::Resolver;
 use cel::{Context, ExecutionError, Program, Value};
@@ -110,6 +114,12 @@ pub struct Filter {
     work: u64,
     /// Top-level `feature <op> literal` terms, checked before the interpreter runs.
     guards: Vec<super::guard::Guard>,
+    /// The expression over columns, where the compiler covers it.
+    compiled: Option<Compiled>,
+    /// The columns guards and the compiled expression read: fixed ones, and seat features
+    /// (of every seat).
+    fixed: Vec<usize>,
+    seat_features: Vec<usize>,
     /// The root context (the standard library), built once; each position gets a child scope.
     root: Context<'static, 'static>,
     schema: FeatureSchema,
@@ -184,9 +194,22 @@ impl Filter {
                 column,
             });
         }
+        let guards = super::guard::guards(program.expression(), &schema);
+        let compiled = Compiled::compile(program.expression(), &schema);
+        let mut fixed: Vec<usize> = guards.iter().filter_map(|g| g.column()).collect();
+        let mut seat_features = Vec::new();
+        if let Some(c) = &compiled {
+            fixed.extend(c.fixed_columns());
+            seat_features.extend(c.seat_features());
+        }
+        fixed.sort_unstable();
+        fixed.dedup();
         Ok(Filter {
             work,
-            guards: super::guard::guards(program.expression(), &schema),
+            guards,
+            compiled,
+            fixed,
+            seat_features,
             program,
             root: Context::default(),
             schema,
@@ -203,7 +226,61 @@ impl Filter {
         self.work
     }
 
-    /// Whether the position passes. `game` names it in errors.
+    /// Whether the compiler covers the expression (the interpreter then runs only where a
+    /// compiled answer is unknown: an overflow, a division by zero, a seat out of range).
+    pub fn is_compiled(&self) -> bool {
+        self.compiled.is_some()
+    }
+
+    /// Reads from `view` the columns this filter needs, before [`Filter::matches_at`].
+    pub fn prepare(&self, view: &BlockView<'_>, scratch: &mut Scratch) {
+        scratch.begin();
+        scratch.cols.load(
+            view,
+            &self.fixed,
+            &self.seat_features,
+            self.schema.global.len(),
+            self.schema.seat.len(),
+        );
+    }
+
+    /// Whether position `ply` of `view` passes; [`Filter::prepare`] read `view` into
+    /// `scratch`. `game` names the game in errors. Guards first, then the compiled
+    /// expression, then the interpreter where the compiled one cannot decide.
+    pub fn matches_at(
+        &self,
+        view: &BlockView<'_>,
+        ply: u32,
+        scratch: &mut Scratch,
+        game: &dyn Fn() -> String,
+    ) -> Result<bool, FilterError> {
+        let row = ply as usize;
+        let players = view.players;
+        if !self
+            .guards
+            .iter()
+            .all(|g| g.passes_at(&scratch.cols, players, row))
+        {
+            return Ok(false);
+        }
+        if let Some(c) = &self.compiled {
+            if let Ok(b) = c.eval(&scratch.cols, players, row) {
+                return Ok(b);
+            }
+        }
+        let schema = self.schema;
+        let pos = scratch
+            .position(view, &schema, ply)
+            .ok_or_else(|| FilterError::Eval {
+                message: "the block does not fit the game's features".into(),
+                game: game(),
+                ply,
+            })?;
+        self.interpret(&pos, game)
+    }
+
+    /// Whether the position passes, by guards and the interpreter (row-wise callers).
+    /// `game` names it in errors.
     pub fn matches(
         &self,
         pos: &PositionRef<'_>,
@@ -212,6 +289,16 @@ impl Filter {
         if !self.guards.iter().all(|g| g.passes(pos)) {
             return Ok(false);
         }
+        self.interpret(pos, game)
+    }
+
+    /// The CEL interpreter's answer alone: no guard, no compiled expression (the reference
+    /// the fast paths are tested against).
+    pub fn interpret(
+        &self,
+        pos: &PositionRef<'_>,
+        game: &dyn Fn() -> String,
+    ) -> Result<bool, FilterError> {
         let resolver = Resolver::new(pos, &self.schema);
         let mut ctx = self.root.new_inner_scope();
         ctx.set_variable_resolver(&resolver);
@@ -228,6 +315,39 @@ impl Filter {
                 ply: pos.ply,
             }),
         }
+    }
+}
+
+/// What a scan reuses from block to block: the columns a filter reads, every column once a
+/// block's position is needed whole (for the interpreter or the output), and that row.
+#[derive(Debug, Default)]
+pub struct Scratch {
+    cols: Columns,
+    all: Columns,
+    /// Whether `all` holds the current block.
+    all_ready: bool,
+    row: Vec<i64>,
+}
+
+impl Scratch {
+    /// Starts a new block (before [`Filter::prepare`] and [`Scratch::position`]).
+    pub fn begin(&mut self) {
+        self.all_ready = false;
+    }
+
+    /// Position `ply` of `view`, whole; every column is widened once per block, at the first
+    /// position asked.
+    pub fn position(
+        &mut self,
+        view: &BlockView<'_>,
+        schema: &FeatureSchema,
+        ply: u32,
+    ) -> Option<PositionRef<'_>> {
+        if !self.all_ready {
+            view.decode_all(&mut self.all);
+            self.all_ready = true;
+        }
+        view.position_in(schema, ply, &self.all, &mut self.row)
     }
 }
 

@@ -49,6 +49,31 @@ impl Guard {
             Var::Players => i64::from(p.players),
             Var::Global(i) => p.global.get(i).copied().unwrap_or(0),
         };
+        self.holds(x)
+    }
+
+    /// The column the term reads (round 0, to_act 2, a global from 3), if any.
+    pub fn column(&self) -> Option<usize> {
+        match self.var {
+            Var::Round => Some(0),
+            Var::ToAct => Some(2),
+            Var::Global(i) => Some(super::block::LEAD + i),
+            Var::Ply | Var::Players => None,
+        }
+    }
+
+    /// Whether the position at `row` of a block of `players` seats passes, its columns loaded
+    /// in `cols` (see [`Guard::column`]).
+    pub fn passes_at(&self, cols: &super::compiled::Columns, players: u8, row: usize) -> bool {
+        let x = match self.var {
+            Var::Ply => row as i64,
+            Var::Players => i64::from(players),
+            _ => self.column().and_then(|c| cols.get(c, row)).unwrap_or(0),
+        };
+        self.holds(x)
+    }
+
+    fn holds(&self, x: i64) -> bool {
         match self.op {
             Op::Eq => x == self.value,
             Op::Ne => x != self.value,

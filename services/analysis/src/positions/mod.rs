@@ -7,7 +7,8 @@
 //! rules still hide (Five Tribes gold, say).
 //!
 //! Store layout (projections, so `rebuild` recomputes them):
-//! - `positions`: key `kind (1 byte) ‖ game id (8)`, value a postcard [`GameBlock`];
+//! - `positions`: key `kind (1 byte) ‖ game id (8)`, value a [`GameBlock`] stored column by
+//!   column (`columns`);
 //! - `position-hashes`: key `kind (1) ‖ game id (8)`, value every ply's keyed state hash,
 //!   8 bytes big-endian each, in ply order.
 //!
@@ -22,17 +23,22 @@
 
 pub mod block;
 mod check;
+pub mod columns;
+mod compiled;
 pub mod filter;
 mod guard;
 mod output;
+mod scan;
 mod typing;
 mod values;
 
 pub use block::{GameBlock, PositionRef};
-pub use filter::{Filter, FilterError};
+pub use columns::BlockView;
+pub use filter::{Filter, FilterError, Scratch};
 pub use output::{write_ndjson_row, PositionRow, SeatFeatures};
 
 use rules_core::{FeatureSchema, GameKind, Registry};
+use scan::Step;
 use std::fmt;
 use std::str::FromStr;
 use store::{GameId, Header, Store, StoreError};
@@ -140,7 +146,7 @@ pub fn index_game(store: &Store, header: &Header, hash_key: [u8; 16]) -> Result<
         hash_key,
     )
     .map_err(|e| e.to_string())?;
-    let bytes = postcard::to_allocvec(&block).map_err(|e| e.to_string())?;
+    let bytes = block.encode();
     store
         .projection_put(BLOCKS, &block_key(header.kind, header.id), &bytes)
         .map_err(|e| e.to_string())?;
@@ -191,25 +197,35 @@ pub fn page(store: &Store, q: &Query<'_>) -> Result<PositionPage, PositionsError
         next: q.after,
         budget_exhausted: false,
     };
-    let finished = scan(store, q.kind, q.after, |id, pos| {
-        if out.rows.len() >= first {
-            return Ok(Step::Stop);
+    let mut scratch = Scratch::default();
+    let finished = scan::blocks(store, q.kind, q.after, |id, view, first_ply| {
+        if !view.fits(&schema) {
+            return Err(PositionsError::BadBlock(id));
         }
-        if out.scanned >= budget {
-            out.budget_exhausted = true;
-            return Ok(Step::Stop);
+        scratch.begin();
+        if let Some(f) = q.filter {
+            f.prepare(&view, &mut scratch);
         }
-        out.scanned += 1;
-        out.next = Some(Cursor {
-            game: id,
-            ply: pos.ply,
-        });
-        let keep = match q.filter {
-            Some(f) => f.matches(pos, &|| id.to_string())?,
-            None => true,
-        };
-        if keep {
-            out.rows.push(PositionRow::of(id, pos, &schema));
+        for ply in first_ply..view.rows as u32 {
+            if out.rows.len() >= first {
+                return Ok(Step::Stop);
+            }
+            if out.scanned >= budget {
+                out.budget_exhausted = true;
+                return Ok(Step::Stop);
+            }
+            out.scanned += 1;
+            out.next = Some(Cursor { game: id, ply });
+            let keep = match q.filter {
+                Some(f) => f.matches_at(&view, ply, &mut scratch, &|| id.to_string())?,
+                None => true,
+            };
+            if keep {
+                let pos = scratch
+                    .position(&view, &schema, ply)
+                    .ok_or(PositionsError::BadBlock(id))?;
+                out.rows.push(PositionRow::of(id, &pos, &schema));
+            }
         }
         Ok(Step::Go)
     })?;
@@ -219,100 +235,108 @@ pub fn page(store: &Store, q: &Query<'_>) -> Result<PositionPage, PositionsError
     Ok(out)
 }
 
-/// Streams every matching position of `kind` as NDJSON to `w`, in index order, holding one
-/// game's block at a time. Returns (positions scanned, rows written). `cancelled` is asked
-/// every few thousand positions (the HTTP export stops when its client has gone, even while
-/// nothing matches and nothing is written).
+/// The positions of one block that pass `filter` (all without one), each given to `hit`.
+/// Returns the number of positions scanned.
+fn matching(
+    id: GameId,
+    view: &BlockView<'_>,
+    schema: &FeatureSchema,
+    filter: Option<&Filter>,
+    scratch: &mut Scratch,
+    mut hit: impl FnMut(&PositionRef<'_>),
+) -> Result<u64, PositionsError> {
+    if !view.fits(schema) {
+        return Err(PositionsError::BadBlock(id));
+    }
+    scratch.begin();
+    if let Some(f) = filter {
+        f.prepare(view, scratch);
+    }
+    for ply in 0..view.rows as u32 {
+        let keep = match filter {
+            Some(f) => f.matches_at(view, ply, scratch, &|| id.to_string())?,
+            None => true,
+        };
+        if keep {
+            let pos = scratch
+                .position(view, schema, ply)
+                .ok_or(PositionsError::BadBlock(id))?;
+            hit(&pos);
+        }
+    }
+    Ok(view.rows as u64)
+}
+
+/// Streams every matching position of `kind` as NDJSON to `w`, in index order, on `threads`
+/// workers (the output is the same for any number). Returns (positions scanned, rows
+/// written). `cancelled` is asked after every batch of blocks (the HTTP export stops when its
+/// client has gone, even while nothing matches and nothing is written).
 pub fn export_ndjson(
     store: &Store,
     kind: GameKind,
     filter: Option<&Filter>,
+    threads: usize,
     w: &mut dyn std::io::Write,
     cancelled: &dyn Fn() -> bool,
 ) -> Result<(u64, u64), PositionsError> {
     let schema = schema(store.registry(), kind)?;
     let (mut scanned, mut written) = (0u64, 0u64);
-    let mut line = Vec::with_capacity(512);
-    scan(store, kind, None, |id, pos| {
-        scanned += 1;
-        if scanned % 4096 == 0 && cancelled() {
-            return Err(PositionsError::Cancelled);
-        }
-        let keep = match filter {
-            Some(f) => f.matches(pos, &|| id.to_string())?,
-            None => true,
-        };
-        if keep {
-            line.clear();
-            write_ndjson_row(&mut line, id, pos, &schema);
-            w.write_all(&line)?;
-            written += 1;
-        }
-        Ok(Step::Go)
-    })?;
+    let mut blocks = 0u64;
+    scan::par_blocks(
+        store,
+        kind,
+        threads,
+        |id, view, scratch| {
+            let (mut lines, mut rows) = (Vec::new(), 0u64);
+            let n = matching(id, &view, &schema, filter, scratch, |pos| {
+                write_ndjson_row(&mut lines, id, pos, &schema);
+                rows += 1;
+            })?;
+            Ok((n, rows, lines))
+        },
+        |(n, rows, lines)| {
+            blocks += 1;
+            if blocks.is_multiple_of(16) && cancelled() {
+                return Err(PositionsError::Cancelled);
+            }
+            scanned += n;
+            written += rows;
+            w.write_all(&lines)?;
+            Ok(())
+        },
+    )?;
     Ok((scanned, written))
 }
 
-/// Counts the positions of `kind` that pass `filter`, scanning the whole index (for
-/// benchmarks and the CLI). Returns (scanned, matched).
+/// Counts the positions of `kind` that pass `filter`, scanning the whole index on `threads`
+/// workers (for benchmarks and the CLI). Returns (scanned, matched).
 pub fn count(
     store: &Store,
     kind: GameKind,
     filter: Option<&Filter>,
+    threads: usize,
 ) -> Result<(u64, u64), PositionsError> {
-    let (mut scanned, mut matched) = (0u64, 0u64);
-    scan(store, kind, None, |id, pos| {
-        scanned += 1;
-        if filter.map_or(Ok(true), |f| f.matches(pos, &|| id.to_string()))? {
-            matched += 1;
-        }
-        Ok(Step::Go)
-    })?;
-    Ok((scanned, matched))
-}
-
-enum Step {
-    Go,
-    Stop,
-}
-
-/// Visits positions of `kind` after `after`, in (game, ply) order, until `visit` stops.
-/// Returns whether the end of the index was reached.
-fn scan(
-    store: &Store,
-    kind: GameKind,
-    after: Option<Cursor>,
-    mut visit: impl FnMut(GameId, &PositionRef<'_>) -> Result<Step, PositionsError>,
-) -> Result<bool, PositionsError> {
     let schema = schema(store.registry(), kind)?;
-    let kb = kind_byte(kind);
-    let start = match after {
-        Some(c) => block_key(kind, c.game),
-        None => vec![kb],
-    };
-    for kv in store.projection_range(BLOCKS, &start)? {
-        let (key, value) = kv?;
-        if key.first() != Some(&kb) {
-            break;
-        }
-        let id = id_of(&key).ok_or(PositionsError::BadBlock(GameId(0)))?;
-        // A cursor at the last possible ply resumes with the next game.
-        let first_ply = match after {
-            Some(c) if c.game == id => c.ply.saturating_add(1),
-            _ => 0,
-        };
-        let block: GameBlock =
-            postcard::from_bytes(&value).map_err(|_| PositionsError::BadBlock(id))?;
-        for ply in first_ply..block.len() as u32 {
-            let pos = block
-                .position(&schema, ply)
-                .ok_or(PositionsError::BadBlock(id))?;
-            if let Step::Stop = visit(id, &pos)? {
-                return Ok(false);
+    let (mut scanned, mut matched) = (0u64, 0u64);
+    scan::par_blocks(
+        store,
+        kind,
+        threads,
+        |id, view, scratch| {
+            if filter.is_none() && view.fits(&schema) {
+                return Ok((view.rows as u64, view.rows as u64));
             }
-        }
-    }
-    Ok(true)
+            let mut hits = 0u64;
+            let n = matching(id, &view, &schema, filter, scratch, |_| hits += 1)?;
+            Ok((n, hits))
+        },
+        |(n, hits)| {
+            scanned += n;
+            matched += hits;
+            Ok(())
+        },
+    )?;
+    Ok((scanned, matched))
 }
 
 /// A position reached in some game, found by its state hash.

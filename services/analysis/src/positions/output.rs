@@ -86,8 +86,16 @@ pub fn write_ndjson_row(
         let _ = write!(out, ",\"to_act\":{}", p.to_act);
     }
     let _ = write!(out, ",\"players\":{}", p.players);
+    let mut num = itoa::Buffer::new();
+    // `,"name":value`, without the formatting machinery: an export writes millions.
+    let mut field = |out: &mut Vec<u8>, name: &str, v: i64| {
+        out.extend_from_slice(b",\"");
+        out.extend_from_slice(name.as_bytes());
+        out.extend_from_slice(b"\":");
+        out.extend_from_slice(num.format(v).as_bytes());
+    };
     for (name, v) in schema.global.iter().zip(p.global) {
-        let _ = write!(out, ",\"{name}\":{v}");
+        field(out, name, *v);
     }
     out.extend_from_slice(b",\"seats\":[");
     let width = schema.seat.len();
@@ -98,7 +106,7 @@ pub fn write_ndjson_row(
         let _ = write!(out, "{{\"seat\":{s}");
         let values = p.seats.get(s * width..(s + 1) * width).unwrap_or(&[]);
         for (name, v) in schema.seat.iter().zip(values) {
-            let _ = write!(out, ",\"{name}\":{v}");
+            field(out, name, *v);
         }
         out.push(b'}');
     }

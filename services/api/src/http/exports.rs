@@ -51,7 +51,9 @@ pub async fn export(
         return stream("application/x-ndjson", move |w: &mut ChannelWriter| {
             let gone = w.tx.clone();
             let cancelled = move || gone.is_closed();
-            positions::export_ndjson(&app.store, kind, filter.as_ref(), w, &cancelled)
+            // One worker: an export is one client's request and must not take every core
+            // from the others (the CLI scans in parallel).
+            positions::export_ndjson(&app.store, kind, filter.as_ref(), 1, w, &cancelled)
                 .map(|_| ())
                 .map_err(|e| match e {
                     positions::PositionsError::Filter(f) => HttpError::BadQuery(f),
