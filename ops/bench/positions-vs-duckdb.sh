@@ -7,10 +7,15 @@
 # 1. `ludolog bench import` stores GAMES random Five Tribes games (2-4 players); each finished
 #    game is indexed as it is stored (one row of features per ply).
 # 2. `ludolog positions` exports every position, unfiltered, as NDJSON.
-# 3. `ludolog bench positions` scans the whole index with the CEL filter (one core, median of 5).
-# 4. DuckDB (pip, in a throwaway venv) answers the same filter in SQL, median of 5:
-#    a) over the NDJSON file, as the issue asks (parse included), with all cores;
+# 3. `ludolog bench positions` scans the whole index with the CEL filter inside one process,
+#    on one worker and on one per core (median of 5 each).
+# 4. `ludolog positions --where …` as a user runs it: a whole process (opening the store
+#    included) writing the matching rows, on one worker and on one per core (median of 5).
+# 5. DuckDB (pip, in a throwaway venv) answers the same filter in SQL, median of 5:
+#    a) over the NDJSON file (parse included), with all cores;
 #    b) over a table already loaded in memory (parse excluded), with all cores and with one.
+# The table printed at the end gives each Ludolog figure beside DuckDB's in-memory query with
+# the same number of threads, as a ratio (above 1: Ludolog is faster).
 # Results go to stdout; paste them with the date and `nproc` into ops/BENCHMARKS.md.
 set -euo pipefail
 GAMES=${1:-10000}
@@ -28,12 +33,28 @@ echo "positions.ndjson: $(du -h "$WORK/positions.ndjson" | cut -f1), $(wc -l < "
 "$BIN" bench positions --kind five-tribes --where "$FILTER" --runs 5 --data-dir "$WORK/data" \
   | tee "$WORK/ludolog.json"
 
+# The whole process, as a user runs it: median of 5 wall times, one worker and all.
+wall() {
+  python3 - "$@" <<'PY'
+import statistics, subprocess, sys, time
+times = []
+for _ in range(5):
+    t = time.perf_counter()
+    subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    times.append(time.perf_counter() - t)
+print(f"{statistics.median(times):.4f}")
+PY
+}
+E2E1=$(wall "$BIN" positions --threads 1 --kind five-tribes --where "$FILTER" --out "$WORK/hits.ndjson" --data-dir "$WORK/data")
+E2EN=$(wall "$BIN" positions --kind five-tribes --where "$FILTER" --out "$WORK/hits.ndjson" --data-dir "$WORK/data")
+echo "{\"e2e_1\": $E2E1, \"e2e_n\": $E2EN}" > "$WORK/e2e.json"
+
 python3 -m venv "$WORK/venv" >/dev/null
 "$WORK/venv/bin/pip" install -q duckdb
-"$WORK/venv/bin/python" - "$WORK/positions.ndjson" "$SQL_WHERE" "$WORK/ludolog.json" <<'PY'
+"$WORK/venv/bin/python" - "$WORK/positions.ndjson" "$SQL_WHERE" "$WORK/ludolog.json" "$WORK/e2e.json" <<'PY'
 import json, statistics, sys, time
 import duckdb
-path, where, ours = sys.argv[1], sys.argv[2], json.load(open(sys.argv[3]))
+path, where, ours, e2e = sys.argv[1], sys.argv[2], json.load(open(sys.argv[3])), json.load(open(sys.argv[4]))
 con = duckdb.connect()
 def median(sql, runs=5):
     times, result = [], None
@@ -50,12 +71,17 @@ con.execute("SET threads TO 1")
 t_mem1, _ = median(f"SELECT count(*) FROM p WHERE {where}")
 assert n_file == n_mem == ours["matched"], (n_file, n_mem, ours["matched"])
 n = ours["positions"]
-print(f"duckdb {duckdb.__version__}: {n} positions, {n_file} match (same as Ludolog)")
-print(f"| engine | median s | positions/s | Ludolog faster by |")
-print(f"|---|---|---|---|")
-print(f"| Ludolog index, CEL, 1 core | {ours['median_s']:.3f} | {n/ours['median_s']:,.0f} | — |")
-for name, t in [("DuckDB over positions.ndjson, all cores", t_file),
-                ("DuckDB in-memory table, all cores", t_mem),
-                ("DuckDB in-memory table, 1 thread", t_mem1)]:
-    print(f"| {name} | {t:.3f} | {n/t:,.0f} | {t/ours['median_s']:.1f}× |")
+threads = ours["threads"]
+print(f"duckdb {duckdb.__version__}: {n} positions, {n_file} match (same as Ludolog); filter compiled: {ours['compiled']}")
+print(f"| what | median s | positions/s | beside | ratio (>1: Ludolog faster) |")
+print(f"|---|---|---|---|---|")
+rows = [
+    ("Ludolog index scan in process, 1 worker", ours["median_s"], "DuckDB in memory, 1 thread", t_mem1),
+    (f"Ludolog index scan in process, {threads} workers", ours["parallel_median_s"], "DuckDB in memory, all threads", t_mem),
+    ("`ludolog positions` whole process, 1 worker", e2e["e2e_1"], "DuckDB in memory, 1 thread", t_mem1),
+    (f"`ludolog positions` whole process, {threads} workers", e2e["e2e_n"], "DuckDB in memory, all threads", t_mem),
+    (f"`ludolog positions` whole process, {threads} workers", e2e["e2e_n"], "DuckDB over positions.ndjson, all threads", t_file),
+]
+for name, t, ref, rt in rows:
+    print(f"| {name} | {t:.3f} | {n/t:,.0f} | {ref}: {rt:.3f} s, {n/rt:,.0f}/s | {rt/t:.2f}× |")
 PY

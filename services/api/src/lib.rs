@@ -58,6 +58,8 @@ pub struct ApiConfig {
     pub state_hash_key: [u8; 16],
     /// Most indexed positions one `positions` page examines before it returns.
     pub scan_budget: u64,
+    /// Memory for answers about finished games kept as bytes (`http::cache`); 0: none kept.
+    pub response_cache_bytes: u64,
 }
 
 impl Default for ApiConfig {
@@ -71,6 +73,7 @@ impl Default for ApiConfig {
             cors_origins: vec!["*".into()],
             state_hash_key: [0; 16],
             scan_budget: analysis::positions::DEFAULT_BUDGET,
+            response_cache_bytes: 64 << 20,
         }
     }
 }

@@ -16,6 +16,9 @@ pub struct Metrics {
     pub appends: AtomicU64,
     pub games_created: AtomicU64,
     pub subscriptions: AtomicU64,
+    /// Answers served from the answer cache (`http::cache`), and kept in it.
+    pub cache_hits: AtomicU64,
+    pub cache_inserts: AtomicU64,
 }
 
 impl Metrics {
@@ -50,6 +53,16 @@ impl Metrics {
             "ludolog_graphql_errors_total",
             "GraphQL requests answered with errors.",
             self.request_errors.load(Relaxed),
+        );
+        counter(
+            "ludolog_answer_cache_hits_total",
+            "GraphQL answers about finished games served as kept bytes.",
+            self.cache_hits.load(Relaxed),
+        );
+        counter(
+            "ludolog_answer_cache_inserts_total",
+            "GraphQL answers about finished games kept.",
+            self.cache_inserts.load(Relaxed),
         );
         counter(
             "ludolog_appends_total",

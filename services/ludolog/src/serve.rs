@@ -67,6 +67,10 @@ pub struct ServeArgs {
     /// in bytes, so the disk never fills under the store; 0 turns it off [default: 67108864].
     #[arg(long, env = "LUDOLOG_MIN_FREE_BYTES", help_heading = "Limits")]
     pub min_free_bytes: Option<u64>,
+    /// Memory for answers about finished games kept ready as bytes, in MiB; 0 keeps none
+    /// [default: 64].
+    #[arg(long, env = "LUDOLOG_CACHE_MIB")]
+    pub cache_mib: Option<u64>,
     /// Origins a web page may call the API from (CORS), comma-separated; `*` for any
     /// [default: *].
     #[arg(long, env = "LUDOLOG_CORS_ORIGIN", value_delimiter = ',')]
@@ -99,6 +103,7 @@ struct FileConfig {
     rate_burst: Option<u32>,
     cors_origin: Option<Vec<String>>,
     min_free_bytes: Option<u64>,
+    cache_mib: Option<u64>,
     log_json: Option<bool>,
 }
 
@@ -184,6 +189,10 @@ pub fn settings(args: ServeArgs) -> Result<Settings> {
                 .or(file.cors_origin)
                 .unwrap_or_else(|| defaults.cors_origins.clone()),
             state_hash_key: crate::storecmd::state_hash_key(&data_dir)?,
+            response_cache_bytes: args
+                .cache_mib
+                .or(file.cache_mib)
+                .map_or(defaults.response_cache_bytes, |m| m.saturating_mul(1 << 20)),
             ..defaults
         },
         data_dir,

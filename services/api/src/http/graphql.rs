@@ -5,6 +5,7 @@
 //! hold alike. HTTP answers are serialised here once, measured against the response limit, and
 //! sent as bytes.
 
+use super::cache;
 use super::reply::{json_bytes, HttpError};
 use super::Shared;
 use crate::auth::Caller;
@@ -14,8 +15,10 @@ use async_graphql::parser::types::OperationType;
 use async_graphql::{BatchRequest, BatchResponse, Data, Executor};
 use async_graphql_axum::{GraphQLBatchRequest, GraphQLProtocol, GraphQLWebSocket};
 use axum::extract::{FromRequest, Request, State, WebSocketUpgrade};
-use axum::http::{header, HeaderMap};
+use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Who calls, from the `Authorization` header; a malformed header is refused, not ignored.
@@ -58,7 +61,7 @@ pub async fn post(State(s): State<Shared>, req: Request) -> Response {
         Err(e) => return e.into_response(),
     };
     let batch = batch.data(caller);
-    run(&s, batch).await
+    run(&s, batch, Http::of(&headers, false)).await
 }
 
 /// `GET /graphql`: with `?query=`, a query (never a mutation: GET must be safe to repeat);
@@ -110,26 +113,107 @@ pub async fn get(State(s): State<Shared>, req: Request) -> Response {
         Ok(c) => c,
         Err(e) => return e.into_response(),
     };
-    run(&s, BatchRequest::Single(one.data(caller))).await
+    run(
+        &s,
+        BatchRequest::Single(one.data(caller)),
+        Http::of(&headers, true),
+    )
+    .await
+}
+
+/// What of the HTTP request the answer depends on besides the GraphQL request.
+struct Http {
+    get: bool,
+    authorization: Option<String>,
+    if_none_match: Option<HeaderValue>,
+}
+
+impl Http {
+    fn of(headers: &HeaderMap, get: bool) -> Http {
+        Http {
+            get,
+            authorization: headers
+                .get(header::AUTHORIZATION)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string),
+            if_none_match: headers.get(header::IF_NONE_MATCH).cloned(),
+        }
+    }
 }
 
 /// Executes and answers with the serialised response, or a `LIMIT_EXCEEDED` error in its place
-/// when it is over the response limit.
-async fn run(s: &Shared, batch: BatchRequest) -> Response {
+/// when it is over the response limit. A single request about finished games goes through the
+/// answer cache (`cache`).
+async fn run(s: &Shared, batch: BatchRequest, http: Http) -> Response {
     let start = Instant::now();
+    let batch = match batch {
+        BatchRequest::Single(req) if s.responses.enabled() => {
+            return run_cached(s, req, http, start).await
+        }
+        other => other,
+    };
     let resp = s.guarded.execute_batch(batch).await;
     let failed = match &resp {
         BatchResponse::Single(r) => r.is_err(),
         BatchResponse::Batch(rs) => rs.iter().any(|r| r.is_err()),
     };
     s.app.metrics.observe(start.elapsed().as_secs_f64(), failed);
+    match serialise(s, &resp) {
+        Ok(bytes) => json_bytes(bytes, "application/json"),
+        Err(e) => e.into_response(),
+    }
+}
+
+/// The response as bytes, or the `LIMIT_EXCEEDED` error in its place.
+fn serialise(s: &Shared, resp: &impl serde::Serialize) -> Result<Vec<u8>, HttpError> {
     let max = s.guarded.limits.max_response_bytes;
-    let bytes = match serde_json::to_vec(&resp) {
-        Ok(b) if b.len() <= max => b,
-        Ok(b) => serde_json::to_vec(&too_large(b.len(), max)).unwrap_or_default(),
-        Err(e) => return HttpError::Internal(e.to_string()).into_response(),
+    match serde_json::to_vec(resp) {
+        Ok(b) if b.len() <= max => Ok(b),
+        Ok(b) => Ok(serde_json::to_vec(&too_large(b.len(), max)).unwrap_or_default()),
+        Err(e) => Err(HttpError::Internal(e.to_string())),
+    }
+}
+
+/// One request, answered from the cache when it holds the answer, and its answer kept when it
+/// read finished games alone.
+async fn run_cached(
+    s: &Shared,
+    mut req: async_graphql::Request,
+    http: Http,
+    start: Instant,
+) -> Response {
+    // The guard resolves a persisted query to its text and parses it: the key and the shape
+    // are read from the text the request really runs.
+    if let Err(refused) = s.guarded.check(&mut req) {
+        s.app.metrics.observe(start.elapsed().as_secs_f64(), true);
+        return match serialise(s, &*refused) {
+            Ok(bytes) => json_bytes(bytes, "application/json"),
+            Err(e) => e.into_response(),
+        };
+    }
+    let key =
+        cache::cacheable_shape(&mut req).then(|| cache::key(&req, http.authorization.as_deref()));
+    if let Some(hit) = key.as_deref().and_then(|k| s.responses.get(k)) {
+        s.app.metrics.observe(start.elapsed().as_secs_f64(), false);
+        s.app.metrics.cache_hits.fetch_add(1, Relaxed);
+        return cache::reply(&hit, http.get, http.if_none_match.as_ref());
+    }
+    let reads = Arc::new(cache::ReadSet::default());
+    let resp = s.guarded.execute(req.data(reads.clone())).await;
+    let failed = resp.is_err();
+    s.app.metrics.observe(start.elapsed().as_secs_f64(), failed);
+    let bytes = match serialise(s, &resp) {
+        Ok(b) => b,
+        Err(e) => return e.into_response(),
     };
-    json_bytes(bytes, "application/json")
+    match key {
+        Some(key) if !failed && reads.cacheable() => {
+            let kept = s.responses.insert(key, bytes);
+            s.app.metrics.cache_inserts.fetch_add(1, Relaxed);
+            cache::reply(&kept, http.get, http.if_none_match.as_ref())
+        }
+        _ => json_bytes(bytes, "application/json"),
+    }
 }
 
 /// Subscriptions over graphql-transport-ws and graphql-ws. Browsers cannot set headers on a

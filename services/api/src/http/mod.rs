@@ -7,6 +7,7 @@
 
 mod admin;
 mod assets;
+pub mod cache;
 mod exports;
 mod graphql;
 pub mod ratelimit;
@@ -31,6 +32,8 @@ use tower_http::timeout::TimeoutLayer;
 pub(crate) struct Shared {
     app: Arc<App>,
     guarded: Guarded,
+    /// Answers about finished games, as sent (`cache`).
+    responses: Arc<cache::ResponseCache>,
 }
 
 /// The router of the whole service. Serve it with `into_make_service_with_connect_info::<
@@ -70,7 +73,11 @@ pub fn router(app: Arc<App>) -> Router {
         ))
         .layer(cors(&app.config.cors_origins))
         .layer(axum::middleware::map_response(reply::json_errors))
-        .with_state(Shared { app, guarded })
+        .with_state(Shared {
+            responses: Arc::new(cache::ResponseCache::new(app.config.response_cache_bytes)),
+            app,
+            guarded,
+        })
 }
 
 /// CORS: `*` allows any origin (safe here: credentials are bearer tokens a page must hold, never

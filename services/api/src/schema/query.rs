@@ -227,7 +227,15 @@ impl Query {
     /// A game by id: null when there is no such game; a malformed id is a `BAD_INPUT` error.
     async fn game(&self, ctx: &Context<'_>, id: ID) -> Result<Option<Game>> {
         let id = parse_id(&id)?;
-        Ok(find_game(app(ctx), id).await?)
+        let game = find_game(app(ctx), id).await?;
+        // The answer cache keeps what depends on finished games alone.
+        if let Some(reads) = ctx.data_opt::<Arc<crate::http::cache::ReadSet>>() {
+            match &game {
+                Some(g) if g.header.status == store::Status::Finished => reads.finished_game(),
+                _ => reads.volatile(),
+            }
+        }
+        Ok(game)
     }
 
     /// Any object with an id (Relay's `Node`): today, games.

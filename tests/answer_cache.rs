@@ -1,0 +1,213 @@
+//! The answer cache of finished games, from outside: a cached answer is byte for byte the
+//! answer computed afresh (and the answer of a server with the cache off), `GET` answers carry
+//! an entity tag and `immutable` and honour `If-None-Match`, persisted queries over `GET` are
+//! served from it, and nothing about an active game, nor any error, is ever kept.
+
+mod common;
+use common::{create_game, data, gql, play_first, Server};
+use serde_json::{json, Value};
+
+const POSITION: &str = "query($id: ID!, $p: Int) { game(id: $id) { plies status position(ply: $p) { ply phase toAct { kind seat } view } } }";
+
+/// POSTs `query` and returns the raw body.
+fn post_raw(server: &Server, token: Option<&str>, query: &str, vars: Value) -> String {
+    let mut req = ureq::post(&format!("{}/graphql", server.url));
+    if let Some(t) = token {
+        req = req.set("Authorization", &format!("Bearer {t}"));
+    }
+    req.send_json(json!({ "query": query, "variables": vars }))
+        .unwrap()
+        .into_string()
+        .unwrap()
+}
+
+/// GETs `/graphql` with the given parameters and headers: (status, ETag, Cache-Control, body).
+fn get_raw(
+    server: &Server,
+    params: &[(&str, &str)],
+    if_none_match: Option<&str>,
+) -> (u16, Option<String>, Option<String>, String) {
+    let mut req = ureq::get(&format!("{}/graphql", server.url));
+    for (k, v) in params {
+        req = req.query(k, v);
+    }
+    if let Some(t) = if_none_match {
+        req = req.set("If-None-Match", t);
+    }
+    let r = match req.call() {
+        Ok(r) => r,
+        Err(ureq::Error::Status(_, r)) => r,
+        Err(e) => panic!("{e}"),
+    };
+    let (status, etag, cc) = (
+        r.status(),
+        r.header("etag").map(str::to_string),
+        r.header("cache-control").map(str::to_string),
+    );
+    (status, etag, cc, r.into_string().unwrap())
+}
+
+fn counter(server: &Server, name: &str) -> u64 {
+    let text = ureq::get(&format!("{}/metrics", server.url))
+        .call()
+        .unwrap()
+        .into_string()
+        .unwrap();
+    text.lines()
+        .find_map(|l| l.strip_prefix(&format!("{name} ")))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no {name} in /metrics"))
+}
+
+fn finished_games(server: &Server) -> Vec<(String, u64)> {
+    let v = gql(
+        server,
+        None,
+        "{ games(status: FINISHED, first: 5) { edges { node { id plies } } } }",
+        json!({}),
+    );
+    data(&v)["games"]["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["node"]["id"].as_str().unwrap().to_string(),
+                e["node"]["plies"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn cached_answers_are_the_answers_computed_afresh() {
+    let cached = Server::start(&[]);
+    let fresh = Server::start(&["--cache-mib", "0"]);
+    let games = finished_games(&cached);
+    assert_eq!(
+        games,
+        finished_games(&fresh),
+        "both servers load the same samples"
+    );
+    let hits = counter(&cached, "ludolog_answer_cache_hits_total");
+    for (id, plies) in &games {
+        for ply in [0, 1, plies / 2, *plies] {
+            let vars = json!({ "id": id, "p": ply });
+            let first = post_raw(&cached, None, POSITION, vars.clone());
+            let again = post_raw(&cached, None, POSITION, vars.clone());
+            let afresh = post_raw(&fresh, None, POSITION, vars);
+            assert!(first.contains("\"view\""), "{first}");
+            assert_eq!(first, again, "game {id} ply {ply}: the kept answer differs");
+            assert_eq!(
+                first, afresh,
+                "game {id} ply {ply}: the cached server differs"
+            );
+        }
+    }
+    // Every second request was a hit: the cache served them, and the off one kept nothing.
+    let served = counter(&cached, "ludolog_answer_cache_hits_total") - hits;
+    assert_eq!(served, games.len() as u64 * 4);
+    assert_eq!(counter(&fresh, "ludolog_answer_cache_hits_total"), 0);
+    assert_eq!(counter(&fresh, "ludolog_answer_cache_inserts_total"), 0);
+}
+
+#[test]
+fn get_answers_about_finished_games_are_immutable_with_an_entity_tag() {
+    let server = Server::start(&[]);
+    let (id, _) = finished_games(&server).remove(0);
+    let vars = json!({ "id": id, "p": 3 }).to_string();
+    let params = [("query", POSITION), ("variables", vars.as_str())];
+    let (status, etag, cc, body) = get_raw(&server, &params, None);
+    assert_eq!(status, 200, "{body}");
+    let etag = etag.expect("an ETag on a finished game's answer");
+    assert_eq!(cc.as_deref(), Some("public, max-age=31536000, immutable"));
+    // The same again, from the cache: same bytes, same tag.
+    let (_, etag2, _, body2) = get_raw(&server, &params, None);
+    assert_eq!((etag2.as_deref(), &body2), (Some(etag.as_str()), &body));
+    // A client that holds it is told so, without a body.
+    let (status, etag3, _, empty) = get_raw(&server, &params, Some(&etag));
+    assert_eq!(
+        (status, etag3.as_deref(), empty.as_str()),
+        (304, Some(etag.as_str()), "")
+    );
+    let (status, _, _, again) = get_raw(&server, &params, Some("\"something-else\""));
+    assert_eq!((status, &again), (200, &body));
+    // POST gets the same bytes.
+    assert_eq!(
+        post_raw(&server, None, POSITION, json!({ "id": id, "p": 3 })),
+        body
+    );
+}
+
+#[test]
+fn persisted_queries_over_get_are_served_from_the_cache() {
+    use sha2::Digest;
+    let server = Server::start(&[]);
+    let (id, _) = finished_games(&server).remove(0);
+    let hash = hex::encode(sha2::Sha256::digest(POSITION.as_bytes()));
+    let ext = json!({ "persistedQuery": { "version": 1, "sha256Hash": hash } }).to_string();
+    let vars = json!({ "id": id, "p": 2 }).to_string();
+    // Unknown yet: the client is asked for the text.
+    let (_, etag, _, body) = get_raw(&server, &[("extensions", &ext), ("variables", &vars)], None);
+    assert!(body.contains("PERSISTED_QUERY_NOT_FOUND"), "{body}");
+    assert!(etag.is_none(), "an error is never kept");
+    let (status, etag, _, with_text) = get_raw(
+        &server,
+        &[
+            ("query", POSITION),
+            ("extensions", &ext),
+            ("variables", &vars),
+        ],
+        None,
+    );
+    assert_eq!(status, 200, "{with_text}");
+    let hits = counter(&server, "ludolog_answer_cache_hits_total");
+    let (status, etag2, _, by_hash) =
+        get_raw(&server, &[("extensions", &ext), ("variables", &vars)], None);
+    assert_eq!((status, &by_hash, etag2), (200, &with_text, etag));
+    assert_eq!(
+        counter(&server, "ludolog_answer_cache_hits_total"),
+        hits + 1
+    );
+}
+
+#[test]
+fn nothing_about_an_active_game_and_no_error_is_kept() {
+    let server = Server::start(&[]);
+    let (id, tokens) = create_game(&server, "five-tribes", 2, 7);
+    let q = "query($id: ID!) { game(id: $id) { plies status } }";
+    let vars = json!({ "id": id }).to_string();
+    let params = [("query", q), ("variables", vars.as_str())];
+    let (status, etag, cc, before) = get_raw(&server, &params, None);
+    assert_eq!(status, 200);
+    assert!(
+        etag.is_none() && cc.is_none(),
+        "an active game is not immutable"
+    );
+    let inserts = counter(&server, "ludolog_answer_cache_inserts_total");
+    play_first(&server, &id, &tokens)
+        .unwrap()
+        .expect("a seat may move");
+    let (_, _, _, after) = get_raw(&server, &params, None);
+    assert_ne!(before, after, "the answer follows the game");
+    // Errors: a ply past the end of a finished game; a game that does not exist; a finished
+    // game beside another root field.
+    let (fid, plies) = finished_games(&server).remove(0);
+    for (query, vars) in [
+        (POSITION, json!({ "id": fid, "p": plies + 1 })),
+        (POSITION, json!({ "id": "999999999", "p": 1 })),
+        (
+            "query($id: ID!) { game(id: $id) { plies } games(first: 1) { edges { cursor } } }",
+            json!({ "id": fid }),
+        ),
+    ] {
+        let vars = vars.to_string();
+        let (_, etag, _, body) = get_raw(&server, &[("query", query), ("variables", &vars)], None);
+        assert!(etag.is_none(), "kept: {body}");
+    }
+    assert_eq!(
+        counter(&server, "ludolog_answer_cache_inserts_total"),
+        inserts,
+        "nothing was kept"
+    );
+}
