@@ -40,7 +40,10 @@ pub const FILES: [(&str, &str); 7] = [
 
 /// A 64-bit FNV-1a hash of the embedded data files.
 pub fn data_hash() -> u64 {
-    hash_files(&FILES)
+    // Hashed once: a game's setup asks for it, and hashing the files byte by byte showed in
+    // profiles of the API.
+    static HASH: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *HASH.get_or_init(|| hash_files(&FILES))
 }
 
 /// The FNV-1a hash of data files, in [`FILES`] order: a data version's name.

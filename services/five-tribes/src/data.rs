@@ -31,14 +31,18 @@ pub fn data_coverage() -> rules_core::DataCoverage {
 /// A 64-bit FNV-1a hash of the embedded data files, recorded with stored games so that a
 /// data correction is visible in their headers.
 pub fn data_hash() -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for file in [TILES_JSON, DJINNS_JSON, RESOURCES_JSON, MEEPLES_JSON] {
-        for b in file.bytes() {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
+    // Hashed once, not per game set up.
+    static HASH: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *HASH.get_or_init(|| {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for file in [TILES_JSON, DJINNS_JSON, RESOURCES_JSON, MEEPLES_JSON] {
+            for b in file.bytes() {
+                h ^= u64::from(b);
+                h = h.wrapping_mul(0x0100_0000_01b3);
+            }
         }
-    }
-    h
+        h
+    })
 }
 
 #[derive(Debug, Deserialize)]

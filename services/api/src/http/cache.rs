@@ -147,14 +147,31 @@ pub fn cacheable_shape(req: &mut Request) -> bool {
             })
 }
 
-/// The key of a request's answer: everything the answer depends on besides the games.
+/// The key of a request's answer: everything the answer depends on besides the games, as
+/// sent — the caller's `Authorization`, the operation, the query text (or, for a persisted
+/// query sent as its hash alone, the hash) and the variables.
 pub fn key(req: &Request, authorization: Option<&str>) -> String {
     let vars = serde_json::to_string(&req.variables).unwrap_or_default();
+    let persisted = (req.query.is_empty())
+        .then_some(&req.extensions)
+        .and_then(|x| x.get("persistedQuery"))
+        .and_then(|p| match p {
+            async_graphql::Value::Object(o) => o.get("sha256Hash"),
+            _ => None,
+        })
+        .and_then(|h| match h {
+            async_graphql::Value::String(h) => Some(h.to_ascii_lowercase()),
+            _ => None,
+        });
+    let query = match &persisted {
+        Some(hash) => format!("#sha256:{hash}"),
+        None => req.query.clone(),
+    };
     format!(
         "{}\u{0}{}\u{0}{}\u{0}{}",
         authorization.unwrap_or(""),
         req.operation_name.as_deref().unwrap_or(""),
-        req.query,
+        query,
         vars
     )
 }

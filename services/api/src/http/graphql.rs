@@ -182,8 +182,17 @@ async fn run_cached(
     http: Http,
     start: Instant,
 ) -> Response {
-    // The guard resolves a persisted query to its text and parses it: the key and the shape
-    // are read from the text the request really runs.
+    // The key is read before anything else, so that a kept answer costs no parsing: it names
+    // the text (or the persisted query's hash) exactly as sent, and the answer was made from
+    // that text once, under the same limits.
+    let key = cache::key(&req, http.authorization.as_deref());
+    if let Some(hit) = s.responses.get(&key) {
+        s.app.metrics.observe(start.elapsed().as_secs_f64(), false);
+        s.app.metrics.cache_hits.fetch_add(1, Relaxed);
+        return cache::reply(&hit, http.get, http.if_none_match.as_ref());
+    }
+    // The guard resolves a persisted query to its text and parses it; the shape is read from
+    // the text the request really runs.
     if let Err(refused) = s.guarded.check(&mut req) {
         s.app.metrics.observe(start.elapsed().as_secs_f64(), true);
         return match serialise(s, &*refused) {
@@ -191,13 +200,7 @@ async fn run_cached(
             Err(e) => e.into_response(),
         };
     }
-    let key =
-        cache::cacheable_shape(&mut req).then(|| cache::key(&req, http.authorization.as_deref()));
-    if let Some(hit) = key.as_deref().and_then(|k| s.responses.get(k)) {
-        s.app.metrics.observe(start.elapsed().as_secs_f64(), false);
-        s.app.metrics.cache_hits.fetch_add(1, Relaxed);
-        return cache::reply(&hit, http.get, http.if_none_match.as_ref());
-    }
+    let key = cache::cacheable_shape(&mut req).then_some(key);
     let reads = Arc::new(cache::ReadSet::default());
     let resp = s.guarded.execute(req.data(reads.clone())).await;
     let failed = resp.is_err();
