@@ -147,6 +147,9 @@ pub fn state_hash_key(data_dir: &Path) -> Result<[u8; 16]> {
 /// unless the projections must first be brought up to date.
 pub fn open_indexed(data_dir: &Path) -> Result<Store> {
     let store = open_with(data_dir, Config::default())?;
+    // The key is not needed to read the index, but a damaged one is reported here as by
+    // every command that attaches the analysis, not left for a later writer to meet.
+    state_hash_key(data_dir)?;
     if analysis::index::projections_current(&store)? {
         return Ok(store);
     }

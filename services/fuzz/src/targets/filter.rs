@@ -15,7 +15,7 @@
 
 use crate::games::{registry, sample_lines};
 use crate::target::{Feedback, Target, Violation};
-use analysis::positions::{Filter, FilterError, GameBlock};
+use analysis::positions::{BlockView, Filter, FilterError, GameBlock, Scratch};
 use rules_core::{Actor, FeatureSchema, GameKind};
 use std::time::Duration;
 use store::portable::GameRecord;
@@ -48,6 +48,8 @@ struct Kind {
     kind: GameKind,
     schema: FeatureSchema,
     blocks: Vec<GameBlock>,
+    /// The same blocks as stored (by column), for the compiled path.
+    stored: Vec<Vec<u8>>,
 }
 
 pub struct FilterTarget {
@@ -94,6 +96,7 @@ impl FilterTarget {
             kinds.push(Kind {
                 kind,
                 schema: rules.feature_schema(),
+                stored: blocks.iter().map(GameBlock::encode).collect(),
                 blocks,
             });
         }
@@ -314,7 +317,12 @@ impl Target for FilterTarget {
             };
             fb.note(&[kind, b"compiled", &f.work().min(64).to_le_bytes()]);
             let g = Filter::compile(&wrapped, k.schema).ok();
-            for b in &k.blocks {
+            let mut scratch = Scratch::default();
+            for (b, stored) in k.blocks.iter().zip(&k.stored) {
+                let view = BlockView::parse(stored).map_err(|e| {
+                    Violation::new("stored-block-unreadable", format!("{}: {e}", k.kind))
+                })?;
+                f.prepare(&view, &mut scratch);
                 let n = b.len();
                 for i in 0..PER_GAME.min(n) {
                     let ply = (i * n.saturating_sub(1) / PER_GAME.max(1)) as u32;
@@ -335,6 +343,21 @@ impl Target for FilterTarget {
                             ),
                         ));
                     }
+                    // The index's path (guards, the compiled tree, the interpreter where the
+                    // tree cannot decide) gives the interpreter's answer alone, errors included.
+                    let fast = f.matches_at(&view, ply, &mut scratch, &|| "g".into());
+                    let slow = f.interpret(&pos, &|| "g".into());
+                    if fast != slow {
+                        return Err(Violation::new(
+                            "compiled-disagrees-with-interpreter",
+                            format!(
+                                "{}: `{text}` (compiled: {}) gives {fast:?} on the index but {slow:?} in the interpreter at ply {ply}",
+                                k.kind,
+                                f.is_compiled()
+                            ),
+                        ));
+                    }
+                    fb.note(&[kind, b"compiled-path", &[u8::from(f.is_compiled())]]);
                     match &a {
                         Ok(v) => fb.note(&[kind, b"value", &[u8::from(*v)]]),
                         Err(e) => fb.note(&[kind, b"failed", error_class(e).as_bytes()]),
