@@ -251,3 +251,30 @@ fn games_imported_later_reach_the_statistics() {
     );
     assert!(ok && err.contains("wrote 200"), "{err}");
 }
+
+#[test]
+fn positions_are_read_from_the_command_line_while_serve_writes_the_store() {
+    // The index files are read without the store, which `serve` holds locked: the CLI
+    // answers what the server's own export answers, byte for byte.
+    let server = common::Server::start(&[]);
+    let data = server.dir.path().join("store");
+    let (ok, out, err) = run(
+        &["positions", "--kind", "five-tribes", "--where", "ply == 10"],
+        &data,
+    );
+    assert!(ok, "{err}");
+    let rows = out.lines().count();
+    assert!(rows > 0 && err.contains(&format!("wrote {rows}")), "{err}");
+    let http = ureq::get(&format!(
+        "{}/exports/five-tribes/positions.ndjson?where=ply%20%3D%3D%2010",
+        server.url
+    ))
+    .call()
+    .unwrap()
+    .into_string()
+    .unwrap();
+    assert_eq!(http, out);
+    // Commands that need the store itself still say that it is in use.
+    let (ok, _, err) = run(&["stats", "--kind", "five-tribes"], &data);
+    assert!(!ok && err.contains("in use"), "{err}");
+}

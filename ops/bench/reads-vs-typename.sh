@@ -15,7 +15,8 @@
 #                 after its own filling pass (it is kept under the query's hash).
 # CACHE_MIB must hold both passes (about 2 × 110,000 answers of ~5 KiB) for 3 and 4 to be
 # all hits; with less, the figures mix kept and computed answers.
-# `replay` of a whole game and a `moves` page, computed, are measured the same way.
+# `replay` of a whole game and a `moves` page are measured the same way, computed on the first
+# server and kept on the second (after a pass over every game).
 set -euo pipefail
 SECS=${1:-15}
 CONNS=${2:-32}
@@ -80,7 +81,10 @@ request = function()
     local ext = string.format('{"persistedQuery":{"version":1,"sha256Hash":"%s"}}', sha)
     return wrk.format("GET", "/graphql?extensions=" .. urlencode(ext) .. "&variables=" .. urlencode(vars), {}, nil)
   end
-  if mode == "replay" then
+  if mode == "replaysweep" then
+    g = games[gi]; gi = gi % #games + 1
+  end
+  if mode == "replay" or mode == "replaysweep" then
     return wrk.format(nil, nil, nil, string.format('{"query":"query($id: ID!) { game(id: $id) { replay { ply move patch } } }","variables":{"id":"%s"}}', g[1]))
   end
   if mode == "moves" then
@@ -122,7 +126,7 @@ stop
 PORT=18112
 start $PORT "$CACHE"
 URL=http://127.0.0.1:$PORT/graphql
-for m in sweep sweepget random get; do lua "$URL" $m >"$WORK/$m.lua"; done
+for m in sweep sweepget random get replay replaysweep moves; do lua "$URL" $m >"$WORK/$m.lua"; done
 POSITIONS=$(python3 -c "
 import re; t=open('$WORK/random.lua').read().split('\n')[0]
 print(sum(int(n) + 1 for n in re.findall(r',(\d+)}', t)))")
@@ -138,14 +142,22 @@ FILL_SECS=$(python3 -c "import math; print(max(5, math.ceil($POSITIONS / 2500)))
 # (POST keys the text, a persisted GET its hash: each is filled by its own pass.)
 wrk -t1 -c8 -d"${FILL_SECS}s" -s "$WORK/sweep.lua" "$URL" >/dev/null
 wrk -t1 -c8 -d"${FILL_SECS}s" -s "$WORK/sweepget.lua" "$URL" >/dev/null
+REPLAY_FILL=$(python3 -c "
+import math, re; t=open('$WORK/random.lua').read().split('\n')[0]
+print(max(5, math.ceil(len(re.findall(r',(\d+)}', t)) / 40)))")
+wrk -t1 -c8 -d"${REPLAY_FILL}s" -s "$WORK/replaysweep.lua" "$URL" >/dev/null
+wrk -t1 -c8 -d3s -s "$WORK/moves.lua" "$URL" >/dev/null
 bench "ceiling again, on this server" "$WORK/typename.lua"
 bench "position(ply) with view, kept (cache on)" "$WORK/random.lua"
 bench "position(ply) with view, kept, GET persisted query" "$WORK/get.lua"
+bench "replay of a whole game, kept" "$WORK/replay.lua"
+bench "moves(first: 50), kept" "$WORK/moves.lua"
 CACHED=$(curl -s "http://127.0.0.1:$PORT/metrics" | awk '/^ludolog_answer_cache_inserts_total/ {print $2}')
+KEPT_MIB=$(curl -s "http://127.0.0.1:$PORT/metrics" | awk '/^ludolog_answer_cache_bytes/ {printf "%.0f", $2/1048576}')
 RSS=$(awk '/VmRSS/ {print $2/1024}' /proc/$SERVER/status)
 stop
 
-echo "$POSITIONS positions in the finished sample games; $CACHED answers kept; server resident memory with the cache filled: ${RSS} MiB"
+echo "$POSITIONS positions in the finished sample games; $CACHED answers kept (${KEPT_MIB} MiB by the cache's weight); server resident memory with the cache filled: ${RSS} MiB"
 python3 - "$WORK/results" <<'PY'
 import sys
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]

@@ -4,6 +4,7 @@
 //! The store calls [`Analysis::on_finish`] (registered as a finish hook) whenever a game ends,
 //! by an append or an import, and during `rebuild`, so the projection follows the logs.
 
+use crate::positions::PositionIndex;
 use crate::stats::{compute, Statistics, StatsFilter};
 use crate::summary::GameSummary;
 use rules_core::{GameKind, GameState};
@@ -18,7 +19,8 @@ pub const PROJECTION: &str = "summaries";
 const META: &str = "analysis-meta";
 /// Bumped whenever a projection gains content that older versions did not write (the
 /// position index was added in version 2), so an older folder is brought up to date on open.
-const PROJECTIONS_VERSION: &[u8] = b"3";
+/// (Version 4 moved the position blocks out of the store into their own files.)
+const PROJECTIONS_VERSION: &[u8] = b"4";
 
 #[derive(Debug, thiserror::Error)]
 pub enum AnalysisError {
@@ -26,10 +28,12 @@ pub enum AnalysisError {
     Store(#[from] store::StoreError),
     #[error("projection `{PROJECTION}` holds an unreadable summary: {0}")]
     BadSummary(String),
+    #[error("the position index: {0}")]
+    Positions(#[from] crate::positions::PositionsError),
 }
 
-/// Summaries of finished games, by id, and the statistics last computed from them.
-#[derive(Default)]
+/// Summaries of finished games, by id, the statistics last computed from them, and the
+/// position index.
 pub struct Analysis {
     summaries: RwLock<BTreeMap<GameId, GameSummary>>,
     /// Results by (kind, filter), valid while no game has finished since: a repeated query is
@@ -38,6 +42,7 @@ pub struct Analysis {
     /// The key of the state hashes in the position index: the server's `stateHash` key, so
     /// `positionsByHash` finds what `Position.stateHash` shows.
     hash_key: [u8; 16],
+    positions: PositionIndex,
 }
 
 /// Most cached results kept.
@@ -48,8 +53,10 @@ impl Analysis {
     /// the state hashes of the position index.
     pub fn attach(store: &Store, hash_key: [u8; 16]) -> Result<Arc<Analysis>, AnalysisError> {
         let a = Arc::new(Analysis {
+            summaries: RwLock::default(),
+            cache: std::sync::Mutex::default(),
             hash_key,
-            ..Analysis::default()
+            positions: PositionIndex::open_write(store.dir(), store.registry().clone())?,
         });
         {
             let mut map = a.write();
@@ -58,6 +65,24 @@ impl Analysis {
                 let s: GameSummary = postcard::from_bytes(&v)
                     .map_err(|e| AnalysisError::BadSummary(e.to_string()))?;
                 map.insert(s.id, s);
+            }
+        }
+        // The blocks are written without a sync (derived data): after a crash, or in a copy
+        // made by `backup` (which copies the store, not the index files), a finished game may
+        // lack its block. Index it again. (An out-of-date store is re-indexed whole by its
+        // opener instead: see `projections_current`.)
+        if projections_current(store)? {
+            let missing: Vec<GameId> = a
+                .read()
+                .values()
+                .filter(|s| !a.positions.contains(s.kind, s.id))
+                .map(|s| s.id)
+                .collect();
+            for id in missing {
+                let header = store.header(id)?;
+                if let Err(e) = a.positions.index_game(store, &header, hash_key) {
+                    tracing::warn!(game = %id, error = %e, "position index not written");
+                }
             }
         }
         let hook = Arc::downgrade(&a);
@@ -86,7 +111,7 @@ impl Analysis {
         };
         // Like the summary, the index is derived data: a failure here leaves the game stored
         // and is mended by `rebuild`; it is logged, not returned to the appender.
-        if let Err(e) = crate::positions::index_game(store, header, self.hash_key) {
+        if let Err(e) = self.positions.index_game(store, header, self.hash_key) {
             tracing::warn!(game = %header.id, error = %e, "position index not written");
         }
         if let Ok(bytes) = postcard::to_allocvec(&s) {
@@ -104,7 +129,7 @@ impl Analysis {
     /// Forgets everything, for a rebuild (the store then replays every finished game).
     pub fn clear(&self, store: &Store) -> Result<(), AnalysisError> {
         store.projection_clear(PROJECTION)?;
-        crate::positions::clear(store)?;
+        self.positions.clear(store)?;
         self.write().clear();
         self.invalidate();
         Ok(())
@@ -161,6 +186,11 @@ impl Analysis {
     /// Records that every finished game has its projections, as this version makes them.
     pub fn mark_projections_current(&self, store: &Store) -> Result<(), AnalysisError> {
         Ok(store.projection_put(META, b"version", PROJECTIONS_VERSION)?)
+    }
+
+    /// The position index.
+    pub fn positions(&self) -> &PositionIndex {
+        &self.positions
     }
 
     /// The key of the index's state hashes.

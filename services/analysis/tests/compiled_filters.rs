@@ -3,7 +3,7 @@
 //! then the interpreter where the compiled one cannot decide) equals the interpreter's alone,
 //! errors included.
 
-use analysis::positions::{BlockView, Filter, Scratch, BLOCKS};
+use analysis::positions::{BlockView, Filter, Scratch};
 use analysis::Analysis;
 use five_tribes::FiveTribes;
 use rules_core::{Erased, Game, Registry};
@@ -113,14 +113,16 @@ fn compiled_and_interpreted_filters_agree_on_random_filters() {
     let dir = tempfile::tempdir().unwrap();
     let registry = Registry::new().with(Erased::<FiveTribes>::new());
     let store = Store::open(dir.path(), registry, Config::default()).unwrap();
-    let _analysis = Analysis::attach(&store, [7; 16]).unwrap();
+    let analysis = Analysis::attach(&store, [7; 16]).unwrap();
     for (i, line) in SAMPLE.lines().take(4).enumerate() {
         store.import_line(i as u64 + 1, line).unwrap();
     }
-    let blocks: Vec<Vec<u8>> = store
-        .projection_iter(BLOCKS)
+    let blocks: Vec<Vec<u8>> = analysis
+        .positions()
+        .read_blocks(rules_core::GameKind::FiveTribes)
         .unwrap()
-        .map(|kv| kv.unwrap().1)
+        .into_iter()
+        .map(|(_, b)| b)
         .collect();
     assert_eq!(blocks.len(), 4);
     let schema = FiveTribes::feature_schema();

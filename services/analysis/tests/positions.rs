@@ -2,7 +2,9 @@
 //! own states, paging (also while games finish), the scan budget, the state-hash lookup, and
 //! every way a filter is refused.
 
-use analysis::positions::{self, by_hash, Cursor, Filter, FilterError, PositionsError, Query};
+use analysis::positions::{
+    self, by_hash, Cursor, Filter, FilterError, PositionIndex, PositionsError, Query,
+};
 use analysis::Analysis;
 use five_tribes::{FiveTribes, Options, State};
 use rules_core::{Action, Erased, Game, GameKind, Notation, Registry};
@@ -23,6 +25,14 @@ fn store_with(games: usize) -> (tempfile::TempDir, Store, std::sync::Arc<Analysi
     (dir, store, analysis)
 }
 
+/// The store's position index, opened for reading beside the writer that the attached
+/// analysis holds (as `ludolog positions` opens it while `serve` runs).
+fn ix(store: &Store) -> PositionIndex {
+    PositionIndex::open_read(store.dir(), store.registry().clone())
+        .unwrap()
+        .expect("the index files exist once the analysis is attached")
+}
+
 fn filter(expr: &str) -> Result<Filter, FilterError> {
     Filter::compile(expr, FiveTribes::feature_schema())
 }
@@ -32,7 +42,7 @@ fn all_rows(store: &Store, f: Option<&Filter>, first: usize) -> Vec<Cursor> {
     let mut after = None;
     loop {
         let page = positions::page(
-            store,
+            &ix(store),
             &Query {
                 kind: GameKind::FiveTribes,
                 filter: f,
@@ -158,7 +168,7 @@ fn rows_carry_the_features_of_the_position() {
     let (_d, store, _a) = store_with(3);
     let f = filter("ply == 40").unwrap();
     let page = positions::page(
-        &store,
+        &ix(&store),
         &Query {
             kind: GameKind::FiveTribes,
             filter: Some(&f),
@@ -197,7 +207,7 @@ fn paging_while_games_finish_loses_and_repeats_nothing() {
     let mut next_line = 10;
     loop {
         let page = positions::page(
-            &store,
+            &ix(&store),
             &Query {
                 kind: GameKind::FiveTribes,
                 filter: Some(&f),
@@ -238,7 +248,7 @@ fn a_page_stops_at_its_scan_budget_and_says_so() {
     let mut scanned = 0;
     loop {
         let page = positions::page(
-            &store,
+            &ix(&store),
             &Query {
                 kind: GameKind::FiveTribes,
                 filter: Some(&never),
@@ -299,12 +309,54 @@ fn positions_by_hash_find_every_game_that_reached_a_state() {
 }
 
 #[test]
+fn blocks_lost_with_their_files_are_indexed_again_when_the_analysis_attaches() {
+    let (dir, store, analysis) = store_with(6);
+    let everything = |store: &Store| {
+        let mut out = Vec::new();
+        positions::export_ndjson(&ix(store), GameKind::FiveTribes, None, 1, &mut out, &|| {
+            false
+        })
+        .unwrap();
+        out
+    };
+    let before = everything(&store);
+    assert!(!before.is_empty());
+    // As every opener that writes does once the projections are complete (`storecmd`): the
+    // mark says that what is missing later was lost, not never made.
+    analysis.mark_projections_current(&store).unwrap();
+    drop((analysis, store));
+    // What a crash before the unsynced blocks reached the disk, or a `backup` copy, leaves:
+    // the store and its summaries without (some of) the block files' records.
+    let file = dir.path().join("positions").join("five-tribes.blocks");
+    let bytes = std::fs::read(&file).unwrap();
+    std::fs::write(&file, &bytes[..bytes.len() / 2]).unwrap();
+    let registry = Registry::new().with(Erased::<FiveTribes>::new());
+    let store = Store::open(dir.path(), registry.clone(), Config::default()).unwrap();
+    let _a = Analysis::attach(&store, KEY).unwrap();
+    let healed = everything(&store);
+    // The same rows; the healed games come back in game order, as the directory is by id.
+    assert_eq!(healed, before);
+    drop((_a, store));
+    std::fs::remove_dir_all(dir.path().join("positions")).unwrap();
+    let store = Store::open(dir.path(), registry, Config::default()).unwrap();
+    assert!(
+        PositionIndex::open_read(dir.path(), store.registry().clone())
+            .unwrap()
+            .is_none()
+    );
+    let _a = Analysis::attach(&store, KEY).unwrap();
+    assert_eq!(everything(&store), before);
+}
+
+#[test]
 fn a_rebuilt_index_equals_the_one_kept_incrementally() {
     let (_d, store, analysis) = store_with(8);
     let everything = |store: &Store| {
         let mut out = Vec::new();
-        positions::export_ndjson(store, GameKind::FiveTribes, None, 1, &mut out, &|| false)
-            .unwrap();
+        positions::export_ndjson(&ix(store), GameKind::FiveTribes, None, 1, &mut out, &|| {
+            false
+        })
+        .unwrap();
         out
     };
     let before = everything(&store);
@@ -319,15 +371,19 @@ fn the_ndjson_export_has_one_parsable_line_per_matching_position() {
     let (_d, store, _a) = store_with(70);
     let f = filter("round == 2").unwrap();
     let mut out = Vec::new();
-    let (scanned, written) =
-        positions::export_ndjson(&store, GameKind::FiveTribes, Some(&f), 1, &mut out, &|| {
-            false
-        })
-        .unwrap();
+    let (scanned, written) = positions::export_ndjson(
+        &ix(&store),
+        GameKind::FiveTribes,
+        Some(&f),
+        1,
+        &mut out,
+        &|| false,
+    )
+    .unwrap();
     // Three workers write the same bytes as one.
     let mut parallel = Vec::new();
     let counts = positions::export_ndjson(
-        &store,
+        &ix(&store),
         GameKind::FiveTribes,
         Some(&f),
         3,
@@ -337,7 +393,7 @@ fn the_ndjson_export_has_one_parsable_line_per_matching_position() {
     .unwrap();
     assert_eq!((counts, &parallel), ((scanned, written), &out));
     assert_eq!(
-        positions::count(&store, GameKind::FiveTribes, Some(&f), 2).unwrap(),
+        positions::count(&ix(&store), GameKind::FiveTribes, Some(&f), 2).unwrap(),
         (scanned, written)
     );
     let text = String::from_utf8(out).unwrap();
@@ -447,7 +503,7 @@ fn over_long_and_over_deep_expressions_are_refused() {
     for expr in [&sum, &ands] {
         let f = filter(expr).unwrap();
         let page = positions::page(
-            &store,
+            &ix(&store),
             &Query {
                 kind: GameKind::FiveTribes,
                 filter: Some(&f),
@@ -532,7 +588,7 @@ fn seats_compare_index_and_measure_like_lists_and_maps() {
     ] {
         let f = filter(expr).unwrap();
         let page = positions::page(
-            &store,
+            &ix(&store),
             &Query {
                 kind: GameKind::FiveTribes,
                 filter: Some(&f),
@@ -561,10 +617,10 @@ fn a_cursor_at_the_last_ply_number_moves_on_and_a_zero_budget_keeps_the_cursor()
         game: ids[0],
         ply: u32::MAX,
     });
-    let page = positions::page(&store, &query(after, 10)).unwrap();
+    let page = positions::page(&ix(&store), &query(after, 10)).unwrap();
     assert_eq!(page.rows[0].game, ids[1], "resumes with the next game");
     assert_eq!(page.rows[0].ply, 0);
-    let page = positions::page(&store, &query(after, 0)).unwrap();
+    let page = positions::page(&ix(&store), &query(after, 0)).unwrap();
     assert!(page.rows.is_empty() && page.budget_exhausted);
     assert_eq!(page.next, after, "nothing scanned: resume where it was");
 }
@@ -575,7 +631,7 @@ fn evaluation_errors_name_the_game_and_ply() {
     let run = |expr: &str| {
         let f = filter(expr).unwrap();
         positions::page(
-            &store,
+            &ix(&store),
             &Query {
                 kind: GameKind::FiveTribes,
                 filter: Some(&f),
@@ -623,7 +679,7 @@ fn a_bad_cursor_and_an_unregistered_kind_are_typed_errors() {
         Err(PositionsError::BadCursor(_))
     ));
     let r = positions::page(
-        &store,
+        &ix(&store),
         &Query {
             kind: GameKind::Mombasa,
             filter: None,

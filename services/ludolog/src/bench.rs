@@ -440,6 +440,7 @@ pub fn threads(asked: Option<u16>) -> usize {
 /// `runs` times on `threads`.
 pub fn bench_positions(
     store: &Store,
+    index: &analysis::positions::PositionIndex,
     hash_key: [u8; 16],
     kind: rules_core::GameKind,
     filter: &str,
@@ -455,7 +456,7 @@ pub fn bench_positions(
         let (mut scanned, mut matched) = (0, 0);
         for _ in 0..runs {
             let t = Instant::now();
-            (scanned, matched) = positions::count(store, kind, Some(&f), threads)?;
+            (scanned, matched) = positions::count(index, kind, Some(&f), threads)?;
             times.push(t.elapsed().as_secs_f64());
         }
         times.sort_by(f64::total_cmp);
@@ -469,7 +470,7 @@ pub fn bench_positions(
     );
     let parallel_median = par_times[par_times.len() / 2];
     let t = Instant::now();
-    let (all, _) = positions::count(store, kind, None, 1)?;
+    let (all, _) = positions::count(index, kind, None, 1)?;
     let unfiltered = t.elapsed().as_secs_f64();
     let median = times[times.len() / 2];
     let mut lookups = Vec::new();

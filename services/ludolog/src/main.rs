@@ -338,8 +338,8 @@ fn main() -> Result<()> {
             threads,
             data,
         } => {
-            let store = storecmd::open_indexed(&data.data_dir)?;
-            let schema = analysis::positions::schema(store.registry(), kind)?;
+            let index = storecmd::open_index(&data.data_dir)?;
+            let schema = analysis::positions::schema(index.registry(), kind)?;
             let filter = filter
                 .map(|f| analysis::positions::Filter::compile(&f, schema))
                 .transpose()?;
@@ -348,7 +348,7 @@ fn main() -> Result<()> {
                 None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
             };
             let (scanned, written) = analysis::positions::export_ndjson(
-                &store,
+                &index,
                 kind,
                 filter.as_ref(),
                 bench::threads(threads),
@@ -368,6 +368,7 @@ fn main() -> Result<()> {
             let (store, analysis) = storecmd::open_analysed(&data.data_dir)?;
             print_json(&bench::bench_positions(
                 &store,
+                analysis.positions(),
                 analysis.hash_key(),
                 kind,
                 &filter,

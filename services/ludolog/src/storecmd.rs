@@ -143,18 +143,26 @@ pub fn state_hash_key(data_dir: &Path) -> Result<[u8; 16]> {
 
 /// Opens the store with the analysis projections attached (and filled, the first time, from
 /// the games already stored: a data folder made before a projection existed gets it here).
-/// Opens the store for a reader of the position index alone: the summaries are not loaded
-/// unless the projections must first be brought up to date.
-pub fn open_indexed(data_dir: &Path) -> Result<Store> {
-    let store = open_with(data_dir, Config::default())?;
+/// Opens the position index for reading, without the store when its files are up to date
+/// (so it is quick, and works while `serve` has the store open); otherwise the store is
+/// opened with the analysis attached once, which brings the index up to date.
+pub fn open_index(data_dir: &Path) -> Result<analysis::positions::PositionIndex> {
+    use analysis::positions::PositionIndex;
     // The key is not needed to read the index, but a damaged one is reported here as by
     // every command that attaches the analysis, not left for a later writer to meet.
-    state_hash_key(data_dir)?;
-    if analysis::index::projections_current(&store)? {
-        return Ok(store);
+    if data_dir.exists() {
+        state_hash_key(data_dir)?;
     }
-    drop(store);
-    Ok(open_analysed(data_dir)?.0)
+    if let Some(index) = PositionIndex::open_read(data_dir, crate::games::registry())? {
+        return Ok(index);
+    }
+    drop(open_analysed(data_dir)?);
+    PositionIndex::open_read(data_dir, crate::games::registry())?.ok_or_else(|| {
+        anyhow::anyhow!(
+            "the position index in {} could not be read after it was brought up to date",
+            data_dir.display()
+        )
+    })
 }
 
 pub fn open_analysed(data_dir: &Path) -> Result<(Store, std::sync::Arc<analysis::Analysis>)> {
@@ -171,6 +179,7 @@ pub fn open_analysed_with(
     // each finished game. A folder whose projections were made by an older version (or never)
     // lacks the current marker: it is brought up to date once, then marked.
     if !a.projections_current(&store)? {
+        a.clear(&store)?;
         for id in store.game_ids() {
             let id = id?;
             let h = store.header(id)?;

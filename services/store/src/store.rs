@@ -170,6 +170,8 @@ pub struct Store {
     last_id: Mutex<(u64, u16)>,
     hooks: std::sync::RwLock<Vec<FinishHook>>,
     space: crate::space::SpaceGuard,
+    /// The folder the store lives in (other crates keep their own files beside it).
+    dir: std::path::PathBuf,
 }
 
 /// Tree numbers, as written in the write-ahead log.
@@ -330,6 +332,7 @@ impl Store {
             last_id: Mutex::new((0, 0)),
             hooks: Default::default(),
             space: crate::space::SpaceGuard::new(path, config.min_free_bytes),
+            dir: path.to_path_buf(),
         };
         if !recovered.is_empty() {
             store.heal()?;
@@ -414,6 +417,11 @@ impl Store {
 
     pub fn registry(&self) -> &Registry {
         &self.registry
+    }
+
+    /// The folder the store was opened in.
+    pub fn dir(&self) -> &Path {
+        &self.dir
     }
 
     pub fn config(&self) -> &Config {

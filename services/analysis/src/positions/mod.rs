@@ -6,11 +6,11 @@
 //! never replays a game. Finished games only: an active game's features would show what the
 //! rules still hide (Five Tribes gold, say).
 //!
-//! Store layout (projections, so `rebuild` recomputes them):
-//! - `positions`: key `kind (1 byte) ‖ game id (8)`, value a [`GameBlock`] stored column by
-//!   column (`columns`);
-//! - `position-hashes`: key `kind (1) ‖ game id (8)`, value every ply's keyed state hash,
-//!   8 bytes big-endian each, in ply order.
+//! Layout (derived data: `rebuild` recomputes it):
+//! - the blocks: a file per kind, `<data dir>/positions/<kind>.blocks` (`file`), each game's
+//!   [`GameBlock`] stored column by column (`columns`), read without opening the store;
+//! - the store projection `position-hashes`: key `kind (1) ‖ game id (8)`, value every ply's
+//!   keyed state hash, 8 bytes big-endian each, in ply order.
 //!
 //! Why the hashes are not keyed by hash (a true inverted index): one sled key per ply, at
 //! random places in the tree, cost about 450 bytes of disk per ply (page rewrites) and halved
@@ -25,6 +25,7 @@ pub mod block;
 mod check;
 pub mod columns;
 mod compiled;
+mod file;
 pub mod filter;
 mod guard;
 mod output;
@@ -34,17 +35,20 @@ mod values;
 
 pub use block::{GameBlock, PositionRef};
 pub use columns::BlockView;
+pub use file::BlockFile;
 pub use filter::{Filter, FilterError, Scratch};
 pub use output::{write_ndjson_row, PositionRow, SeatFeatures};
 
 use rules_core::{FeatureSchema, GameKind, Registry};
 use scan::Step;
 use std::fmt;
+use std::path::Path;
 use std::str::FromStr;
 use store::{GameId, Header, Store, StoreError};
 
-/// Projection holding one [`GameBlock`] per finished game.
-pub const BLOCKS: &str = "positions";
+/// The store projection that held the blocks before they moved to their own files (projections
+/// version 4); emptied when a store is brought up to date.
+const LEGACY_BLOCKS: &str = "positions";
 /// Projection holding the state-hash index.
 pub const HASHES: &str = "position-hashes";
 
@@ -128,38 +132,107 @@ fn id_of(key: &[u8]) -> Option<GameId> {
     Some(GameId(u64::from_be_bytes(b)))
 }
 
-/// Indexes a finished game (idempotent: the same game writes the same rows).
-pub fn index_game(store: &Store, header: &Header, hash_key: [u8; 16]) -> Result<(), String> {
-    let rules = store
-        .registry()
-        .get(header.kind)
-        .ok_or_else(|| format!("no rules for {}", header.kind))?;
-    let entries = store
-        .entries(header.id, 0, header.plies)
-        .map_err(|e| e.to_string())?;
-    let (block, hashes) = GameBlock::build(
-        rules,
-        &header.options_json(),
-        &header.rules_version,
-        &header.data_hash,
-        &entries,
-        hash_key,
-    )
-    .map_err(|e| e.to_string())?;
-    let bytes = block.encode();
-    store
-        .projection_put(BLOCKS, &block_key(header.kind, header.id), &bytes)
-        .map_err(|e| e.to_string())?;
-    let packed: Vec<u8> = hashes.iter().flat_map(|h| h.to_be_bytes()).collect();
-    store
-        .projection_put(HASHES, &block_key(header.kind, header.id), &packed)
-        .map_err(|e| e.to_string())
+/// A store's position index: the block file of every kind the registry serves.
+pub struct PositionIndex {
+    registry: Registry,
+    files: Vec<(GameKind, BlockFile)>,
 }
 
-/// Empties the index (before a rebuild re-indexes every finished game).
-pub fn clear(store: &Store) -> Result<(), StoreError> {
-    store.projection_clear(BLOCKS)?;
-    store.projection_clear(HASHES)
+impl PositionIndex {
+    /// Opens the index of the store in `data_dir` for writing (making its files if needed).
+    pub fn open_write(data_dir: &Path, registry: Registry) -> Result<Self, PositionsError> {
+        let files = GameKind::ALL
+            .iter()
+            .filter(|k| registry.get(**k).is_some())
+            .map(|k| Ok((*k, BlockFile::open_write(data_dir, *k)?)))
+            .collect::<Result<_, PositionsError>>()?;
+        Ok(PositionIndex { registry, files })
+    }
+
+    /// Opens the index of the store in `data_dir` for reading, without the store (even while
+    /// another process writes it); `Ok(None)` if some kind has no file of the current format,
+    /// which a writer makes (opening the store with the analysis attached).
+    pub fn open_read(data_dir: &Path, registry: Registry) -> Result<Option<Self>, PositionsError> {
+        let mut files = Vec::new();
+        for k in GameKind::ALL.iter().filter(|k| registry.get(**k).is_some()) {
+            match BlockFile::open_read(data_dir, *k)? {
+                Some(f) => files.push((*k, f)),
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(PositionIndex { registry, files }))
+    }
+
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    fn file(&self, kind: GameKind) -> Result<&BlockFile, PositionsError> {
+        self.files
+            .iter()
+            .find(|(k, _)| *k == kind)
+            .map(|(_, f)| f)
+            .ok_or(PositionsError::UnknownKind(kind))
+    }
+
+    /// Whether game `id` of `kind` is indexed.
+    pub fn contains(&self, kind: GameKind, id: GameId) -> bool {
+        self.file(kind).is_ok_and(|f| f.contains(id))
+    }
+
+    /// Every block of `kind`, in game order, as stored (for tests and tools).
+    pub fn read_blocks(&self, kind: GameKind) -> Result<Vec<(GameId, Vec<u8>)>, PositionsError> {
+        let file = self.file(kind)?;
+        let extents = file.extents(None);
+        let (bytes, ranges) = file.read_many(&extents)?;
+        Ok(ranges
+            .into_iter()
+            .map(|(id, r)| (id, bytes[r].to_vec()))
+            .collect())
+    }
+
+    /// Indexes a finished game: its block in the kind's file, its state hashes in the store.
+    pub fn index_game(
+        &self,
+        store: &Store,
+        header: &Header,
+        hash_key: [u8; 16],
+    ) -> Result<(), String> {
+        let rules = store
+            .registry()
+            .get(header.kind)
+            .ok_or_else(|| format!("no rules for {}", header.kind))?;
+        let entries = store
+            .entries(header.id, 0, header.plies)
+            .map_err(|e| e.to_string())?;
+        let (block, hashes) = GameBlock::build(
+            rules,
+            &header.options_json(),
+            &header.rules_version,
+            &header.data_hash,
+            &entries,
+            hash_key,
+        )
+        .map_err(|e| e.to_string())?;
+        let packed: Vec<u8> = hashes.iter().flat_map(|h| h.to_be_bytes()).collect();
+        store
+            .projection_put(HASHES, &block_key(header.kind, header.id), &packed)
+            .map_err(|e| e.to_string())?;
+        self.file(header.kind)
+            .and_then(|f| f.append(header.id, &block.encode()))
+            .map_err(|e| e.to_string())
+    }
+
+    /// Empties the index (before a rebuild indexes every finished game again), and the blocks
+    /// an older version kept in the store.
+    pub fn clear(&self, store: &Store) -> Result<(), PositionsError> {
+        store.projection_clear(LEGACY_BLOCKS)?;
+        store.projection_clear(HASHES)?;
+        for (_, f) in &self.files {
+            f.clear()?;
+        }
+        Ok(())
+    }
 }
 
 /// The feature schema of `kind`.
@@ -180,8 +253,8 @@ pub struct Query<'f> {
 }
 
 /// Reads one page of matching positions.
-pub fn page(store: &Store, q: &Query<'_>) -> Result<PositionPage, PositionsError> {
-    let schema = schema(store.registry(), q.kind)?;
+pub fn page(index: &PositionIndex, q: &Query<'_>) -> Result<PositionPage, PositionsError> {
+    let schema = schema(index.registry(), q.kind)?;
     // At least one row per page, so that every page moves forward (the API refuses 0).
     let first = q.first.max(1);
     // The budget counts positions for a cheap filter; a filter that costs more per position
@@ -198,7 +271,7 @@ pub fn page(store: &Store, q: &Query<'_>) -> Result<PositionPage, PositionsError
         budget_exhausted: false,
     };
     let mut scratch = Scratch::default();
-    let finished = scan::blocks(store, q.kind, q.after, |id, view, first_ply| {
+    let finished = scan::blocks(index.file(q.kind)?, q.after, |id, view, first_ply| {
         if !view.fits(&schema) {
             return Err(PositionsError::BadBlock(id));
         }
@@ -272,19 +345,18 @@ fn matching(
 /// written). `cancelled` is asked after every batch of blocks (the HTTP export stops when its
 /// client has gone, even while nothing matches and nothing is written).
 pub fn export_ndjson(
-    store: &Store,
+    index: &PositionIndex,
     kind: GameKind,
     filter: Option<&Filter>,
     threads: usize,
     w: &mut dyn std::io::Write,
     cancelled: &dyn Fn() -> bool,
 ) -> Result<(u64, u64), PositionsError> {
-    let schema = schema(store.registry(), kind)?;
+    let schema = schema(index.registry(), kind)?;
     let (mut scanned, mut written) = (0u64, 0u64);
     let mut blocks = 0u64;
     scan::par_blocks(
-        store,
-        kind,
+        index.file(kind)?,
         threads,
         |id, view, scratch| {
             let (mut lines, mut rows) = (Vec::new(), 0u64);
@@ -311,16 +383,15 @@ pub fn export_ndjson(
 /// Counts the positions of `kind` that pass `filter`, scanning the whole index on `threads`
 /// workers (for benchmarks and the CLI). Returns (scanned, matched).
 pub fn count(
-    store: &Store,
+    index: &PositionIndex,
     kind: GameKind,
     filter: Option<&Filter>,
     threads: usize,
 ) -> Result<(u64, u64), PositionsError> {
-    let schema = schema(store.registry(), kind)?;
+    let schema = schema(index.registry(), kind)?;
     let (mut scanned, mut matched) = (0u64, 0u64);
     scan::par_blocks(
-        store,
-        kind,
+        index.file(kind)?,
         threads,
         |id, view, scratch| {
             if filter.is_none() && view.fits(&schema) {

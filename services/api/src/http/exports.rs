@@ -53,12 +53,19 @@ pub async fn export(
             let cancelled = move || gone.is_closed();
             // One worker: an export is one client's request and must not take every core
             // from the others (the CLI scans in parallel).
-            positions::export_ndjson(&app.store, kind, filter.as_ref(), 1, w, &cancelled)
-                .map(|_| ())
-                .map_err(|e| match e {
-                    positions::PositionsError::Filter(f) => HttpError::BadQuery(f),
-                    other => HttpError::Internal(other.to_string()),
-                })
+            positions::export_ndjson(
+                app.analysis.positions(),
+                kind,
+                filter.as_ref(),
+                1,
+                w,
+                &cancelled,
+            )
+            .map(|_| ())
+            .map_err(|e| match e {
+                positions::PositionsError::Filter(f) => HttpError::BadQuery(f),
+                other => HttpError::Internal(other.to_string()),
+            })
         })
         .await;
     }

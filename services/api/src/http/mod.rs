@@ -134,9 +134,10 @@ async fn metrics(State(s): State<Shared>) -> Response {
     })
     .await
     .unwrap_or((0, 0));
-    (
-        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
-        s.app.metrics.render(bytes, games),
-    )
-        .into_response()
+    let mut text = s.app.metrics.render(bytes, games);
+    text.push_str(&format!(
+        "# HELP ludolog_answer_cache_bytes Bytes the kept answers weigh (keys, bodies, bookkeeping).\n# TYPE ludolog_answer_cache_bytes gauge\nludolog_answer_cache_bytes {}\n",
+        s.responses.weight()
+    ));
+    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], text).into_response()
 }

@@ -89,9 +89,10 @@ impl Query {
             .transpose()
             .map_err(ApiError::BadQuery)?;
         let budget = app.config.scan_budget;
-        let page = blocking(app, move |store| {
+        let analysis = app.analysis.clone();
+        let page = blocking(app, move |_| {
             Ok(positions::page(
-                store,
+                analysis.positions(),
                 &Query {
                     kind,
                     filter: filter.as_ref(),

@@ -1,0 +1,332 @@
+//! The position index's blocks, one file per game kind beside the store (`<data dir>/positions/
+//! <kind>.blocks`), outside sled.
+//!
+//! Why not a sled projection (as the index was until PROJECTIONS_VERSION 4): a reader of the
+//! index then had to open the store, and sled's open grows with the whole store (about 0.14 s
+//! and 110 MB per 10,000 games, measured in ops/BENCHMARKS.md "Growth"), which was most of
+//! what `ludolog positions` cost. The blocks are derived data, appended once when a game
+//! finishes, never updated: a log-structured file is all they need, and a reader — the CLI,
+//! even while `serve` writes — opens it with a directory read, not the store.
+//!
+//! # Format
+//! A 16-byte header `[MAGIC u32][FORMAT u32][kind u8][0; 7]`, then records `[len u32][crc32 u32
+//! of id and block][game id u64][block: len bytes, see `columns`]`, all little-endian. Reading
+//! stops at the first record that is not whole and sound: a write torn by a crash, which the
+//! writer cuts off when it next opens the file. A game indexed twice (a heal after a crash
+//! that had in fact written it) is found by its last record.
+//!
+//! # Durability
+//! Appends are not synced: the blocks are a projection of the logs. Every writer, on opening,
+//! indexes again the finished games the file lacks (`heal`), so a crash loses nothing that
+//! is not put back.
+
+use super::PositionsError;
+use rules_core::GameKind;
+use std::collections::BTreeMap;
+use std::fs::{File, OpenOptions};
+use std::io::{self, Read};
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, RwLock};
+use store::GameId;
+
+const MAGIC: u32 = 0x5844_504C; // "LPDX"
+/// The block format of `columns` this file holds; a file of another format is refused by
+/// readers and rewritten by writers.
+const FORMAT: u32 = 1;
+const HEADER: usize = 16;
+const RECORD: usize = 4 + 4 + 8;
+/// The largest block a record may claim (a game of a few thousand plies is far below it): a
+/// damaged length must not make a reader allocate gigabytes.
+const MAX_BLOCK: usize = 64 << 20;
+
+/// Blocks read together: the bytes, and each game's block in them.
+pub type Batch = (Vec<u8>, Vec<(GameId, std::ops::Range<usize>)>);
+
+/// Where a game's block lies in its file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Extent {
+    pub offset: u64,
+    pub len: u32,
+}
+
+/// The blocks of one game kind: the open file and its directory (game id → extent).
+pub struct BlockFile {
+    file: File,
+    path: PathBuf,
+    directory: RwLock<BTreeMap<GameId, Extent>>,
+    /// The end of the last whole record, where the next append goes (writers only).
+    end: Mutex<u64>,
+}
+
+/// The folder that holds the block files of a store in `data_dir`.
+pub fn folder(data_dir: &Path) -> PathBuf {
+    data_dir.join("positions")
+}
+
+fn file_name(kind: GameKind) -> String {
+    format!("{kind}.blocks")
+}
+
+fn header(kind: GameKind) -> [u8; HEADER] {
+    let mut h = [0u8; HEADER];
+    h[0..4].copy_from_slice(&MAGIC.to_le_bytes());
+    h[4..8].copy_from_slice(&FORMAT.to_le_bytes());
+    h[8] = kind_byte(kind);
+    h
+}
+
+fn kind_byte(kind: GameKind) -> u8 {
+    GameKind::ALL.iter().position(|k| *k == kind).unwrap_or(0) as u8
+}
+
+fn crc(id: u64, block: &[u8]) -> u32 {
+    let mut h = crc32fast::Hasher::new();
+    h.update(&id.to_le_bytes());
+    h.update(block);
+    h.finalize()
+}
+
+/// Reads the records of `bytes` (a whole file): the directory and the end of the last whole
+/// record. `None` if the header is not this format's for `kind`.
+fn parse(bytes: &[u8], kind: GameKind) -> Option<(BTreeMap<GameId, Extent>, u64)> {
+    if bytes.get(..HEADER)? != header(kind) {
+        return None;
+    }
+    let mut directory = BTreeMap::new();
+    let mut at = HEADER;
+    while let Some(head) = bytes.get(at..at + RECORD) {
+        let len = u32::from_le_bytes(head[0..4].try_into().ok()?) as usize;
+        let sum = u32::from_le_bytes(head[4..8].try_into().ok()?);
+        let id = u64::from_le_bytes(head[8..16].try_into().ok()?);
+        if len > MAX_BLOCK {
+            break;
+        }
+        let Some(block) = bytes.get(at + RECORD..at + RECORD + len) else {
+            break;
+        };
+        if crc(id, block) != sum {
+            break;
+        }
+        directory.insert(
+            GameId(id),
+            Extent {
+                offset: (at + RECORD) as u64,
+                len: len as u32,
+            },
+        );
+        at += RECORD + len;
+    }
+    Some((directory, at as u64))
+}
+
+impl BlockFile {
+    /// Opens `kind`'s file for reading; `Ok(None)` when there is none, or when it was written in
+    /// another format (a writer brings it up to date: `serve`, `import`, `rebuild`).
+    pub fn open_read(data_dir: &Path, kind: GameKind) -> Result<Option<BlockFile>, PositionsError> {
+        let path = folder(data_dir).join(file_name(kind));
+        let mut file = match File::open(&path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(e.into()),
+        };
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes)?;
+        Ok(parse(&bytes, kind).map(|(directory, end)| BlockFile {
+            file,
+            path,
+            directory: RwLock::new(directory),
+            end: Mutex::new(end),
+        }))
+    }
+
+    /// Opens (or makes) `kind`'s file for writing: a file of another format, or none, starts
+    /// empty; a torn last record is cut off.
+    pub fn open_write(data_dir: &Path, kind: GameKind) -> Result<BlockFile, PositionsError> {
+        let dir = folder(data_dir);
+        std::fs::create_dir_all(&dir)?;
+        let path = dir.join(file_name(kind));
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)?;
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes)?;
+        let (directory, end) = match parse(&bytes, kind) {
+            Some(found) => found,
+            None => {
+                file.set_len(0)?;
+                file.write_all_at(&header(kind), 0)?;
+                (BTreeMap::new(), HEADER as u64)
+            }
+        };
+        if end < bytes.len() as u64 {
+            file.set_len(end)?;
+        }
+        Ok(BlockFile {
+            file,
+            path,
+            directory: RwLock::new(directory),
+            end: Mutex::new(end),
+        })
+    }
+
+    /// Appends the block of game `id` (a later record of the same game replaces an earlier).
+    pub fn append(&self, id: GameId, block: &[u8]) -> Result<(), PositionsError> {
+        if block.len() > MAX_BLOCK {
+            return Err(PositionsError::BadBlock(id));
+        }
+        let mut record = Vec::with_capacity(RECORD + block.len());
+        record.extend_from_slice(&(block.len() as u32).to_le_bytes());
+        record.extend_from_slice(&crc(id.0, block).to_le_bytes());
+        record.extend_from_slice(&id.0.to_le_bytes());
+        record.extend_from_slice(block);
+        let mut end = self.end.lock().unwrap_or_else(|e| e.into_inner());
+        self.file.write_all_at(&record, *end)?;
+        let extent = Extent {
+            offset: *end + RECORD as u64,
+            len: block.len() as u32,
+        };
+        *end += record.len() as u64;
+        self.directory
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(id, extent);
+        Ok(())
+    }
+
+    /// Empties the file (before a rebuild indexes every game again).
+    pub fn clear(&self) -> Result<(), PositionsError> {
+        let mut end = self.end.lock().unwrap_or_else(|e| e.into_inner());
+        self.file.set_len(HEADER as u64)?;
+        *end = HEADER as u64;
+        self.directory
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
+        Ok(())
+    }
+
+    /// Whether game `id` has a block.
+    pub fn contains(&self, id: GameId) -> bool {
+        self.directory
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .contains_key(&id)
+    }
+
+    /// The games with a block and where each lies, in game order, from `from` on.
+    pub fn extents(&self, from: Option<GameId>) -> Vec<(GameId, Extent)> {
+        let dir = self.directory.read().unwrap_or_else(|e| e.into_inner());
+        match from {
+            Some(id) => dir.range(id..).map(|(g, e)| (*g, *e)).collect(),
+            None => dir.iter().map(|(g, e)| (*g, *e)).collect(),
+        }
+    }
+
+    /// Reads one block into `buf` (replacing its contents).
+    pub fn read(&self, id: GameId, e: Extent, buf: &mut Vec<u8>) -> Result<(), PositionsError> {
+        buf.clear();
+        buf.resize(e.len as usize, 0);
+        self.file
+            .read_exact_at(buf, e.offset)
+            .map_err(|_| PositionsError::BadBlock(id))
+    }
+
+    /// Reads the blocks of `extents` (in file order where they are adjacent, one read for a
+    /// run of them) into one buffer; returns the buffer and each block's range in it.
+    pub fn read_many(
+        &self,
+        extents: &[(GameId, Extent)],
+    ) -> Result<Batch, PositionsError> {
+        let mut buf = Vec::new();
+        let mut out = Vec::with_capacity(extents.len());
+        let mut i = 0;
+        while i < extents.len() {
+            // A run of records that follow each other in the file: one read.
+            let start = extents[i].1.offset;
+            let mut j = i + 1;
+            let mut stop = start + u64::from(extents[i].1.len);
+            while j < extents.len() && extents[j].1.offset == stop + RECORD as u64 {
+                stop = extents[j].1.offset + u64::from(extents[j].1.len);
+                j += 1;
+            }
+            let base = buf.len();
+            buf.resize(base + (stop - start) as usize, 0);
+            self.file
+                .read_exact_at(&mut buf[base..], start)
+                .map_err(|_| PositionsError::BadBlock(extents[i].0))?;
+            for (id, e) in &extents[i..j] {
+                let from = base + (e.offset - start) as usize;
+                out.push((*id, from..from + e.len as usize));
+            }
+            i = j;
+        }
+        Ok((buf, out))
+    }
+
+    /// Where the file is (for messages).
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_come_back_until_a_torn_record_which_a_writer_cuts_off() {
+        let dir = tempfile::tempdir().unwrap();
+        let kind = GameKind::FiveTribes;
+        assert!(BlockFile::open_read(dir.path(), kind).unwrap().is_none());
+        let w = BlockFile::open_write(dir.path(), kind).unwrap();
+        w.append(GameId(7), b"seven").unwrap();
+        w.append(GameId(3), b"three").unwrap();
+        w.append(GameId(7), b"seven again").unwrap();
+        let r = BlockFile::open_read(dir.path(), kind).unwrap().unwrap();
+        let all = r.extents(None);
+        assert_eq!(all.iter().map(|(g, _)| g.0).collect::<Vec<_>>(), [3, 7]);
+        let mut buf = Vec::new();
+        r.read(GameId(7), all[1].1, &mut buf).unwrap();
+        assert_eq!(buf, b"seven again");
+        let (bytes, ranges) = r.read_many(&all).unwrap();
+        assert_eq!(&bytes[ranges[0].1.clone()], b"three");
+        assert_eq!(&bytes[ranges[1].1.clone()], b"seven again");
+        assert_eq!(r.extents(Some(GameId(4))).len(), 1);
+        drop((w, r));
+
+        // A torn record: a reader stops before it, a writer cuts it off and appends after.
+        let path = folder(dir.path()).join(file_name(kind));
+        let whole = std::fs::metadata(&path).unwrap().len();
+        let f = OpenOptions::new().append(true).open(&path).unwrap();
+        f.write_all_at(&[9, 0, 0, 0, 1, 2], whole).unwrap();
+        drop(f);
+        let r = BlockFile::open_read(dir.path(), kind).unwrap().unwrap();
+        assert_eq!(r.extents(None).len(), 2);
+        let w = BlockFile::open_write(dir.path(), kind).unwrap();
+        assert_eq!(std::fs::metadata(&path).unwrap().len(), whole);
+        w.append(GameId(9), b"nine").unwrap();
+        let r = BlockFile::open_read(dir.path(), kind).unwrap().unwrap();
+        assert_eq!(r.extents(None).len(), 3);
+
+        // A damaged byte inside a block ends the readable part there.
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes[HEADER + RECORD] ^= 0xff;
+        std::fs::write(&path, &bytes).unwrap();
+        let r = BlockFile::open_read(dir.path(), kind).unwrap().unwrap();
+        assert!(r.extents(None).is_empty());
+
+        // Another format (or kind) is not read; a writer starts the file again.
+        std::fs::write(&path, b"not a block file at all").unwrap();
+        assert!(BlockFile::open_read(dir.path(), kind).unwrap().is_none());
+        let w = BlockFile::open_write(dir.path(), kind).unwrap();
+        assert!(w.extents(None).is_empty());
+        w.clear().unwrap();
+        assert!(BlockFile::open_read(dir.path(), GameKind::Mombasa)
+            .unwrap()
+            .is_none());
+    }
+}
