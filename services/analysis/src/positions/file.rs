@@ -237,10 +237,7 @@ impl BlockFile {
 
     /// Reads the blocks of `extents` (in file order where they are adjacent, one read for a
     /// run of them) into one buffer; returns the buffer and each block's range in it.
-    pub fn read_many(
-        &self,
-        extents: &[(GameId, Extent)],
-    ) -> Result<Batch, PositionsError> {
+    pub fn read_many(&self, extents: &[(GameId, Extent)]) -> Result<Batch, PositionsError> {
         let mut buf = Vec::new();
         let mut out = Vec::with_capacity(extents.len());
         let mut i = 0;
