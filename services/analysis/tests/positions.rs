@@ -33,6 +33,16 @@ fn ix(store: &Store) -> PositionIndex {
         .expect("the index files exist once the analysis is attached")
 }
 
+/// The whole index of the Five Tribes games, as the NDJSON export writes it.
+fn everything(store: &Store) -> Vec<u8> {
+    let mut out = Vec::new();
+    positions::export_ndjson(&ix(store), GameKind::FiveTribes, None, 1, &mut out, &|| {
+        false
+    })
+    .unwrap();
+    out
+}
+
 fn filter(expr: &str) -> Result<Filter, FilterError> {
     Filter::compile(expr, FiveTribes::feature_schema())
 }
@@ -311,14 +321,6 @@ fn positions_by_hash_find_every_game_that_reached_a_state() {
 #[test]
 fn blocks_lost_with_their_files_are_indexed_again_when_the_analysis_attaches() {
     let (dir, store, analysis) = store_with(6);
-    let everything = |store: &Store| {
-        let mut out = Vec::new();
-        positions::export_ndjson(&ix(store), GameKind::FiveTribes, None, 1, &mut out, &|| {
-            false
-        })
-        .unwrap();
-        out
-    };
     let before = everything(&store);
     assert!(!before.is_empty());
     // As every opener that writes does once the projections are complete (`storecmd`): the
@@ -351,14 +353,6 @@ fn blocks_lost_with_their_files_are_indexed_again_when_the_analysis_attaches() {
 #[test]
 fn a_rebuilt_index_equals_the_one_kept_incrementally() {
     let (_d, store, analysis) = store_with(8);
-    let everything = |store: &Store| {
-        let mut out = Vec::new();
-        positions::export_ndjson(&ix(store), GameKind::FiveTribes, None, 1, &mut out, &|| {
-            false
-        })
-        .unwrap();
-        out
-    };
     let before = everything(&store);
     analysis.clear(&store).unwrap();
     assert!(everything(&store).is_empty());
