@@ -17,8 +17,14 @@
 //!
 //! # Durability
 //! Appends are not synced: the blocks are a projection of the logs. Every writer, on opening,
-//! indexes again the finished games the file lacks (`heal`), so a crash loses nothing that
-//! is not put back.
+//! indexes again the finished games the file lacks (`Analysis::attach`), so a crash loses
+//! nothing that is not put back.
+//!
+//! # Readers
+//! A reader checks every record's checksum when it opens the file, so it reads every byte
+//! then; it keeps those bytes and serves blocks from them (the file as it was at opening, about
+//! 4.4 bytes per position: 11 MB for 10,000 Five Tribes games). A writer reads blocks from the
+//! file.
 
 use super::PositionsError;
 use rules_core::GameKind;
@@ -57,6 +63,9 @@ pub struct BlockFile {
     directory: RwLock<BTreeMap<GameId, Extent>>,
     /// The end of the last whole record, where the next append goes (writers only).
     end: Mutex<u64>,
+    /// A reader's copy of the file as it was opened: the directory had to read every byte
+    /// to check the records, so blocks are then copied from here, not read a second time.
+    snapshot: Option<Vec<u8>>,
 }
 
 /// The folder that holds the block files of a store in `data_dir`.
@@ -137,6 +146,7 @@ impl BlockFile {
             path,
             directory: RwLock::new(directory),
             end: Mutex::new(end),
+            snapshot: Some(bytes),
         }))
     }
 
@@ -170,11 +180,17 @@ impl BlockFile {
             path,
             directory: RwLock::new(directory),
             end: Mutex::new(end),
+            snapshot: None,
         })
     }
 
     /// Appends the block of game `id` (a later record of the same game replaces an earlier).
     pub fn append(&self, id: GameId, block: &[u8]) -> Result<(), PositionsError> {
+        if self.snapshot.is_some() {
+            return Err(PositionsError::Io(io::Error::other(
+                "the position index was opened for reading",
+            )));
+        }
         if block.len() > MAX_BLOCK {
             return Err(PositionsError::BadBlock(id));
         }
@@ -199,6 +215,11 @@ impl BlockFile {
 
     /// Empties the file (before a rebuild indexes every game again).
     pub fn clear(&self) -> Result<(), PositionsError> {
+        if self.snapshot.is_some() {
+            return Err(PositionsError::Io(io::Error::other(
+                "the position index was opened for reading",
+            )));
+        }
         let mut end = self.end.lock().unwrap_or_else(|e| e.into_inner());
         self.file.set_len(HEADER as u64)?;
         *end = HEADER as u64;
@@ -226,13 +247,22 @@ impl BlockFile {
         }
     }
 
-    /// Reads one block into `buf` (replacing its contents).
-    pub fn read(&self, id: GameId, e: Extent, buf: &mut Vec<u8>) -> Result<(), PositionsError> {
-        buf.clear();
-        buf.resize(e.len as usize, 0);
-        self.file
-            .read_exact_at(buf, e.offset)
-            .map_err(|_| PositionsError::BadBlock(id))
+    /// Fills `buf` from `offset`: from the reader's snapshot, or from the file.
+    fn read_at(&self, id: GameId, offset: u64, buf: &mut [u8]) -> Result<(), PositionsError> {
+        match &self.snapshot {
+            Some(bytes) => {
+                let from = usize::try_from(offset).map_err(|_| PositionsError::BadBlock(id))?;
+                let src = bytes
+                    .get(from..from + buf.len())
+                    .ok_or(PositionsError::BadBlock(id))?;
+                buf.copy_from_slice(src);
+                Ok(())
+            }
+            None => self
+                .file
+                .read_exact_at(buf, offset)
+                .map_err(|_| PositionsError::BadBlock(id)),
+        }
     }
 
     /// Reads the blocks of `extents` (in file order where they are adjacent, one read for a
@@ -252,9 +282,7 @@ impl BlockFile {
             }
             let base = buf.len();
             buf.resize(base + (stop - start) as usize, 0);
-            self.file
-                .read_exact_at(&mut buf[base..], start)
-                .map_err(|_| PositionsError::BadBlock(extents[i].0))?;
+            self.read_at(extents[i].0, start, &mut buf[base..])?;
             for (id, e) in &extents[i..j] {
                 let from = base + (e.offset - start) as usize;
                 out.push((*id, from..from + e.len as usize));
@@ -286,9 +314,12 @@ mod tests {
         let r = BlockFile::open_read(dir.path(), kind).unwrap().unwrap();
         let all = r.extents(None);
         assert_eq!(all.iter().map(|(g, _)| g.0).collect::<Vec<_>>(), [3, 7]);
-        let mut buf = Vec::new();
-        r.read(GameId(7), all[1].1, &mut buf).unwrap();
-        assert_eq!(buf, b"seven again");
+        let (bytes, ranges) = r.read_many(&all[1..]).unwrap();
+        assert_eq!(&bytes[ranges[0].1.clone()], b"seven again");
+        // The writer reads the same from the file as the reader from its snapshot; a reader
+        // writes nothing.
+        assert_eq!(w.read_many(&all).unwrap(), r.read_many(&all).unwrap());
+        assert!(r.append(GameId(8), b"eight").is_err() && r.clear().is_err());
         let (bytes, ranges) = r.read_many(&all).unwrap();
         assert_eq!(&bytes[ranges[0].1.clone()], b"three");
         assert_eq!(&bytes[ranges[1].1.clone()], b"seven again");
