@@ -161,10 +161,11 @@ impl<'a> PositionRef<'a> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    const SCHEMA: FeatureSchema = FeatureSchema {
+    /// A small schema for the block and column tests.
+    pub(in crate::positions) const SCHEMA: FeatureSchema = FeatureSchema {
         phases: &["a", "b"],
         global: &["g"],
         seat: &["x", "y"],

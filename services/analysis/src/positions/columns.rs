@@ -258,12 +258,7 @@ impl<'a> BlockView<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    const SCHEMA: FeatureSchema = FeatureSchema {
-        phases: &["a", "b"],
-        global: &["g"],
-        seat: &["x", "y"],
-    };
+    use crate::positions::block::tests::SCHEMA;
 
     #[test]
     fn columns_round_trip_at_every_width() {
