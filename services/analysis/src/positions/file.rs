@@ -30,7 +30,7 @@ use super::PositionsError;
 use rules_core::GameKind;
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
-use std::io::{self, Read};
+use std::io::{self, Read, Seek, Write};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, RwLock};
@@ -61,8 +61,8 @@ pub struct BlockFile {
     file: File,
     path: PathBuf,
     directory: RwLock<BTreeMap<GameId, Extent>>,
-    /// The end of the last whole record, where the next append goes (writers only).
-    end: Mutex<u64>,
+    /// Held while a record is appended (a writer's threads append one at a time).
+    appending: Mutex<()>,
     /// A reader's copy of the file as it was opened: the directory had to read every byte
     /// to check the records, so blocks are then copied from here, not read a second time.
     snapshot: Option<Vec<u8>>,
@@ -141,11 +141,11 @@ impl BlockFile {
         };
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes)?;
-        Ok(parse(&bytes, kind).map(|(directory, end)| BlockFile {
+        Ok(parse(&bytes, kind).map(|(directory, _)| BlockFile {
             file,
             path,
             directory: RwLock::new(directory),
-            end: Mutex::new(end),
+            appending: Mutex::new(()),
             snapshot: Some(bytes),
         }))
     }
@@ -158,9 +158,8 @@ impl BlockFile {
         let path = dir.join(file_name(kind));
         let mut file = OpenOptions::new()
             .read(true)
-            .write(true)
+            .append(true)
             .create(true)
-            .truncate(false)
             .open(&path)?;
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes)?;
@@ -168,7 +167,7 @@ impl BlockFile {
             Some(found) => found,
             None => {
                 file.set_len(0)?;
-                file.write_all_at(&header(kind), 0)?;
+                file.write_all(&header(kind))?;
                 (BTreeMap::new(), HEADER as u64)
             }
         };
@@ -179,7 +178,7 @@ impl BlockFile {
             file,
             path,
             directory: RwLock::new(directory),
-            end: Mutex::new(end),
+            appending: Mutex::new(()),
             snapshot: None,
         })
     }
@@ -199,13 +198,21 @@ impl BlockFile {
         record.extend_from_slice(&crc(id.0, block).to_le_bytes());
         record.extend_from_slice(&id.0.to_le_bytes());
         record.extend_from_slice(block);
-        let mut end = self.end.lock().unwrap_or_else(|e| e.into_inner());
-        self.file.write_all_at(&record, *end)?;
+        // The file is opened for appending: a record always lands at the end, whoever else
+        // has the file open for writing (a second attach in one process, say), and the
+        // handle's position after the write says where it landed.
+        let _one_at_a_time = self.appending.lock().unwrap_or_else(|e| e.into_inner());
+        let before = self.file.metadata()?.len();
+        if let Err(e) = (&self.file).write_all(&record) {
+            // Take back a partial record (a full disk), so that what follows stays readable.
+            let _ = self.file.set_len(before);
+            return Err(e.into());
+        }
+        let after = (&self.file).stream_position()?;
         let extent = Extent {
-            offset: *end + RECORD as u64,
+            offset: after - block.len() as u64,
             len: block.len() as u32,
         };
-        *end += record.len() as u64;
         self.directory
             .write()
             .unwrap_or_else(|e| e.into_inner())
@@ -220,9 +227,8 @@ impl BlockFile {
                 "the position index was opened for reading",
             )));
         }
-        let mut end = self.end.lock().unwrap_or_else(|e| e.into_inner());
+        let _one_at_a_time = self.appending.lock().unwrap_or_else(|e| e.into_inner());
         self.file.set_len(HEADER as u64)?;
-        *end = HEADER as u64;
         self.directory
             .write()
             .unwrap_or_else(|e| e.into_inner())
@@ -346,6 +352,28 @@ mod tests {
         std::fs::write(&path, &bytes).unwrap();
         let r = BlockFile::open_read(dir.path(), kind).unwrap().unwrap();
         assert!(r.extents(None).is_empty());
+
+        // Two writers of one file (two attaches in one process) append without overwriting
+        // each other: every record of both is read back.
+        let w1 = BlockFile::open_write(dir.path(), kind).unwrap();
+        let w2 = BlockFile::open_write(dir.path(), kind).unwrap();
+        for i in 0..20u64 {
+            let w = if i % 2 == 0 { &w1 } else { &w2 };
+            w.append(GameId(100 + i), format!("block {i}").as_bytes())
+                .unwrap();
+        }
+        let r = BlockFile::open_read(dir.path(), kind).unwrap().unwrap();
+        let found = r.extents(Some(GameId(100)));
+        assert_eq!(found.len(), 20);
+        let (bytes, ranges) = r.read_many(&found).unwrap();
+        for (i, (_, range)) in ranges.into_iter().enumerate() {
+            assert_eq!(&bytes[range], format!("block {i}").as_bytes());
+        }
+        // Each writer's own directory places its records right.
+        let mine = w2.extents(Some(GameId(100)));
+        let (bytes, ranges) = w2.read_many(&mine).unwrap();
+        assert_eq!(&bytes[ranges[0].1.clone()], b"block 1");
+        drop((w1, w2));
 
         // Another format (or kind) is not read; a writer starts the file again.
         std::fs::write(&path, b"not a block file at all").unwrap();
