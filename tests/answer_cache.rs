@@ -109,6 +109,10 @@ fn cached_answers_are_the_answers_computed_afresh() {
     assert_eq!(served, games.len() as u64 * 4);
     assert_eq!(counter(&fresh, "ludolog_answer_cache_hits_total"), 0);
     assert_eq!(counter(&fresh, "ludolog_answer_cache_inserts_total"), 0);
+    // The kept answers' weight is shown, at least their bytes; nothing when the cache is off.
+    let kept = counter(&cached, "ludolog_answer_cache_inserts_total");
+    assert!(kept > 0 && counter(&cached, "ludolog_answer_cache_bytes") >= kept * 100);
+    assert_eq!(counter(&fresh, "ludolog_answer_cache_bytes"), 0);
 }
 
 #[test]

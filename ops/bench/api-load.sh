@@ -22,18 +22,11 @@ for _ in $(seq 50); do grep -q listening "$WORK/serve.out" 2>/dev/null && break;
 URL=http://127.0.0.1:$PORT/graphql
 
 # The sample games and their lengths, for the Lua script.
-python3 - "$URL" >"$WORK/position.lua" <<'PY'
-import json, sys, urllib.request
-url = sys.argv[1]
-games, after = [], None
-while True:
-    q = {"query": "query($a: String) { games(first: 100, after: $a) { edges { node { id plies } } pageInfo { hasNextPage endCursor } } }", "variables": {"a": after}}
-    r = json.load(urllib.request.urlopen(urllib.request.Request(url, json.dumps(q).encode(), {"content-type": "application/json"})))
-    g = r["data"]["games"]
-    games += [(e["node"]["id"], e["node"]["plies"]) for e in g["edges"]]
-    if not g["pageInfo"]["hasNextPage"]:
-        break
-    after = g["pageInfo"]["endCursor"]
+python3 - "$URL" "$ROOT/ops/bench" >"$WORK/position.lua" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[2])
+from games import games
+games = games(sys.argv[1])
 print("local games = {" + ",".join('{"%s",%d}' % g for g in games) + "}")
 print('''
 wrk.method = "POST"
@@ -58,7 +51,7 @@ def gql(q, v=None, token=None):
 moves, end = 0, time.time() + secs
 rnd = random.Random(1)
 while time.time() < end:
-    c = gql('mutation { createGame(kind: "five-tribes", players: ["a","b","c","d"]) { game { id } seatTokens } }')["data"]["createGame"]
+    c = gql('mutation { createGame(kind: FIVE_TRIBES, players: ["a","b","c","d"]) { game { id } seatTokens } }')["data"]["createGame"]
     gid, tokens = c["game"]["id"], c["seatTokens"]
     while time.time() < end:
         p = gql('query($id: ID!) { game(id: $id) { plies position { toAct { kind seat } } } }', {"id": gid})["data"]["game"]

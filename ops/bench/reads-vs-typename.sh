@@ -39,18 +39,12 @@ stop() { kill $SERVER; wait $SERVER 2>/dev/null || true; }
 
 # The games and their lengths, and the Lua scripts (one request body per call).
 lua() { # lua URL MODE > script.lua ; MODE: typename | random | sweep | get | replay | moves
-  python3 - "$1" "$2" <<'PY'
-import hashlib, json, sys, urllib.request
+  python3 - "$1" "$2" "$ROOT/ops/bench" <<'PY'
+import hashlib, json, sys
 url, mode = sys.argv[1], sys.argv[2]
-games, after = [], None
-while True:
-    q = {"query": "query($a: String) { games(first: 100, after: $a, status: FINISHED) { edges { node { id plies } } pageInfo { hasNextPage endCursor } } }", "variables": {"a": after}}
-    r = json.load(urllib.request.urlopen(urllib.request.Request(url, json.dumps(q).encode(), {"content-type": "application/json"})))
-    g = r["data"]["games"]
-    games += [(e["node"]["id"], e["node"]["plies"]) for e in g["edges"]]
-    if not g["pageInfo"]["hasNextPage"]:
-        break
-    after = g["pageInfo"]["endCursor"]
+sys.path.insert(0, sys.argv[3])
+from games import games
+games = games(url, "FINISHED")
 position = "query($id: ID!, $p: Int) { game(id: $id) { position(ply: $p) { ply phase toAct { kind seat } view } } }"
 sha = hashlib.sha256(position.encode()).hexdigest()
 print("local games = {" + ",".join('{"%s",%d}' % g for g in games) + "}")

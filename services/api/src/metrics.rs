@@ -37,7 +37,9 @@ impl Metrics {
             .fetch_add((seconds * 1e6) as u64, Relaxed);
     }
 
-    pub fn render(&self, store_bytes: u64, games: usize) -> String {
+    /// The metrics as Prometheus text, with the gauges the caller measures: the store's size
+    /// and game count, and the weight of the kept answers (`http::cache`).
+    pub fn render(&self, store_bytes: u64, games: usize, cache_bytes: u64) -> String {
         let mut s = String::new();
         let mut counter = |name: &str, help: &str, v: u64| {
             s.push_str(&format!(
@@ -96,6 +98,7 @@ impl Metrics {
         ));
         s.push_str(&format!("# HELP ludolog_store_bytes Bytes the store uses on disk.\n# TYPE ludolog_store_bytes gauge\nludolog_store_bytes {store_bytes}\n"));
         s.push_str(&format!("# HELP ludolog_store_games Games in the store.\n# TYPE ludolog_store_games gauge\nludolog_store_games {games}\n"));
+        s.push_str(&format!("# HELP ludolog_answer_cache_bytes Bytes the kept answers weigh (keys, bodies, bookkeeping).\n# TYPE ludolog_answer_cache_bytes gauge\nludolog_answer_cache_bytes {cache_bytes}\n"));
         s
     }
 }

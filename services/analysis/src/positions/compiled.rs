@@ -21,6 +21,7 @@ use cel::common::ast::{ComprehensionExpr, Expr, IdedExpr, LiteralValue};
 use rules_core::FeatureSchema;
 
 use super::block::LEAD;
+use super::guard::Cmp;
 
 /// An answer the tree cannot give: the interpreter decides.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,16 +60,6 @@ enum Arith {
     Mul,
     Div,
     Rem,
-}
-
-#[derive(Debug, Clone, Copy)]
-enum Cmp {
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
 }
 
 #[derive(Debug, Clone)]
@@ -265,14 +256,7 @@ impl At<'_> {
             Bool::Lit(b) => Ok(*b),
             Bool::Cmp(op, a, b) => {
                 let (a, b) = (self.int(a, depth)?, self.int(b, depth)?);
-                Ok(match op {
-                    Cmp::Eq => a == b,
-                    Cmp::Ne => a != b,
-                    Cmp::Lt => a < b,
-                    Cmp::Le => a <= b,
-                    Cmp::Gt => a > b,
-                    Cmp::Ge => a >= b,
-                })
+                Ok(op.holds(a, b))
             }
             Bool::Same(ne, a, b) => Ok((self.bool(a, depth)? == self.bool(b, depth)?) != *ne),
             Bool::Phase { index, ne } => {
@@ -483,13 +467,8 @@ impl Compiler<'_> {
                         ))
                     }
                     (op, [a, b]) => {
-                        let cmp = match op {
-                            "_<_" => Cmp::Lt,
-                            "_<=_" => Cmp::Le,
-                            "_>_" => Cmp::Gt,
-                            "_>=_" => Cmp::Ge,
-                            _ => return None,
-                        };
+                        // (`==` and `!=` were matched above.)
+                        let cmp = Cmp::of_cel(op)?;
                         Some(Bool::Cmp(
                             cmp,
                             Box::new(self.int(a)?),

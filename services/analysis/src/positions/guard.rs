@@ -21,8 +21,9 @@ enum Var {
     Global(usize),
 }
 
+/// A CEL integer comparison, shared by the guards and the compiled tree (`compiled.rs`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Op {
+pub(super) enum Cmp {
     Eq,
     Ne,
     Lt,
@@ -31,11 +32,48 @@ enum Op {
     Ge,
 }
 
+impl Cmp {
+    /// The comparison a CEL operator names (`_<=_`), if it is one.
+    pub(super) fn of_cel(name: &str) -> Option<Cmp> {
+        Some(match name {
+            "_==_" => Cmp::Eq,
+            "_!=_" => Cmp::Ne,
+            "_<_" => Cmp::Lt,
+            "_<=_" => Cmp::Le,
+            "_>_" => Cmp::Gt,
+            "_>=_" => Cmp::Ge,
+            _ => return None,
+        })
+    }
+
+    pub(super) fn holds(self, a: i64, b: i64) -> bool {
+        match self {
+            Cmp::Eq => a == b,
+            Cmp::Ne => a != b,
+            Cmp::Lt => a < b,
+            Cmp::Le => a <= b,
+            Cmp::Gt => a > b,
+            Cmp::Ge => a >= b,
+        }
+    }
+
+    /// The same comparison with its sides swapped (`3 < x` is `x > 3`).
+    fn flip(self) -> Cmp {
+        match self {
+            Cmp::Lt => Cmp::Gt,
+            Cmp::Le => Cmp::Ge,
+            Cmp::Gt => Cmp::Lt,
+            Cmp::Ge => Cmp::Le,
+            same => same,
+        }
+    }
+}
+
 /// One `feature <op> literal` term.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Guard {
     var: Var,
-    op: Op,
+    op: Cmp,
     value: i64,
 }
 
@@ -74,14 +112,7 @@ impl Guard {
     }
 
     fn holds(&self, x: i64) -> bool {
-        match self.op {
-            Op::Eq => x == self.value,
-            Op::Ne => x != self.value,
-            Op::Lt => x < self.value,
-            Op::Le => x <= self.value,
-            Op::Gt => x > self.value,
-            Op::Ge => x >= self.value,
-        }
+        self.op.holds(x, self.value)
     }
 }
 
@@ -103,14 +134,8 @@ fn collect(e: &IdedExpr, schema: &FeatureSchema, out: &mut Vec<Guard>) {
         call.args.iter().for_each(|a| collect(a, schema, out));
         return;
     }
-    let op = match call.func_name.as_str() {
-        "_==_" => Op::Eq,
-        "_!=_" => Op::Ne,
-        "_<_" => Op::Lt,
-        "_<=_" => Op::Le,
-        "_>_" => Op::Gt,
-        "_>=_" => Op::Ge,
-        _ => return,
+    let Some(op) = Cmp::of_cel(&call.func_name) else {
+        return;
     };
     let [a, b] = call.args.as_slice() else {
         return;
@@ -118,20 +143,10 @@ fn collect(e: &IdedExpr, schema: &FeatureSchema, out: &mut Vec<Guard>) {
     // `round == 3`, or `3 == round` with the comparison turned around.
     let (var, value, op) = match (var_of(a, schema), int_of(b), var_of(b, schema), int_of(a)) {
         (Some(v), Some(n), _, _) => (v, n, op),
-        (_, _, Some(v), Some(n)) => (v, n, flip(op)),
+        (_, _, Some(v), Some(n)) => (v, n, op.flip()),
         _ => return,
     };
     out.push(Guard { var, op, value });
-}
-
-fn flip(op: Op) -> Op {
-    match op {
-        Op::Lt => Op::Gt,
-        Op::Le => Op::Ge,
-        Op::Gt => Op::Lt,
-        Op::Ge => Op::Le,
-        same => same,
-    }
 }
 
 fn var_of(e: &IdedExpr, schema: &FeatureSchema) -> Option<Var> {
@@ -173,7 +188,7 @@ mod tests {
         assert_eq!(of("round == 3 && seats.exists(s, s.gold > 1)").len(), 1);
         assert_eq!(of("round == 3 && (ply > 10 && 4 >= bag)").len(), 3);
         let g = of("5 < ply")[0];
-        assert_eq!((g.var, g.op, g.value), (Var::Ply, Op::Gt, 5));
+        assert_eq!((g.var, g.op, g.value), (Var::Ply, Cmp::Gt, 5));
         // Not guards: under `||` or `!`, a seat feature, a non-literal, a double.
         for src in [
             "round == 3 || ply == 1",

@@ -134,10 +134,9 @@ async fn metrics(State(s): State<Shared>) -> Response {
     })
     .await
     .unwrap_or((0, 0));
-    let mut text = s.app.metrics.render(bytes, games);
-    text.push_str(&format!(
-        "# HELP ludolog_answer_cache_bytes Bytes the kept answers weigh (keys, bodies, bookkeeping).\n# TYPE ludolog_answer_cache_bytes gauge\nludolog_answer_cache_bytes {}\n",
-        s.responses.weight()
-    ));
-    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], text).into_response()
+    (
+        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+        s.app.metrics.render(bytes, games, s.responses.weight()),
+    )
+        .into_response()
 }
