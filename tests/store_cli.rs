@@ -146,6 +146,51 @@ fn import_reports_bad_lines_and_goes_on_unless_strict() {
     );
 }
 
+/// Import checks the next records on a second thread while it writes: a `--strict` import
+/// that stops at a bad record with many good ones behind it (more than the checker may hold
+/// ahead) stops promptly, writes none of the games after it, and keeps those before it.
+#[test]
+fn a_strict_import_stops_at_the_bad_record_with_many_checked_ahead() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = std::fs::read_to_string(SAMPLE).unwrap();
+    let mut lines: Vec<&str> = sample.lines().take(60).collect();
+    lines.insert(5, "{oops");
+    let file = dir.path().join("in.ndjson");
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    let data = dir.path().join("store");
+    let mut child = Command::new(ludolog())
+        .args(["import", "--strict", file.to_str().unwrap()])
+        .env("LUDOLOG_DATA_DIR", &data)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("a strict import that met a bad record did not stop");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert!(!status.success());
+    assert!(err.contains("line 6"), "{err}");
+    let out = dir.path().join("out.ndjson");
+    let (ok, _, err) = run(&["export", "--out", out.to_str().unwrap()], &data);
+    assert!(ok, "{err}");
+    let exported = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(
+        exported.lines().count(),
+        5,
+        "the five games before the bad record, and none after it"
+    );
+}
+
 #[test]
 fn statistics_by_time_range_and_positions_from_the_command_line() {
     let dir = tempfile::tempdir().unwrap();

@@ -10,7 +10,7 @@ use crate::summary::GameSummary;
 use rules_core::{GameKind, GameState};
 use std::collections::BTreeMap;
 use std::sync::{Arc, RwLock};
-use store::{GameId, Header, Store};
+use store::{Entry, GameId, Header, Store};
 
 /// Name of the projection in the store.
 pub const PROJECTION: &str = "summaries";
@@ -80,16 +80,19 @@ impl Analysis {
                 .collect();
             for id in missing {
                 let header = store.header(id)?;
-                if let Err(e) = a.positions.index_game(store, &header, hash_key) {
+                if let Err(e) = a.positions.index_game(store, &header, None, hash_key) {
                     tracing::warn!(game = %id, error = %e, "position index not written");
                 }
             }
         }
         let hook = Arc::downgrade(&a);
         store.on_finish(Arc::new(
-            move |store: &Store, header: &Header, state: &dyn GameState| {
+            move |store: &Store,
+                  header: &Header,
+                  state: &dyn GameState,
+                  entries: Option<&[Entry]>| {
                 if let Some(a) = hook.upgrade() {
-                    a.on_finish(store, header, state);
+                    a.on_finish(store, header, state, entries);
                 }
             },
         ));
@@ -105,13 +108,24 @@ impl Analysis {
     }
 
     /// Records a finished game (idempotent): its summary and its positions.
-    pub fn on_finish(&self, store: &Store, header: &Header, state: &dyn GameState) {
+    /// A game finished: its summary and its positions are added. `entries` is its whole log
+    /// when the caller has it (else it is read from the store).
+    pub fn on_finish(
+        &self,
+        store: &Store,
+        header: &Header,
+        state: &dyn GameState,
+        entries: Option<&[Entry]>,
+    ) {
         let Some(s) = GameSummary::of(header, state) else {
             return;
         };
         // Like the summary, the index is derived data: a failure here leaves the game stored
         // and is mended by `rebuild`; it is logged, not returned to the appender.
-        if let Err(e) = self.positions.index_game(store, header, self.hash_key) {
+        if let Err(e) = self
+            .positions
+            .index_game(store, header, entries, self.hash_key)
+        {
             tracing::warn!(game = %header.id, error = %e, "position index not written");
         }
         if let Ok(bytes) = postcard::to_allocvec(&s) {

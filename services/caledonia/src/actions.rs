@@ -19,12 +19,21 @@ impl State {
     /// edge with it (rivers included: Ruling C6), or the space within shipping reach across
     /// lochs. (River crossing reaches only edge neighbours, which C6 already counts.)
     pub fn port_in_reach(&self, p: &Player, hex: Hex) -> bool {
+        self.port_in_reach_with(p, hex, &mut None)
+    }
+
+    /// [`State::port_in_reach`] for several ports in turn: `lochs` keeps what the player
+    /// reaches across lochs (a flood over the map) from the first port that needs it.
+    pub fn port_in_reach_with(&self, p: &Player, hex: Hex, lochs: &mut Option<u128>) -> bool {
         let m = self.map();
         let own = p.all_units();
         let i = usize::from(hex.0).min(crate::ids::HEXES - 1);
         own & (hex.bit() | m.adj[i]) != 0
             || (p.shipping >= 2
-                && m.across_lochs(own, p.shipping - 1, self.rules >= Rules::V3) & hex.bit() != 0)
+                && *lochs.get_or_insert_with(|| {
+                    m.across_lochs(own, p.shipping - 1, self.rules >= Rules::V3)
+                }) & hex.bit()
+                    != 0)
     }
 
     /// Hexes where `u` may stand by terrain (ignoring occupation and reach).

@@ -57,6 +57,10 @@ pub struct Map {
     pub adj: [u128; HEXES],
     /// Hexes sharing an edge without a river on it.
     pub adj_dry: [u128; HEXES],
+    /// Hexes sharing an edge with a loch (`shore`), and one without a river on it
+    /// (`shore_dry`): where a crossing of the lochs can start.
+    pub shore: u128,
+    pub shore_dry: u128,
 }
 
 pub fn neighbour(h: Hex, d: usize) -> Option<Hex> {
@@ -87,6 +91,8 @@ impl Map {
             cost: [0; HEXES],
             adj: [0; HEXES],
             adj_dry: [0; HEXES],
+            shore: 0,
+            shore_dry: 0,
         };
         for i in 0..HEXES {
             let h = Hex(i as u8);
@@ -102,7 +108,21 @@ impl Map {
                 }
             }
         }
-        m
+        m.with_shores()
+    }
+
+    /// Fills in [`Map::shore`] and [`Map::shore_dry`] from the lochs and the adjacency.
+    fn with_shores(mut self) -> Map {
+        for i in 0..HEXES {
+            let h = Hex(i as u8).bit();
+            if self.adj[i] & self.loch != 0 {
+                self.shore |= h;
+            }
+            if self.adj_dry[i] & self.loch != 0 {
+                self.shore_dry |= h;
+            }
+        }
+        self
     }
 
     fn build(sides: [u8; 4], mode: Mode) -> Map {
@@ -121,6 +141,8 @@ impl Map {
             cost: [0; HEXES],
             adj: [0; HEXES],
             adj_dry: [0; HEXES],
+            shore: 0,
+            shore_dry: 0,
         };
         let mut rivers = [0u8; HEXES];
         let mut mist = 0u128;
@@ -203,7 +225,7 @@ impl Map {
             }
         }
         m.border &= m.land | m.loch | m.blocked;
-        m
+        m.with_shores()
     }
 
     /// Hexes an Expand (or a port use) can reach from units `own` with shipping level
@@ -232,9 +254,15 @@ impl Map {
     /// L10). Rules 2 searched every edge (`dry` false), as settlements still do (Ruling C6:
     /// rivers do not separate them).
     pub fn across_lochs(&self, from: u128, lochs: u8, dry: bool) -> u128 {
-        let adj = if dry { &self.adj_dry } else { &self.adj };
+        let (adj, shore) = if dry {
+            (&self.adj_dry, self.shore_dry)
+        } else {
+            (&self.adj, self.shore)
+        };
         let mut visited = 0u128;
-        let mut frontier = from;
+        // Only hexes on a shore can step onto a loch: this runs for every port at the end of
+        // every main action, and most of a player's units stand inland.
+        let mut frontier = from & shore;
         for _ in 0..lochs {
             let mut next = 0u128;
             for h in bits(frontier) {

@@ -4,6 +4,7 @@
 use crate::ids::{Clan, ContractId, Good, Hex, PortId, Tech, TileId, Unit};
 use crate::moves::{Chance, Deal, Move, PortArgs, Upgrade};
 use arrayvec::ArrayVec;
+use rules_core::notation::words;
 use rules_core::NotationError;
 use std::fmt::Write;
 
@@ -89,16 +90,6 @@ pub fn format_move(m: &Move) -> String {
     }
 }
 
-/// The words of an entry, split at single spaces, on the stack (no entry has more than 8:
-/// more is no entry at all). Replay parses every entry, so an allocation here is measurable.
-fn words(text: &str) -> Option<ArrayVec<&str, 8>> {
-    let mut w = ArrayVec::new();
-    for word in text.split(' ') {
-        w.try_push(word).ok()?;
-    }
-    Some(w)
-}
-
 struct P<'a> {
     text: &'a str,
 }
@@ -153,7 +144,7 @@ impl<'a> P<'a> {
 
 pub fn parse_move(text: &str) -> Result<Move, NotationError> {
     let p = P { text };
-    let w = words(text).ok_or_else(|| p.err("unknown move"))?;
+    let w = words::<8>(text).ok_or_else(|| p.err("unknown move"))?;
     let m = match w.as_slice() {
         ["clan", c] => Move::Clan(Clan::parse(c).ok_or_else(|| p.err("unknown clan"))?),
         ["place", u, h] => Move::Place(p.unit(u)?, p.hex(h)?),
@@ -312,7 +303,7 @@ fn field<'a>(p: &P, w: &'a str, key: &str) -> Result<&'a str, NotationError> {
 
 pub fn parse_chance(text: &str) -> Result<Chance, NotationError> {
     let p = P { text };
-    let w = words(text).ok_or_else(|| p.err("unknown chance outcome"))?;
+    let w = words::<8>(text).ok_or_else(|| p.err("unknown chance outcome"))?;
     match w.as_slice() {
         ["deal", s, po, ti, fi, of, bo] => {
             let sides_s = field(&p, s, "sides")?;

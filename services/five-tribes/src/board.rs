@@ -7,6 +7,7 @@
 //! cheap enough to run for every candidate move during move generation.
 
 use crate::ids::Tile;
+use arrayvec::ArrayVec;
 
 pub const ROWS: usize = 5;
 pub const COLS: usize = 6;
@@ -127,14 +128,18 @@ pub fn can_finish(at: Tile, arrived: Option<Dir>, hand: [u8; 5], has: [u32; 5]) 
     if k == 0 {
         return false;
     }
-    // Forward pass, remembering every step for the loop case.
-    let mut steps = [Walkers::default(); 96];
-    let k = k.min(steps.len() - 1);
-    steps[0] = Walkers::start(at, arrived);
-    for i in 1..=k {
-        steps[i] = steps[i - 1].step();
+    // Forward pass, remembering every step for the loop case. Only the steps taken are
+    // written: this runs for every occupied tile at the start of every turn (is any move
+    // left?), and clearing a whole 96-step array each time was most of its cost.
+    let mut steps: ArrayVec<Walkers, 96> = ArrayVec::new();
+    let k = k.min(steps.capacity() - 1);
+    let mut w = Walkers::start(at, arrived);
+    steps.push(w);
+    for _ in 1..=k {
+        w = w.step();
+        steps.push(w);
     }
-    let ends = steps[k].union();
+    let ends = w.union();
     let mut loop_colours = 0u32;
     for c in 0..5 {
         if hand[c] == 0 {

@@ -113,11 +113,20 @@ impl Res {
         crate::data::components().card_codes[usize::from(self.0)].as_str()
     }
     pub fn from_code(s: &str) -> Option<Res> {
-        crate::data::components()
-            .card_codes
-            .iter()
-            .position(|c| c == s)
-            .map(|i| Res(i as u8))
+        // Indexed once: card codes are read for every card of every draw in a replay.
+        static CODES: std::sync::OnceLock<rules_core::notation::NameIndex> =
+            std::sync::OnceLock::new();
+        CODES
+            .get_or_init(|| {
+                rules_core::notation::NameIndex::new(
+                    crate::data::components()
+                        .card_codes
+                        .iter()
+                        .map(String::as_str),
+                )
+            })
+            .get(s)
+            .map(Res)
     }
     pub const fn is_fakir(self) -> bool {
         self.0 == 9

@@ -5,8 +5,10 @@ use crate::data::components;
 use crate::ids::{Colour, Djinn, Res, Tile};
 use crate::moves::{Chance, Deal, DjinnUse, Goods, Move, Pay, Redirect, Target};
 use arrayvec::ArrayVec;
+use rules_core::notation::NameIndex;
 use rules_core::NotationError;
 use std::fmt::Write;
+use std::sync::OnceLock;
 
 fn pay_suffix(out: &mut String, name: &str, r: Option<Redirect>) {
     if let Some(r) = r {
@@ -431,26 +433,26 @@ pub fn format_chance(c: &Chance) -> String {
     }
 }
 
-fn field<'a>(p: &mut P<'a>, name: &str) -> Result<Vec<&'a str>, NotationError> {
+/// The value of a `name=value` word.
+fn field<'a>(p: &mut P<'a>, name: &str) -> Result<&'a str, NotationError> {
     let w = p.word(name)?;
-    let v = w
-        .strip_prefix(name)
+    w.strip_prefix(name)
         .and_then(|v| v.strip_prefix('='))
-        .ok_or_else(|| p.err(&format!("expected `{name}=`")))?;
-    Ok(if v == "-" {
-        Vec::new()
-    } else {
-        v.split('.').collect()
-    })
+        .ok_or_else(|| p.err(&format!("expected `{name}=`")))
 }
 
+/// The items of a `.`-separated list (`-`: none), each read by `f`. Split as it is read: a
+/// dealt layout is 30 items, and every replay reads it.
 fn list<T, const N: usize>(
     p: &P<'_>,
-    items: Vec<&str>,
+    items: &str,
     f: impl Fn(&str) -> Option<T>,
 ) -> Result<ArrayVec<T, N>, NotationError> {
     let mut out = ArrayVec::new();
-    for i in items {
+    if items == "-" {
+        return Ok(out);
+    }
+    for i in items.split('.') {
         let v = f(i).ok_or_else(|| {
             p.err(&format!(
                 "unknown item `{}`",
@@ -460,6 +462,14 @@ fn list<T, const N: usize>(
         out.try_push(v).map_err(|_| p.err("too many items"))?;
     }
     Ok(out)
+}
+
+/// Tile kinds by code, indexed once (a dealt layout names 30).
+fn kind_index(code: &str) -> Option<u8> {
+    static KINDS: OnceLock<NameIndex> = OnceLock::new();
+    KINDS
+        .get_or_init(|| NameIndex::new(components().kinds.iter().map(|k| k.code.as_str())))
+        .get(code)
 }
 
 fn card(s: &str) -> Option<Res> {
@@ -473,15 +483,12 @@ pub fn parse_chance(text: &str) -> Result<Chance, NotationError> {
     };
     match p.word("an outcome")? {
         "deal" => {
-            let kinds = &components().kinds;
             let layout_w = field(&mut p, "layout")?;
             let meeples_w = field(&mut p, "meeples")?;
             let order_w = field(&mut p, "order")?;
             let cards_w = field(&mut p, "cards")?;
             let djinns_w = field(&mut p, "djinns")?;
-            let layout_v: ArrayVec<u8, 30> = list(&p, layout_w, |c| {
-                kinds.iter().position(|k| k.code == c).map(|i| i as u8)
-            })?;
+            let layout_v: ArrayVec<u8, 30> = list(&p, layout_w, kind_index)?;
             let layout: [u8; 30] = layout_v
                 .into_inner()
                 .map_err(|_| p.err("the layout names 30 tiles"))?;
@@ -524,14 +531,9 @@ pub fn parse_chance(text: &str) -> Result<Chance, NotationError> {
             let (kind, v) = w
                 .split_once('=')
                 .ok_or_else(|| p.err("expected cards=, djinns= or meeples="))?;
-            let items: Vec<&str> = if v == "-" {
-                Vec::new()
-            } else {
-                v.split('.').collect()
-            };
             let c = match kind {
-                "cards" => Chance::Cards(list(&p, items, card)?),
-                "djinns" => Chance::Djinns(list(&p, items, Djinn::from_slug)?),
+                "cards" => Chance::Cards(list(&p, v, card)?),
+                "djinns" => Chance::Djinns(list(&p, v, Djinn::from_slug)?),
                 "meeples" => {
                     let mut out = ArrayVec::new();
                     for ch in v.chars() {

@@ -276,11 +276,16 @@ impl State {
     /// Is there a tile from which a meeple move can be completed?
     pub fn any_legal_pick(&self) -> bool {
         let occupied = self.board.occupied();
-        Tile::all().any(|t| occupied & t.bit() != 0 && self.pick_is_finishable(t))
+        let has = self.board.has_colour();
+        Tile::all().any(|t| occupied & t.bit() != 0 && self.finishable_with(t, has))
     }
     pub fn pick_is_finishable(&self, t: Tile) -> bool {
+        self.finishable_with(t, self.board.has_colour())
+    }
+    /// A pick of `t` can be finished, given the colours on the board now (`has`): the tile
+    /// picked up is empty while its meeples are walked away.
+    fn finishable_with(&self, t: Tile, mut has: [u32; 5]) -> bool {
         let hand = self.board.meeples[usize::from(t.0)];
-        let mut has = self.board.has_colour();
         for h in has.iter_mut() {
             *h &= !t.bit();
         }

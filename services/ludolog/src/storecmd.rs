@@ -185,7 +185,7 @@ pub fn open_analysed_with(
             let h = store.header(id)?;
             if h.status == store::Status::Finished {
                 let s = store.state_at(id, h.plies)?;
-                a.on_finish(&store, &h, s.as_ref());
+                a.on_finish(&store, &h, s.as_ref(), None);
             }
         }
         a.mark_projections_current(&store)?;
@@ -223,23 +223,76 @@ pub fn import(store: &Store, file: &Path, strict: bool) -> Result<ImportSummary>
 }
 
 /// Imports the records read from `reader` (`name` says where from, `size` its bytes, for
-/// the progress bar).
+/// the progress bar). Two stages: a thread reads and checks each record (JSON, schema, every
+/// entry replayed) while this one writes the record before it, in the file's order — on two
+/// cores the checking of the next game overlaps the writing of this one.
 pub fn import_from(
     store: &Store,
     name: &str,
-    mut reader: impl BufRead,
+    reader: impl BufRead + Send,
     size: u64,
     strict: bool,
 ) -> Result<ImportSummary> {
     let pb = bar(size, "import");
     let start = std::time::Instant::now();
-    let mut line = String::new();
     let mut summary = ImportSummary {
         imported: 0,
         rejected: 0,
         entries: 0,
         seconds: 0.0,
     };
+    // A few records ahead at most: a record is at most 8 MiB, so memory stays bounded.
+    let (tx, rx) = std::sync::mpsc::sync_channel::<Checked>(8);
+    let outcome = std::thread::scope(|scope| -> Result<()> {
+        let checker = scope.spawn(move || check_records(store, name, reader, &tx));
+        // The receiver is consumed here, so that leaving early (`--strict`) drops it and the
+        // checker, blocked on a full channel, stops instead of waiting forever.
+        for checked in rx {
+            pb.inc(checked.bytes);
+            match checked.record.and_then(|p| store.commit_import(p)) {
+                Ok(h) => {
+                    summary.imported += 1;
+                    summary.entries += u64::from(h.plies);
+                }
+                Err(e) => {
+                    summary.rejected += 1;
+                    pb.suspend(|| eprintln!("rejected: {e}"));
+                    if strict {
+                        store.flush()?;
+                        bail!("import stopped at line {} (--strict)", checked.line);
+                    }
+                }
+            }
+        }
+        // The channel ended: the checker is done (or failed to read the input).
+        checker
+            .join()
+            .map_err(|_| anyhow::anyhow!("the record checker stopped unexpectedly"))?
+    });
+    // Whatever stopped the import, what was written is made durable before the answer.
+    store.flush()?;
+    outcome?;
+    pb.finish_and_clear();
+    summary.seconds = start.elapsed().as_secs_f64();
+    Ok(summary)
+}
+
+/// One line of an import, checked: its number, its size in bytes and the record or why not.
+struct Checked {
+    line: u64,
+    bytes: u64,
+    record: Result<store::portable::PreparedImport, store::portable::RecordError>,
+}
+
+/// The checking stage of [`import_from`]: reads every line and sends it checked, in order.
+/// Stops early when the writer stops listening (a `--strict` import refused a record).
+fn check_records(
+    store: &Store,
+    name: &str,
+    mut reader: impl BufRead,
+    tx: &std::sync::mpsc::SyncSender<Checked>,
+) -> Result<()> {
+    let mut line = String::new();
     let mut line_no = 0u64;
     loop {
         line.clear();
@@ -247,33 +300,22 @@ pub fn import_from(
             .read_line(&mut line)
             .with_context(|| format!("reading {name}"))?;
         if n == 0 {
-            break;
+            return Ok(());
         }
         line_no += 1;
-        pb.inc(n as u64);
         let text = line.trim_end_matches(['\n', '\r']);
         if text.trim().is_empty() {
             continue;
         }
-        match store.import_line(line_no, text) {
-            Ok(h) => {
-                summary.imported += 1;
-                summary.entries += u64::from(h.plies);
-            }
-            Err(e) => {
-                summary.rejected += 1;
-                pb.suspend(|| eprintln!("rejected: {e}"));
-                if strict {
-                    store.flush()?;
-                    bail!("import stopped at line {line_no} (--strict)");
-                }
-            }
+        let checked = Checked {
+            line: line_no,
+            bytes: n as u64,
+            record: store.prepare_import(line_no, text),
+        };
+        if tx.send(checked).is_err() {
+            return Ok(());
         }
     }
-    store.flush()?;
-    pb.finish_and_clear();
-    summary.seconds = start.elapsed().as_secs_f64();
-    Ok(summary)
 }
 
 /// Where a command writes: a file, or standard output for `-`.

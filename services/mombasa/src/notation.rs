@@ -7,8 +7,41 @@ use crate::ids::{BookSpace, CardRef, Company, DisplayPos, Region, StartTile, Uni
 use crate::ids::{DECK_CARDS, OWN_CARDS, SLOTS};
 use crate::moves::{BonusArg, Chance, Move};
 use arrayvec::ArrayVec;
+use rules_core::notation::{words, NameIndex};
 use rules_core::NotationError;
 use std::fmt::Write;
+use std::sync::OnceLock;
+
+/// The components' names, indexed once. Names are the same in every data version (a
+/// correction may not rename, see `data/versions.rs`), so the current data's serve all.
+struct Names {
+    cards: NameIndex,
+    books: NameIndex,
+    tiles: NameIndex,
+    sides: NameIndex,
+    bonus: NameIndex,
+}
+
+fn names() -> &'static Names {
+    static NAMES: OnceLock<Names> = OnceLock::new();
+    NAMES.get_or_init(|| {
+        let c = components();
+        Names {
+            // Own cards (44..54) are named by seat 0's block: the codes are the same for
+            // every seat.
+            cards: NameIndex::new(
+                c.cards
+                    .iter()
+                    .take(usize::from(DECK_CARDS + OWN_CARDS))
+                    .map(|k| k.code.as_str()),
+            ),
+            books: NameIndex::new(c.books.iter().map(|k| k.code.as_str())),
+            tiles: NameIndex::new(c.start_tiles.iter().map(|k| k.code.as_str())),
+            sides: NameIndex::new(c.sides.iter().map(|k| k.name.as_str())),
+            bonus: NameIndex::new(c.bonus.iter().map(|k| k.code.as_str())),
+        }
+    })
+}
 
 pub fn card_code(r: CardRef) -> String {
     let c = components();
@@ -19,12 +52,7 @@ pub fn card_code(r: CardRef) -> String {
 }
 
 pub fn parse_card(s: &str) -> Option<CardRef> {
-    let c = components();
-    c.cards
-        .iter()
-        .take(usize::from(DECK_CARDS + OWN_CARDS))
-        .position(|k| k.code == s)
-        .map(|i| CardRef(i as u8))
+    names().cards.get(s).map(CardRef)
 }
 
 pub fn book_code(b: u8) -> String {
@@ -35,11 +63,7 @@ pub fn book_code(b: u8) -> String {
 }
 
 pub fn parse_book(s: &str) -> Option<u8> {
-    components()
-        .books
-        .iter()
-        .position(|k| k.code == s)
-        .map(|i| i as u8)
+    names().books.get(s)
 }
 
 pub fn tile_code(t: u8) -> String {
@@ -50,11 +74,7 @@ pub fn tile_code(t: u8) -> String {
 }
 
 pub fn parse_tile(s: &str) -> Option<u8> {
-    components()
-        .start_tiles
-        .iter()
-        .position(|k| k.code == s)
-        .map(|i| i as u8)
+    names().tiles.get(s)
 }
 
 fn side_code(x: u8) -> String {
@@ -65,11 +85,7 @@ fn side_code(x: u8) -> String {
 }
 
 fn parse_side(s: &str) -> Option<u8> {
-    components()
-        .sides
-        .iter()
-        .position(|k| k.name == s)
-        .map(|i| i as u8)
+    names().sides.get(s)
 }
 
 /// A 1-based number in `1..=max`, as a 0-based index.
@@ -140,10 +156,9 @@ pub fn format_move(m: &Move) -> String {
 
 pub fn parse_move(text: &str) -> Result<Move, NotationError> {
     let bad = |why: &str| NotationError::new(text, why);
-    let w: ArrayVec<&str, 4> = text.split(' ').take(4).collect();
-    if text.split(' ').count() > 4 || w.iter().any(|x| x.is_empty()) {
-        return Err(bad("words separated by single spaces"));
-    }
+    let w = words::<4>(text)
+        .filter(|w| w.iter().all(|x| !x.is_empty()))
+        .ok_or_else(|| bad("words separated by single spaces"))?;
     let arg = |i: usize| w.get(i).copied().ok_or_else(|| bad("missing argument"));
     let arity = |n: usize| {
         if w.len() == n {
@@ -246,13 +261,10 @@ pub fn parse_move(text: &str) -> Result<Move, NotationError> {
             Move::Diamond(slot(arg(1)?)?)
         }
         "bonus" => {
-            let c = components();
-            let code = arg(1)?;
-            let space = c
+            let space = names()
                 .bonus
-                .iter()
-                .position(|b| b.code == code)
-                .ok_or_else(|| bad("unknown bonus space"))? as u8;
+                .get(arg(1)?)
+                .ok_or_else(|| bad("unknown bonus space"))?;
             let a = match w.get(2) {
                 None => BonusArg::None,
                 Some(s) => match DisplayPos::parse(s) {
@@ -351,7 +363,8 @@ fn deck_card(s: &str) -> Option<u8> {
 
 pub fn parse_chance(text: &str) -> Result<Chance, NotationError> {
     let bad = |why: &str| NotationError::new(text, why);
-    let w: Vec<&str> = text.split(' ').take(7).collect();
+    // No outcome has more than 5 words; 8 leaves room to name the kind in the error.
+    let w = words::<8>(text).ok_or_else(|| bad("more words than any chance outcome has"))?;
     let field = |i: usize, key: &str| -> Result<&str, NotationError> {
         w.get(i)
             .and_then(|x| x.strip_prefix(key))
@@ -360,7 +373,7 @@ pub fn parse_chance(text: &str) -> Result<Chance, NotationError> {
     };
     match w.first().copied().unwrap_or("") {
         "setup" => {
-            if !(3..=5).contains(&w.len()) || text.split(' ').count() > 5 {
+            if !(3..=5).contains(&w.len()) {
                 return Err(bad("setup display=.. books=.. [sides=..] [first=..]"));
             }
             let display = parse_list(field(1, "display")?, deck_card)
@@ -433,12 +446,12 @@ pub fn parse_chance(text: &str) -> Result<Chance, NotationError> {
         }
         "reveal" => {
             let mut plans = ArrayVec::new();
-            if w.len() < 2 || text.split(' ').count() > 5 {
+            if !(2..=5).contains(&w.len()) {
                 return Err(bad("reveal SEAT:CARD@SLOT,..."));
             }
             for (i, part) in w.iter().skip(1).enumerate() {
                 let (seat, items) = part.split_once(':').ok_or_else(|| bad("SEAT:.."))?;
-                if seat != i.to_string() {
+                if seat.as_bytes() != [b'0' + i as u8] {
                     return Err(bad("seats in order from 0"));
                 }
                 let mut plan = [None; SLOTS];

@@ -15,7 +15,8 @@
 //! - [`features`]: named position features for position queries; data coverage.
 //! - [`outcome`]: per-seat scores with a breakdown by category, and winners (ties share).
 //! - [`error`]: errors every game shares (wrong actor, game over, bad notation).
-//! - [`notation`]: short text forms of moves and chance outcomes.
+//! - [`notation`]: short text forms of moves and chance outcomes, and the parsing helpers the
+//!   games share on the replay path (words on the stack, component names by hash).
 //! - [`dealer`]: the seeded, version-pinned generator that samples chance outcomes.
 //! - [`contract`]: the `Game` contract checked over a recorded game, for property tests.
 //! - [`playout`]: a generic random-playout driver for tests, simulation and benchmarks.

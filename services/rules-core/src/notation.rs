@@ -6,10 +6,88 @@
 
 use crate::error::NotationError;
 use crate::game::Game;
+use arrayvec::ArrayVec;
+use rustc_hash::FxHashMap;
 
 pub trait Notation: Game {
     fn format_move(m: &Self::Move) -> String;
     fn parse_move(text: &str) -> Result<Self::Move, NotationError>;
     fn format_chance(c: &Self::Chance) -> String;
     fn parse_chance(text: &str) -> Result<Self::Chance, NotationError>;
+}
+
+/// The words of an entry, split at single spaces, on the stack; `None` when it has more than
+/// `N`. An empty word (two spaces, a leading or trailing space) is kept for the caller to
+/// refuse. Replay parses every entry of every game it rebuilds, so this is on the hottest
+/// path there is: a byte loop, no allocation.
+pub fn words<const N: usize>(text: &str) -> Option<ArrayVec<&str, N>> {
+    let mut out = ArrayVec::new();
+    let mut start = 0;
+    for (i, b) in text.bytes().enumerate() {
+        if b == b' ' {
+            out.try_push(&text[start..i]).ok()?;
+            start = i + 1;
+        }
+    }
+    out.try_push(&text[start..]).ok()?;
+    Some(out)
+}
+
+/// Component names (a card's code, a tile's id) to their index. Notation names components by
+/// their data ids; comparing a word with every name in turn was most of a replay's parse time,
+/// so a parser builds one of these per kind of component, once, and looks names up by hash.
+#[derive(Debug, Default)]
+pub struct NameIndex {
+    by_name: FxHashMap<Box<str>, u8>,
+}
+
+impl NameIndex {
+    /// The index of names in order: the `i`-th name is `i`. A repeated name keeps its first
+    /// index, as a scan from the front would find it.
+    pub fn new<'a>(names: impl IntoIterator<Item = &'a str>) -> NameIndex {
+        let mut by_name = FxHashMap::default();
+        for (i, name) in names.into_iter().enumerate() {
+            let Ok(i) = u8::try_from(i) else { break };
+            by_name.entry(name.into()).or_insert(i);
+        }
+        NameIndex { by_name }
+    }
+
+    pub fn get(&self, name: &str) -> Option<u8> {
+        self.by_name.get(name).copied()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_split_at_single_spaces_and_keep_empty_words() {
+        assert_eq!(
+            words::<4>("plan A1 3").unwrap().as_slice(),
+            ["plan", "A1", "3"]
+        );
+        assert_eq!(words::<4>("ready").unwrap().as_slice(), ["ready"]);
+        assert_eq!(words::<4>("").unwrap().as_slice(), [""]);
+        assert_eq!(words::<4>("a  b").unwrap().as_slice(), ["a", "", "b"]);
+        assert_eq!(words::<4>(" a ").unwrap().as_slice(), ["", "a", ""]);
+        assert_eq!(words::<3>("a b c").unwrap().len(), 3);
+        assert!(words::<3>("a b c d").is_none());
+        assert_eq!(
+            words::<2>("é ü").unwrap().as_slice(),
+            ["é", "ü"],
+            "a multi-byte letter is never cut"
+        );
+    }
+
+    #[test]
+    fn a_name_index_finds_each_name_at_its_position_and_nothing_else() {
+        let ix = NameIndex::new(["A1", "B2", "A1", "C3"]);
+        assert_eq!(ix.get("A1"), Some(0), "the first of a repeated name");
+        assert_eq!(ix.get("B2"), Some(1));
+        assert_eq!(ix.get("C3"), Some(3));
+        assert_eq!(ix.get("a1"), None);
+        assert_eq!(ix.get(""), None);
+    }
 }

@@ -145,8 +145,10 @@ struct Tip {
 }
 
 /// Called when a game ends (by an append or an import) and, for every finished game, during
-/// `rebuild`: how projections kept by other crates (analysis) follow the logs.
-pub type FinishHook = Arc<dyn Fn(&Store, &Header, &dyn GameState) + Send + Sync>;
+/// `rebuild`: how projections kept by other crates (analysis) follow the logs. The last
+/// argument is the game's whole log when the caller holds it (an import, a rebuild), so that
+/// a hook need not read back what was just written; `None` means read it from the store.
+pub type FinishHook = Arc<dyn Fn(&Store, &Header, &dyn GameState, Option<&[Entry]>) + Send + Sync>;
 
 /// The event store.
 pub struct Store {
@@ -374,7 +376,7 @@ impl Store {
                 h.plies += dealt.len() as u32;
                 h.status = Status::Finished;
                 self.tip_records.insert(id.to_bytes(), encode(&h.tip()))?;
-                self.finished(&h, state.as_ref());
+                self.finished(&h, state.as_ref(), None);
             }
         }
         Ok(())
@@ -673,7 +675,7 @@ impl Store {
         }
         self.commit.wait_durable(record(&writes))?;
         if let Some(st) = final_state {
-            self.finished(&header, st.as_ref());
+            self.finished(&header, st.as_ref(), None);
         }
         Ok(Appended {
             header,

@@ -44,7 +44,7 @@ use scan::Step;
 use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
-use store::{GameId, Header, Store, StoreError};
+use store::{Entry, GameId, Header, Store, StoreError};
 
 /// The store projection that held the blocks before they moved to their own files (projections
 /// version 4); emptied when a store is brought up to date.
@@ -196,21 +196,29 @@ impl PositionIndex {
         &self,
         store: &Store,
         header: &Header,
+        entries: Option<&[Entry]>,
         hash_key: [u8; 16],
     ) -> Result<(), String> {
         let rules = store
             .registry()
             .get(header.kind)
             .ok_or_else(|| format!("no rules for {}", header.kind))?;
-        let entries = store
-            .entries(header.id, 0, header.plies)
-            .map_err(|e| e.to_string())?;
+        let read;
+        let entries = match entries {
+            Some(e) => e,
+            None => {
+                read = store
+                    .entries(header.id, 0, header.plies)
+                    .map_err(|e| e.to_string())?;
+                &read
+            }
+        };
         let (block, hashes) = GameBlock::build(
             rules,
             &header.options_json(),
             &header.rules_version,
             &header.data_hash,
-            &entries,
+            entries,
             hash_key,
         )
         .map_err(|e| e.to_string())?;

@@ -66,10 +66,57 @@ pub struct RecordError {
     pub reason: String,
 }
 
+/// A record checked whole and ready to write ([`Store::prepare_import`]): its header, its
+/// entries in canonical text, the snapshots due and the final state.
+pub struct PreparedImport {
+    line: u64,
+    header: Header,
+    entries: Vec<Entry>,
+    snaps: Vec<(u32, Vec<u8>)>,
+    state: Box<dyn rules_core::GameState>,
+}
+
+impl PreparedImport {
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+}
+
 impl Store {
     /// Imports one NDJSON line. Nothing is written unless the whole game is valid. The write
     /// is not flushed: call [`Store::flush`] after a batch of imports.
     pub fn import_line(&self, line_no: u64, line: &str) -> Result<Header, RecordError> {
+        let prepared = self.prepare_import(line_no, line)?;
+        self.commit_import(prepared)
+    }
+
+    /// Writes a record [`Store::prepare_import`] accepted, and runs the finish hooks for a
+    /// finished game. Refused, with nothing written, when the game exists by now.
+    pub fn commit_import(&self, p: PreparedImport) -> Result<Header, RecordError> {
+        let gid = Some(p.header.id.to_string());
+        let err = |reason: String| RecordError {
+            line: p.line,
+            game: gid.clone(),
+            ply: None,
+            reason,
+        };
+        // Not logged: an import is made durable as a whole by `Store::flush` at its end.
+        self.write_new_game(&p.header, &p.entries, &p.snaps)
+            .map_err(|e| match e {
+                StoreError::Exists(id) => err(format!("game {id} already exists")),
+                other => err(other.to_string()),
+            })?;
+        if p.header.status == Status::Finished {
+            self.finished(&p.header, p.state.as_ref(), Some(&p.entries));
+        }
+        Ok(p.header)
+    }
+
+    /// Checks one NDJSON line whole — its JSON, its schema, every entry replayed by the rules
+    /// and every dealt entry against the seed — without writing anything. It reads only the
+    /// rules and the configuration, so an import can check the next record on another thread
+    /// while this one is written.
+    pub fn prepare_import(&self, line_no: u64, line: &str) -> Result<PreparedImport, RecordError> {
         let err = |game: Option<String>, ply: Option<u32>, reason: String| RecordError {
             line: line_no,
             game,
@@ -224,18 +271,13 @@ impl Store {
             plies: entries.len() as u32,
             seat_token_hashes: Vec::new(),
         };
-        // Not logged: an import is made durable as a whole by `Store::flush` at its end.
-        self.write_new_game(&header, &entries, &snaps)
-            .map_err(|e| match e {
-                StoreError::Exists(id) => {
-                    err(gid.clone(), None, format!("game {id} already exists"))
-                }
-                other => err(gid.clone(), None, other.to_string()),
-            })?;
-        if header.status == Status::Finished {
-            self.finished(&header, state.as_ref());
-        }
-        Ok(header)
+        Ok(PreparedImport {
+            line: line_no,
+            header,
+            entries,
+            snaps,
+            state,
+        })
     }
 
     /// The portable record of a stored game.

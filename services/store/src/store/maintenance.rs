@@ -29,8 +29,9 @@ impl Store {
                     what: e.to_string(),
                 })?;
             let mut batch = sled::Batch::default();
-            for e in self.entries(id, 0, header.plies)? {
-                apply_stored(state.as_mut(), id, &e)?;
+            let entries = self.entries(id, 0, header.plies)?;
+            for e in &entries {
+                apply_stored(state.as_mut(), id, e)?;
                 if (e.ply + 1) % self.config.snapshot_every == 0 {
                     batch.insert(&key(id, e.ply + 1), frame(&state.encode()));
                 }
@@ -42,7 +43,7 @@ impl Store {
                 self.by_player.insert(player_key(p, id), &[] as &[u8])?;
             }
             if header.status == Status::Finished {
-                self.finished(&header, state.as_ref());
+                self.finished(&header, state.as_ref(), Some(&entries));
             }
             report.games += 1;
             progress(report.games, total);

@@ -12,10 +12,15 @@ impl Store {
             .push(hook);
     }
 
-    pub(crate) fn finished(&self, header: &Header, state: &dyn GameState) {
+    pub(crate) fn finished(
+        &self,
+        header: &Header,
+        state: &dyn GameState,
+        entries: Option<&[crate::Entry]>,
+    ) {
         let hooks = self.hooks.read().unwrap_or_else(|e| e.into_inner()).clone();
         for h in hooks {
-            h(self, header, state);
+            h(self, header, state, entries);
         }
     }
 
