@@ -22,6 +22,7 @@
 //! - [`playout`]: a generic random-playout driver for tests, simulation and benchmarks.
 //! - [`presentation`]: a game's view schema, board layout and entries in words.
 //! - [`erased`]: games as trait objects speaking notation and JSON, for the store and the API.
+//! - `state_hash`: the keyed hash of a state, streamed from its serialisation.
 
 pub mod contract;
 pub mod dealer;
@@ -34,6 +35,7 @@ pub mod notation;
 pub mod outcome;
 pub mod playout;
 pub mod presentation;
+mod state_hash;
 
 pub use dealer::{ChanceRng, Dealer};
 pub use erased::{EntryError, Erased, GameRules, GameState, Registry};
