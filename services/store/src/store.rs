@@ -7,6 +7,7 @@
 //! | `games`     | game id (8)                      | `StoredHeader`: what never changes      |
 //! | `tips`      | game id (8)                      | `StoredTip`, at creation and at the end |
 //! | `entries`   | game id (8) + ply (4)            | `Entry`                                 |
+//! |             | game id (8) + `u32::MAX`         | a finished game's whole log (`sealed`)  |
 //! | `snapshots` | game id (8) + ply (4)            | the state after `ply` entries (bytes)   |
 //! | `idem`      | game id (8) + idempotency key    | (first ply, entry count, notation)      |
 //! | `by_kind`   | kind (1) + game id (8)           | empty                                   |
@@ -37,6 +38,7 @@ mod create;
 mod maintenance;
 mod projections;
 mod reads;
+mod sealed;
 
 pub use backup::BackupReport;
 pub use maintenance::RebuildReport;
@@ -512,7 +514,7 @@ impl Store {
             // cheap and free of a hot key.
             if let Some(kv) = self
                 .entries
-                .range(key(id, 0)..=key(id, u32::MAX))
+                .range(key(id, 0)..key(id, sealed::SEALED))
                 .next_back()
             {
                 let (k, v) = kv?;

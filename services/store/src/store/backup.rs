@@ -54,6 +54,14 @@ impl Store {
                 to[usize::from(ENTRIES)].insert(k, v)?;
                 report.entries += 1;
             }
+            // A finished game written whole keeps its log in one record (see `sealed`).
+            if header.status == Status::Finished {
+                let sealed = key(id, super::sealed::SEALED);
+                if let Some(v) = self.entries.get(sealed)? {
+                    to[usize::from(ENTRIES)].insert(sealed, v)?;
+                    report.entries += u64::from(header.plies);
+                }
+            }
             for kv in self.snapshots.range(key(id, 0)..=key(id, header.plies)) {
                 let (k, v) = kv?;
                 to[usize::from(SNAPSHOTS)].insert(k, v)?;

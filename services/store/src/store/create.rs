@@ -72,11 +72,20 @@ impl Store {
             write(GAMES, &id.to_bytes(), encode(&fixed)),
             write(TIPS, &id.to_bytes(), encode(&tip)),
         ];
-        writes.extend(
-            entries
-                .iter()
-                .map(|e| write(ENTRIES, &key(id, e.ply), encode(e))),
-        );
+        if header.status == Status::Finished {
+            // Arrived whole and will never change: one record (see `sealed`).
+            writes.push(write(
+                ENTRIES,
+                &key(id, super::sealed::SEALED),
+                super::sealed::seal(entries),
+            ));
+        } else {
+            writes.extend(
+                entries
+                    .iter()
+                    .map(|e| write(ENTRIES, &key(id, e.ply), encode(e))),
+            );
+        }
         writes.extend(
             snaps
                 .iter()
