@@ -22,7 +22,6 @@
 //! ```
 
 use super::block::{GameBlock, PositionRef, LEAD};
-use super::compiled::Columns;
 use rules_core::FeatureSchema;
 
 /// First byte of a columnar block. The row-wise blocks of earlier versions began with the
@@ -211,47 +210,45 @@ impl<'a> BlockView<'a> {
         }
     }
 
-    /// Every column widened into `into`.
-    pub fn decode_all(&self, into: &mut Columns) {
-        let n = self.columns();
-        if into.cols.len() < n {
-            into.cols.resize_with(n, Vec::new);
-        }
-        for c in 0..n {
-            self.decode(c, &mut into.cols[c]);
-        }
-    }
-
-    /// The position at `ply` as the filter and the output read it, its row copied into
-    /// `row` from `all` (every column, from [`BlockView::decode_all`]); `None` past the end or
-    /// for a block that does not fit `schema`.
-    pub fn position_in<'s>(
-        &self,
-        schema: &FeatureSchema,
-        ply: u32,
-        all: &Columns,
-        row: &'s mut Vec<i64>,
-    ) -> Option<PositionRef<'s>> {
-        if ply as usize >= self.rows || !self.fits(schema) {
-            return None;
-        }
-        row.clear();
-        for c in 0..self.columns() {
-            row.push(all.get(c, ply as usize)?);
-        }
-        PositionRef::of_row(schema, self.players, ply, row)
-    }
-
-    /// [`BlockView::position_in`] for one position alone (it decodes every column).
+    /// The position at `ply` as the filter and the output read it, its row read value by
+    /// value (no column widened): a block's matches are a few of its rows, and widening every
+    /// column of every block with a match was most of an export's time. `None` past the end
+    /// or for a block that does not fit `schema`.
     pub fn position<'s>(
         &self,
         schema: &FeatureSchema,
         ply: u32,
         row: &'s mut Vec<i64>,
     ) -> Option<PositionRef<'s>> {
-        let mut all = Columns::default();
-        self.decode_all(&mut all);
-        self.position_in(schema, ply, &all, row)
+        let r = ply as usize;
+        if r >= self.rows || !self.fits(schema) {
+            return None;
+        }
+        row.clear();
+        let mut start = 0usize;
+        for d in self.descriptors.chunks_exact(DESCRIPTOR) {
+            let w = usize::from(d[0] & !RUNS);
+            let len = u32::from_le_bytes([d[1], d[2], d[3], d[4]]) as usize;
+            let bytes = self.data.get(start..start + len)?;
+            start += len;
+            let v = if d[0] & RUNS != 0 {
+                // Runs: (count, value) pairs covering the rows ([`BlockView::parse`] checked).
+                let mut left = r;
+                bytes.chunks_exact(1 + w).find_map(|run| {
+                    let n = usize::from(run[0]);
+                    if left < n {
+                        Some(value(&run[1..], w))
+                    } else {
+                        left -= n;
+                        None
+                    }
+                })?
+            } else {
+                value(bytes.get(r * w..(r + 1) * w)?, w)
+            };
+            row.push(v);
+        }
+        PositionRef::of_row(schema, self.players, ply, row)
     }
 }
 
@@ -338,6 +335,35 @@ mod tests {
         // round: runs of 255, 45, 255, 45 (4 × 2 bytes); phase, y, g: 3 runs each (6 bytes);
         // x: plain (600 bytes).
         assert_eq!(bytes.len(), 8 + 5 * 5 + 8 + 3 * 6 + 600);
+    }
+
+    #[test]
+    fn a_position_read_row_by_row_is_its_columns_at_that_row() {
+        // One player, the test schema's six columns: runs (round, phase, constant ones, a
+        // column that changes every 7 rows) beside a plain one; rows at every run's edges.
+        let values: Vec<i64> = (0..700i64)
+            .flat_map(|r| [r / 256, 0, r % 2, -3, r / 7, 1 << 33])
+            .collect();
+        let b = GameBlock {
+            players: 1,
+            width: 6,
+            values: values.clone(),
+        };
+        let bytes = b.encode();
+        let v = BlockView::parse(&bytes).unwrap();
+        assert!(v.fits(&SCHEMA));
+        let mut cols = vec![Vec::new(); 6];
+        for (c, col) in cols.iter_mut().enumerate() {
+            v.decode(c, col);
+        }
+        let mut row = Vec::new();
+        for r in [0u32, 1, 6, 7, 254, 255, 256, 257, 511, 512, 699] {
+            v.position(&SCHEMA, r, &mut row).unwrap();
+            let want: Vec<i64> = cols.iter().map(|c| c[r as usize]).collect();
+            assert_eq!(row, want, "row {r}");
+            assert_eq!(row, values[r as usize * 6..(r as usize + 1) * 6]);
+        }
+        assert!(v.position(&SCHEMA, 700, &mut row).is_none());
     }
 
     #[test]

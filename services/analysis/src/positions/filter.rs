@@ -234,7 +234,6 @@ impl Filter {
 
     /// Reads from `view` the columns this filter needs, before [`Filter::matches_at`].
     pub fn prepare(&self, view: &BlockView<'_>, scratch: &mut Scratch) {
-        scratch.begin();
         scratch.cols.load(
             view,
             &self.fixed,
@@ -323,31 +322,18 @@ impl Filter {
 #[derive(Debug, Default)]
 pub struct Scratch {
     cols: Columns,
-    all: Columns,
-    /// Whether `all` holds the current block.
-    all_ready: bool,
     row: Vec<i64>,
 }
 
 impl Scratch {
-    /// Starts a new block (before [`Filter::prepare`] and [`Scratch::position`]).
-    pub fn begin(&mut self) {
-        self.all_ready = false;
-    }
-
-    /// Position `ply` of `view`, whole; every column is widened once per block, at the first
-    /// position asked.
+    /// Position `ply` of `view`, whole, read from the block row by row.
     pub fn position(
         &mut self,
         view: &BlockView<'_>,
         schema: &FeatureSchema,
         ply: u32,
     ) -> Option<PositionRef<'_>> {
-        if !self.all_ready {
-            view.decode_all(&mut self.all);
-            self.all_ready = true;
-        }
-        view.position_in(schema, ply, &self.all, &mut self.row)
+        view.position(schema, ply, &mut self.row)
     }
 }
 
