@@ -294,6 +294,8 @@ fn check_records(
 ) -> Result<()> {
     let mut line = String::new();
     let mut line_no = 0u64;
+    // Bytes of blank lines, counted with the next record (for the progress bar).
+    let mut skipped = 0u64;
     loop {
         line.clear();
         let n = reader
@@ -305,11 +307,12 @@ fn check_records(
         line_no += 1;
         let text = line.trim_end_matches(['\n', '\r']);
         if text.trim().is_empty() {
+            skipped += n as u64;
             continue;
         }
         let checked = Checked {
             line: line_no,
-            bytes: n as u64,
+            bytes: std::mem::take(&mut skipped) + n as u64,
             record: store.prepare_import(line_no, text),
         };
         if tx.send(checked).is_err() {

@@ -35,6 +35,12 @@ pub enum StoreError {
     #[error("game {0} already exists")]
     Exists(GameId),
     /// Another process (a running server) has the store open.
+    #[error("the store in {dir} has layout {found}, newer than this build reads ({supported}): open it with a newer ludolog")]
+    Format {
+        dir: String,
+        found: u32,
+        supported: u32,
+    },
     #[error("the store in {0} is in use by another process")]
     InUse(String),
     /// The filesystem has less free space than the configured reserve: nothing was written.
@@ -61,6 +67,7 @@ impl StoreError {
             StoreError::Exists(_) => "EXISTS",
             StoreError::StorageFull { .. } => "STORAGE_FULL",
             StoreError::InUse(_) => "IN_USE",
+            StoreError::Format { .. } => "STORE_FORMAT",
             StoreError::Sled(_) => "STORAGE",
         }
     }

@@ -204,6 +204,34 @@ fn write(tree: u8, key: &[u8], value: Vec<u8>) -> WalWrite {
     }
 }
 
+/// The layout of the trees, kept under [`FORMAT_KEY`] in sled's default tree. 2: a finished
+/// game that arrived whole may be sealed (`entries` under `u32::MAX`, see `sealed`). A build
+/// refuses a store of a layout newer than its own, which it would misread (builds before 2
+/// did not check: they read a sealed game as one without entries).
+pub(crate) const STORE_FORMAT: u32 = 2;
+pub(crate) const FORMAT_KEY: &[u8] = b"ludolog:store-format";
+
+/// Refuses a store of a newer layout; marks a store of an older one (or a new one) as this
+/// layout, which reads both.
+fn check_format(db: &sled::Db, path: &Path) -> Result<()> {
+    let found = db
+        .get(FORMAT_KEY)?
+        .and_then(|v| <[u8; 4]>::try_from(v.as_ref()).ok())
+        .map(u32::from_le_bytes);
+    match found {
+        Some(f) if f > STORE_FORMAT => Err(StoreError::Format {
+            dir: path.display().to_string(),
+            found: f,
+            supported: STORE_FORMAT,
+        }),
+        Some(f) if f == STORE_FORMAT => Ok(()),
+        _ => {
+            db.insert(FORMAT_KEY, &STORE_FORMAT.to_le_bytes())?;
+            Ok(())
+        }
+    }
+}
+
 fn key(id: GameId, ply: u32) -> [u8; 12] {
     let mut k = [0u8; 12];
     k[..8].copy_from_slice(&id.to_bytes());
@@ -307,6 +335,7 @@ impl Store {
                 }
                 e => StoreError::Sled(e),
             })?;
+        check_format(&db, path)?;
         let all = TREE_NAMES
             .iter()
             .map(|n| db.open_tree(n))

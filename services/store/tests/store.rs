@@ -522,3 +522,51 @@ fn paging_while_games_are_created_loses_and_repeats_nothing() {
     );
     assert_eq!(store.game_count(), 23 + extra as usize);
 }
+
+#[test]
+fn a_store_of_a_newer_layout_is_refused_and_left_as_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let id = {
+        let store = open(dir.path());
+        new_game(&store, 2, 5)
+    };
+    {
+        let db = sled::open(dir.path()).unwrap();
+        assert_eq!(
+            db.get("ludolog:store-format").unwrap().as_deref(),
+            Some(&2u32.to_le_bytes()[..]),
+            "a store is marked with its layout"
+        );
+        db.insert("ludolog:store-format", &99u32.to_le_bytes())
+            .unwrap();
+        db.flush().unwrap();
+    }
+    let e = Store::open(dir.path(), registry(), store::Config::default())
+        .err()
+        .expect("a newer layout is refused");
+    assert!(
+        matches!(
+            e,
+            StoreError::Format {
+                found: 99,
+                supported: 2,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert_eq!(e.code(), "STORE_FORMAT");
+    {
+        let db = sled::open(dir.path()).unwrap();
+        assert_eq!(
+            db.get("ludolog:store-format").unwrap().as_deref(),
+            Some(&99u32.to_le_bytes()[..]),
+            "the refusal changed nothing"
+        );
+        db.insert("ludolog:store-format", &2u32.to_le_bytes())
+            .unwrap();
+        db.flush().unwrap();
+    }
+    let store = open(dir.path());
+    assert!(store.header(id).is_ok());
+}

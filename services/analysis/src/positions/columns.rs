@@ -22,6 +22,7 @@
 //! ```
 
 use super::block::{GameBlock, PositionRef, LEAD};
+use super::compiled::Columns;
 use rules_core::FeatureSchema;
 
 /// First byte of a columnar block. The row-wise blocks of earlier versions began with the
@@ -208,6 +209,37 @@ impl<'a> BlockView<'a> {
             ),
             _ => out.extend(bytes.chunks_exact(8).map(|b| value(b, 8))),
         }
+    }
+
+    /// Every column widened into `into`.
+    pub fn decode_all(&self, into: &mut Columns) {
+        let n = self.columns();
+        if into.cols.len() < n {
+            into.cols.resize_with(n, Vec::new);
+        }
+        for c in 0..n {
+            self.decode(c, &mut into.cols[c]);
+        }
+    }
+
+    /// [`BlockView::position`] from every column widened once ([`BlockView::decode_all`]):
+    /// for a block most of whose rows are read (a run is found from its column's start by
+    /// `position`, which would cost rows × runs then).
+    pub fn position_in<'s>(
+        &self,
+        schema: &FeatureSchema,
+        ply: u32,
+        all: &Columns,
+        row: &'s mut Vec<i64>,
+    ) -> Option<PositionRef<'s>> {
+        if ply as usize >= self.rows || !self.fits(schema) {
+            return None;
+        }
+        row.clear();
+        for c in 0..self.columns() {
+            row.push(all.get(c, ply as usize)?);
+        }
+        PositionRef::of_row(schema, self.players, ply, row)
     }
 
     /// The position at `ply` as the filter and the output read it, its row read value by

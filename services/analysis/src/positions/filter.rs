@@ -234,6 +234,7 @@ impl Filter {
 
     /// Reads from `view` the columns this filter needs, before [`Filter::matches_at`].
     pub fn prepare(&self, view: &BlockView<'_>, scratch: &mut Scratch) {
+        scratch.begin();
         scratch.cols.load(
             view,
             &self.fixed,
@@ -322,18 +323,42 @@ impl Filter {
 #[derive(Debug, Default)]
 pub struct Scratch {
     cols: Columns,
+    /// Every column of the current block, widened once it has been asked for
+    /// [`WIDEN_AFTER`] positions.
+    all: Columns,
+    all_ready: bool,
+    asked: u32,
     row: Vec<i64>,
 }
 
+/// Positions of one block read value by value before its columns are widened instead: a
+/// filter keeps a few rows of most blocks (reading those alone is cheaper), an unfiltered
+/// export keeps all of them (widening once is cheaper than finding each value in its runs).
+const WIDEN_AFTER: u32 = 8;
+
 impl Scratch {
-    /// Position `ply` of `view`, whole, read from the block row by row.
+    /// Starts a new block (before [`Filter::prepare`] and [`Scratch::position`]).
+    pub fn begin(&mut self) {
+        self.all_ready = false;
+        self.asked = 0;
+    }
+
+    /// Position `ply` of `view`, whole.
     pub fn position(
         &mut self,
         view: &BlockView<'_>,
         schema: &FeatureSchema,
         ply: u32,
     ) -> Option<PositionRef<'_>> {
-        view.position(schema, ply, &mut self.row)
+        if !self.all_ready && self.asked < WIDEN_AFTER {
+            self.asked += 1;
+            return view.position(schema, ply, &mut self.row);
+        }
+        if !self.all_ready {
+            view.decode_all(&mut self.all);
+            self.all_ready = true;
+        }
+        view.position_in(schema, ply, &self.all, &mut self.row)
     }
 }
 

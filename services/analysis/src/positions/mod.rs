@@ -283,6 +283,7 @@ pub fn page(index: &PositionIndex, q: &Query<'_>) -> Result<PositionPage, Positi
         if !view.fits(&schema) {
             return Err(PositionsError::BadBlock(id));
         }
+        scratch.begin();
         if let Some(f) = q.filter {
             f.prepare(&view, &mut scratch);
         }
@@ -328,6 +329,7 @@ fn matching(
     if !view.fits(schema) {
         return Err(PositionsError::BadBlock(id));
     }
+    scratch.begin();
     if let Some(f) = filter {
         f.prepare(view, scratch);
     }

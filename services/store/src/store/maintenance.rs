@@ -30,6 +30,14 @@ impl Store {
                 })?;
             let mut batch = sled::Batch::default();
             let entries = self.entries(id, 0, header.plies)?;
+            if entries.len() != header.plies as usize {
+                // A log shorter than its header says (a sealed record that lost entries).
+                return Err(StoreError::Corrupt {
+                    game: id,
+                    ply: Some(entries.len() as u32),
+                    what: format!("{} entries for {} plies", entries.len(), header.plies),
+                });
+            }
             for e in &entries {
                 apply_stored(state.as_mut(), id, e)?;
                 if (e.ply + 1) % self.config.snapshot_every == 0 {

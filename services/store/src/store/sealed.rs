@@ -41,19 +41,22 @@ pub(crate) fn unseal(bytes: &[u8], id: GameId, from: u32, to: u32) -> Result<Vec
         what: format!("sealed log: {what}"),
     };
     let payload = unframe(bytes).ok_or_else(|| corrupt(None, "checksum mismatch"))?;
+    // Checked arithmetic throughout: the count and offsets are bytes from disk.
     let word = |i: usize| -> Option<u32> {
-        let b = payload.get(i * 4..i * 4 + 4)?;
+        let at = i.checked_mul(4)?;
+        let b = payload.get(at..at.checked_add(4)?)?;
         Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     };
     let n = word(0).ok_or_else(|| corrupt(None, "no count"))?;
-    let body_at = 4 * (2 + n as usize);
-    let body = payload
-        .get(body_at..)
+    let body = usize::try_from(n)
+        .ok()
+        .and_then(|n| n.checked_add(2)?.checked_mul(4))
+        .and_then(|at| payload.get(at..))
         .ok_or_else(|| corrupt(None, "shorter than its offsets"))?;
     let to = to.min(n);
     let mut out = Vec::with_capacity(to.saturating_sub(from) as usize);
     for ply in from..to {
-        let at = |p: u32| word(1 + p as usize).map(|o| o as usize);
+        let at = |p: u32| word(usize::try_from(p).ok()?.checked_add(1)?).map(|o| o as usize);
         let bytes = at(ply)
             .zip(at(ply + 1))
             .and_then(|(a, b)| body.get(a..b))
