@@ -7,7 +7,7 @@
 //! | `games`     | game id (8)                      | `StoredHeader`: what never changes      |
 //! | `tips`      | game id (8)                      | `StoredTip`, at creation and at the end |
 //! | `entries`   | game id (8) + ply (4)            | `Entry`                                 |
-//! |             | game id (8) + `u32::MAX`         | a finished game's whole log (`sealed`)  |
+//! |             | game id (8) + 2³¹ + chunk (4)    | 32 entries of a sealed game (`sealed`)  |
 //! | `snapshots` | game id (8) + ply (4)            | the state after `ply` entries (bytes)   |
 //! | `idem`      | game id (8) + idempotency key    | (first ply, entry count, notation)      |
 //! | `by_kind`   | kind (1) + game id (8)           | empty                                   |
@@ -205,7 +205,7 @@ fn write(tree: u8, key: &[u8], value: Vec<u8>) -> WalWrite {
 }
 
 /// The layout of the trees, kept under [`FORMAT_KEY`] in sled's default tree. 2: a finished
-/// game that arrived whole may be sealed (`entries` under `u32::MAX`, see `sealed`). A build
+/// game that arrived whole may be sealed (`entries` in chunks of 32 from 2³¹, see `sealed`). A build
 /// refuses a store of a layout newer than its own, which it would misread (builds before 2
 /// did not check: they read a sealed game as one without entries).
 pub(crate) const STORE_FORMAT: u32 = 2;
@@ -543,7 +543,7 @@ impl Store {
             // cheap and free of a hot key.
             if let Some(kv) = self
                 .entries
-                .range(key(id, 0)..key(id, sealed::SEALED))
+                .range(key(id, 0)..key(id, sealed::SEALED_BASE))
                 .next_back()
             {
                 let (k, v) = kv?;

@@ -54,11 +54,16 @@ impl Store {
                 to[usize::from(ENTRIES)].insert(k, v)?;
                 report.entries += 1;
             }
-            // A finished game written whole keeps its log in one record (see `sealed`).
+            // A finished game written whole keeps its log in a few records (see `sealed`).
             if header.status == Status::Finished {
-                let sealed = key(id, super::sealed::SEALED);
-                if let Some(v) = self.entries.get(sealed)? {
-                    to[usize::from(ENTRIES)].insert(sealed, v)?;
+                let chunks = key(id, super::sealed::SEALED_BASE)..=key(id, u32::MAX);
+                let mut any = false;
+                for kv in self.entries.range(chunks) {
+                    let (k, v) = kv?;
+                    to[usize::from(ENTRIES)].insert(k, v)?;
+                    any = true;
+                }
+                if any {
                     report.entries += u64::from(header.plies);
                 }
             }

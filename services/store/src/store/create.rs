@@ -74,11 +74,11 @@ impl Store {
         ];
         if header.status == Status::Finished {
             // Arrived whole and will never change: one record (see `sealed`).
-            writes.push(write(
-                ENTRIES,
-                &key(id, super::sealed::SEALED),
-                super::sealed::seal(entries),
-            ));
+            writes.extend(
+                super::sealed::seal(entries)
+                    .into_iter()
+                    .map(|(p, record)| write(ENTRIES, &key(id, p), record)),
+            );
         } else {
             writes.extend(
                 entries

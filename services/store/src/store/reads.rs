@@ -22,8 +22,16 @@ impl Store {
         }
         if out.is_empty() && from < to {
             // No entry under its own key: a sealed log, a range past the end, or no game.
-            if let Some(v) = self.entries.get(key(id, super::sealed::SEALED))? {
-                return super::sealed::unseal(&v, id, from, to);
+            let mut chunks = self
+                .entries
+                .range(super::sealed::keys(id, from, to))
+                .map(|kv| {
+                    let (k, v) = kv?;
+                    Ok((u32::from_be_bytes([k[8], k[9], k[10], k[11]]), v))
+                })
+                .peekable();
+            if chunks.peek().is_some() {
+                return super::sealed::read(chunks, id, from, to);
             }
             if self.games.get(id.to_bytes())?.is_none() {
                 return Err(StoreError::NotFound(id));
