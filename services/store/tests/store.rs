@@ -523,6 +523,18 @@ fn paging_while_games_are_created_loses_and_repeats_nothing() {
     assert_eq!(store.game_count(), 23 + extra as usize);
 }
 
+/// Sets the store's layout marker to `v` (sled opened directly, the store closed) and returns
+/// what it was.
+fn swap_format(dir: &std::path::Path, v: u32) -> Option<Vec<u8>> {
+    let db = sled::open(dir).unwrap();
+    let old = db
+        .insert("ludolog:store-format", &v.to_le_bytes())
+        .unwrap()
+        .map(|b| b.to_vec());
+    db.flush().unwrap();
+    old
+}
+
 #[test]
 fn a_store_of_a_newer_layout_is_refused_and_left_as_it_is() {
     let dir = tempfile::tempdir().unwrap();
@@ -530,17 +542,11 @@ fn a_store_of_a_newer_layout_is_refused_and_left_as_it_is() {
         let store = open(dir.path());
         new_game(&store, 2, 5)
     };
-    {
-        let db = sled::open(dir.path()).unwrap();
-        assert_eq!(
-            db.get("ludolog:store-format").unwrap().as_deref(),
-            Some(&2u32.to_le_bytes()[..]),
-            "a store is marked with its layout"
-        );
-        db.insert("ludolog:store-format", &99u32.to_le_bytes())
-            .unwrap();
-        db.flush().unwrap();
-    }
+    assert_eq!(
+        swap_format(dir.path(), 99),
+        Some(2u32.to_le_bytes().to_vec()),
+        "a store is marked with its layout"
+    );
     let e = Store::open(dir.path(), registry(), store::Config::default())
         .err()
         .expect("a newer layout is refused");
@@ -556,17 +562,11 @@ fn a_store_of_a_newer_layout_is_refused_and_left_as_it_is() {
         "{e}"
     );
     assert_eq!(e.code(), "STORE_FORMAT");
-    {
-        let db = sled::open(dir.path()).unwrap();
-        assert_eq!(
-            db.get("ludolog:store-format").unwrap().as_deref(),
-            Some(&99u32.to_le_bytes()[..]),
-            "the refusal changed nothing"
-        );
-        db.insert("ludolog:store-format", &2u32.to_le_bytes())
-            .unwrap();
-        db.flush().unwrap();
-    }
+    assert_eq!(
+        swap_format(dir.path(), 2),
+        Some(99u32.to_le_bytes().to_vec()),
+        "the refusal changed nothing"
+    );
     let store = open(dir.path());
     assert!(store.header(id).is_ok());
 }

@@ -289,6 +289,16 @@ mod tests {
     use super::*;
     use crate::positions::block::tests::SCHEMA;
 
+    /// The bytes of a block of `players` with rows of `width` `values`.
+    fn encoded(players: u8, width: u32, values: &[i64]) -> Vec<u8> {
+        GameBlock {
+            players,
+            width,
+            values: values.to_vec(),
+        }
+        .encode()
+    }
+
     #[test]
     fn columns_round_trip_at_every_width() {
         let values = vec![
@@ -317,12 +327,7 @@ mod tests {
             -32_768,
             i64::MAX,
         ];
-        let b = GameBlock {
-            players: 2,
-            width: 8,
-            values: values.clone(),
-        };
-        let bytes = b.encode();
+        let bytes = encoded(2, 8, &values);
         let v = BlockView::parse(&bytes).unwrap();
         assert_eq!((v.players, v.rows, v.columns()), (2, 3, 8));
         assert!(v.fits(&SCHEMA));
@@ -352,12 +357,7 @@ mod tests {
         let values: Vec<i64> = (0..600i64)
             .flat_map(|r| [r / 300, 1, r % 2, 5, -2])
             .collect();
-        let b = GameBlock {
-            players: 1,
-            width: 5,
-            values: values.clone(),
-        };
-        let bytes = b.encode();
+        let bytes = encoded(1, 5, &values);
         let v = BlockView::parse(&bytes).unwrap();
         let mut col = Vec::new();
         for c in 0..5 {
@@ -376,12 +376,7 @@ mod tests {
         let values: Vec<i64> = (0..700i64)
             .flat_map(|r| [r / 256, 0, r % 2, -3, r / 7, 1 << 33])
             .collect();
-        let b = GameBlock {
-            players: 1,
-            width: 6,
-            values: values.clone(),
-        };
-        let bytes = b.encode();
+        let bytes = encoded(1, 6, &values);
         let v = BlockView::parse(&bytes).unwrap();
         assert!(v.fits(&SCHEMA));
         let mut cols = vec![Vec::new(); 6];
@@ -400,12 +395,7 @@ mod tests {
 
     #[test]
     fn damaged_bytes_are_refused() {
-        let b = GameBlock {
-            players: 1,
-            width: 5,
-            values: vec![1, 2, 3, 4, 5],
-        };
-        let bytes = b.encode();
+        let bytes = encoded(1, 5, &[1, 2, 3, 4, 5]);
         assert!(BlockView::parse(&bytes).is_ok());
         for cut in 0..bytes.len() {
             assert_eq!(BlockView::parse(&bytes[..cut]).err(), Some(NotABlock));
@@ -419,7 +409,7 @@ mod tests {
         let mut old = bytes;
         old[0] = 2; // a row-wise block of two players
         assert!(BlockView::parse(&old).is_err());
-        let mut long = b.encode();
+        let mut long = encoded(1, 5, &[1, 2, 3, 4, 5]);
         long.push(0);
         assert!(BlockView::parse(&long).is_err());
     }

@@ -76,12 +76,6 @@ pub struct PreparedImport {
     state: Box<dyn rules_core::GameState>,
 }
 
-impl PreparedImport {
-    pub fn header(&self) -> &Header {
-        &self.header
-    }
-}
-
 impl Store {
     /// Imports one NDJSON line. Nothing is written unless the whole game is valid. The write
     /// is not flushed: call [`Store::flush`] after a batch of imports.
