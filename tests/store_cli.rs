@@ -3,7 +3,7 @@
 
 mod common;
 use common::ludolog;
-use serde_json::Value;
+use serde_json::{json, Value};
 use std::path::Path;
 use std::process::Command;
 
@@ -238,6 +238,21 @@ fn statistics_by_time_range_and_positions_from_the_command_line() {
     let text = std::fs::read_to_string(&out_file).unwrap();
     assert_eq!(text.lines().count(), 200);
     assert!(err.contains("wrote 200"), "{err}");
+    // `--count`: the same scan, counted; every position of every game without a filter.
+    for (filter, matched) in [(Some("ply == 10"), json!(200)), (None, json!(null))] {
+        let mut args = vec!["positions", "--kind", "five-tribes", "--count"];
+        args.extend(filter.iter().flat_map(|f| ["--where", *f]));
+        let (ok, out, err) = run(&args, &data);
+        assert!(ok, "{err}");
+        let counted: Value = serde_json::from_str(&out).unwrap();
+        let scanned = counted["scanned"].as_u64().unwrap();
+        assert!(scanned > 200 * 10, "{counted}");
+        if matched.is_null() {
+            assert_eq!(counted["matched"].as_u64(), Some(scanned));
+        } else {
+            assert_eq!(counted["matched"], matched);
+        }
+    }
     let (ok, _, err) = run(
         &["positions", "--kind", "five-tribes", "--where", "ply =="],
         &data,

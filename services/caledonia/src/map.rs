@@ -61,7 +61,16 @@ pub struct Map {
     /// (`shore_dry`): where a crossing of the lochs can start.
     pub shore: u128,
     pub shore_dry: u128,
+    /// What [`Map::across_lochs`] reaches from each shore hex alone, by loch steps (1 to
+    /// [`LOCH_TABLE`]), without (`[0]`) and with (`[1]`) the dry rule. A crossing from a set
+    /// of hexes reaches the union of what each reaches (a breadth-first search from a set is
+    /// the union of the searches from each), so a crossing is a few table reads, not a flood;
+    /// it runs for every port at the end of every main action.
+    loch_reach: Box<[[[u128; HEXES]; LOCH_TABLE]; 2]>,
 }
+
+/// Loch steps tabled per map (shipping 2 to 5); longer crossings are searched.
+const LOCH_TABLE: usize = 4;
 
 pub fn neighbour(h: Hex, d: usize) -> Option<Hex> {
     let (c, r) = (i32::from(h.col()), i32::from(h.row()));
@@ -93,6 +102,7 @@ impl Map {
             adj_dry: [0; HEXES],
             shore: 0,
             shore_dry: 0,
+            loch_reach: Box::new([[[0; HEXES]; LOCH_TABLE]; 2]),
         };
         for i in 0..HEXES {
             let h = Hex(i as u8);
@@ -122,6 +132,15 @@ impl Map {
                 self.shore_dry |= h;
             }
         }
+        for dry in [false, true] {
+            let shore = if dry { self.shore_dry } else { self.shore };
+            for steps in 1..=LOCH_TABLE {
+                for h in bits(shore) {
+                    let reach = self.flood(h.bit(), steps as u8, dry);
+                    self.loch_reach[usize::from(dry)][steps - 1][usize::from(h.0)] = reach;
+                }
+            }
+        }
         self
     }
 
@@ -143,6 +162,7 @@ impl Map {
             adj_dry: [0; HEXES],
             shore: 0,
             shore_dry: 0,
+            loch_reach: Box::new([[[0; HEXES]; LOCH_TABLE]; 2]),
         };
         let mut rivers = [0u8; HEXES];
         let mut mist = 0u128;
@@ -254,6 +274,20 @@ impl Map {
     /// L10). Rules 2 searched every edge (`dry` false), as settlements still do (Ruling C6:
     /// rivers do not separate them).
     pub fn across_lochs(&self, from: u128, lochs: u8, dry: bool) -> u128 {
+        let steps = usize::from(lochs);
+        if steps == 0 {
+            return 0;
+        }
+        if steps > LOCH_TABLE {
+            return self.flood(from, lochs, dry);
+        }
+        let shore = if dry { self.shore_dry } else { self.shore };
+        let table = &self.loch_reach[usize::from(dry)][steps - 1];
+        bits(from & shore).fold(0, |r, h| r | table[usize::from(h.0)])
+    }
+
+    /// [`Map::across_lochs`] by a breadth-first search over the lochs (what the table holds).
+    fn flood(&self, from: u128, lochs: u8, dry: bool) -> u128 {
         let (adj, shore) = if dry {
             (&self.adj_dry, self.shore_dry)
         } else {
@@ -359,6 +393,40 @@ pub fn map(sides: [u8; 4], mode: Mode) -> &'static Map {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_tabled_crossing_is_the_search_from_every_unit() {
+        // Every map, both rules, every tabled length and one past, from sets of shore and
+        // inland hexes drawn by a fixed xorshift.
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for code in 0..16u8 {
+            let sides = [0, 1, 2, 3].map(|i| 1 + ((code >> i) & 1));
+            for mode in [Mode::Solo, Mode::Small, Mode::Large] {
+                let m = map(sides, mode);
+                assert_ne!(m.shore, 0);
+                for _ in 0..40 {
+                    let from = (u128::from(next()) << 64 | u128::from(next()))
+                        & (u128::from(next()) << 64 | u128::from(next()))
+                        & (m.land | m.loch | m.port_mask);
+                    for lochs in 0..=LOCH_TABLE as u8 + 1 {
+                        for dry in [false, true] {
+                            assert_eq!(
+                                m.across_lochs(from, lochs, dry),
+                                m.flood(from, lochs, dry),
+                                "{sides:?} {mode:?} {lochs} {dry}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn adjacency_is_symmetric_and_rivers_agree() {

@@ -166,6 +166,10 @@ pub enum Command {
         /// Output file (default: standard output).
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Write only how many positions were scanned and how many match, as one JSON object
+        /// (`{"scanned":…,"matched":…}`), not the positions.
+        #[arg(long)]
+        count: bool,
         /// Workers filtering the index (default: one per core); the output is the same for any
         /// number.
         #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]

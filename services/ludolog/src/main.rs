@@ -335,6 +335,7 @@ fn main() -> Result<()> {
             kind,
             filter,
             out,
+            count,
             threads,
             data,
         } => {
@@ -347,16 +348,27 @@ fn main() -> Result<()> {
                 Some(path) => Box::new(std::io::BufWriter::new(std::fs::File::create(path)?)),
                 None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
             };
-            let (scanned, written) = analysis::positions::export_ndjson(
-                &index,
-                kind,
-                filter.as_ref(),
-                bench::threads(threads),
-                &mut w,
-                &|| false,
-            )?;
+            if count {
+                let (scanned, matched) = analysis::positions::count(
+                    &index,
+                    kind,
+                    filter.as_ref(),
+                    bench::threads(threads),
+                )?;
+                let line = serde_json::json!({ "scanned": scanned, "matched": matched });
+                writeln!(w, "{line}")?;
+            } else {
+                let (scanned, written) = analysis::positions::export_ndjson(
+                    &index,
+                    kind,
+                    filter.as_ref(),
+                    bench::threads(threads),
+                    &mut w,
+                    &|| false,
+                )?;
+                eprintln!("scanned {scanned} positions, wrote {written}");
+            }
             w.flush()?;
-            eprintln!("scanned {scanned} positions, wrote {written}");
         }
         Command::Bench(Bench::Positions {
             kind,

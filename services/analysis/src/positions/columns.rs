@@ -117,6 +117,20 @@ fn value(bytes: &[u8], w: usize) -> i64 {
     (i64::from_le_bytes(full) << shift) >> shift
 }
 
+/// The rows a column of runs `N` bytes each (a count, then a value of `N - 1` bytes) covers;
+/// `None` if the body is not whole runs or a run is empty. One pass, each width its own loop
+/// (checking every block's runs at opening was a tenth of a scan).
+fn runs_cover<const N: usize>(body: &[u8]) -> Option<usize> {
+    let (runs, rest) = body.as_chunks::<N>();
+    if !rest.is_empty() {
+        return None;
+    }
+    let (sum, empty) = runs.iter().fold((0usize, false), |(sum, empty), r| {
+        (sum + usize::from(r[0]), empty | (r[0] == 0))
+    });
+    (!empty).then_some(sum)
+}
+
 impl<'a> BlockView<'a> {
     /// Reads the header and checks every column: its code, its length, and for runs that
     /// they cover the rows exactly. Whatever the bytes, reading a parsed view cannot fail.
@@ -144,11 +158,13 @@ impl<'a> BlockView<'a> {
                     return Err(NotABlock);
                 }
             } else {
-                if !len.is_multiple_of(1 + w) {
-                    return Err(NotABlock);
-                }
-                let covered: usize = body.chunks_exact(1 + w).map(|r| usize::from(r[0])).sum();
-                if covered != rows || body.chunks_exact(1 + w).any(|r| r[0] == 0) {
+                let covered = match w {
+                    1 => runs_cover::<2>(body),
+                    2 => runs_cover::<3>(body),
+                    4 => runs_cover::<5>(body),
+                    _ => runs_cover::<9>(body),
+                };
+                if covered != Some(rows) {
                     return Err(NotABlock);
                 }
             }
@@ -211,6 +227,36 @@ impl<'a> BlockView<'a> {
         }
     }
 
+    /// Rows `span` of column `c`, widened, into `out` (replacing what it held): `out` ends
+    /// `span.end` long (clamped to the rows) and holds zeros before `span.start`. For a filter
+    /// whose guards leave a few rows of a block: only those are widened.
+    pub fn decode_span(&self, c: usize, span: std::ops::Range<usize>, out: &mut Vec<i64>) {
+        let (lo, hi) = (span.start.min(self.rows), span.end.min(self.rows));
+        out.clear();
+        out.resize(lo, 0);
+        if lo >= hi {
+            return;
+        }
+        let (w, runs, bytes) = self.column(c);
+        if !runs {
+            let cells = bytes.chunks_exact(w).skip(lo).take(hi - lo);
+            out.extend(cells.map(|b| value(b, w)));
+            return;
+        }
+        let mut at = 0usize;
+        for r in bytes.chunks_exact(1 + w) {
+            let end = at + usize::from(r[0]);
+            if end > lo {
+                let n = end.min(hi) - at.max(lo);
+                out.extend(std::iter::repeat_n(value(&r[1..], w), n));
+            }
+            if end >= hi {
+                break;
+            }
+            at = end;
+        }
+    }
+
     /// Every column widened into `into`.
     pub fn decode_all(&self, into: &mut Columns) {
         let n = self.columns();
@@ -220,26 +266,6 @@ impl<'a> BlockView<'a> {
         for c in 0..n {
             self.decode(c, &mut into.cols[c]);
         }
-    }
-
-    /// [`BlockView::position`] from every column widened once ([`BlockView::decode_all`]):
-    /// for a block most of whose rows are read (a run is found from its column's start by
-    /// `position`, which would cost rows × runs then).
-    pub fn position_in<'s>(
-        &self,
-        schema: &FeatureSchema,
-        ply: u32,
-        all: &Columns,
-        row: &'s mut Vec<i64>,
-    ) -> Option<PositionRef<'s>> {
-        if ply as usize >= self.rows || !self.fits(schema) {
-            return None;
-        }
-        row.clear();
-        for c in 0..self.columns() {
-            row.push(all.get(c, ply as usize)?);
-        }
-        PositionRef::of_row(schema, self.players, ply, row)
     }
 
     /// The position at `ply` as the filter and the output read it, its row read value by
@@ -281,6 +307,86 @@ impl<'a> BlockView<'a> {
             row.push(v);
         }
         PositionRef::of_row(schema, self.players, ply, row)
+    }
+}
+
+/// Whole rows of one block read in increasing order, each column's place kept from row to
+/// row: reading a block's matches costs its runs once plus a value per column per match,
+/// where [`BlockView::position`] walks every column's runs from the start for each row.
+#[derive(Debug, Default)]
+pub struct Rows {
+    cols: Vec<RunCursor>,
+    row: Vec<i64>,
+}
+
+/// Where one column's reading stands.
+#[derive(Debug, Clone, Copy)]
+struct RunCursor {
+    /// The column's body in the block's data.
+    start: usize,
+    len: usize,
+    width: usize,
+    runs: bool,
+    /// For runs: the current run's offset in the body, and the first row it covers.
+    at: usize,
+    first: usize,
+}
+
+impl Rows {
+    /// Starts reading `view` (call before its first row).
+    pub fn begin(&mut self, view: &BlockView<'_>) {
+        self.cols.clear();
+        let mut start = 0usize;
+        for d in view.descriptors.chunks_exact(DESCRIPTOR) {
+            let len = u32::from_le_bytes([d[1], d[2], d[3], d[4]]) as usize;
+            self.cols.push(RunCursor {
+                start,
+                len,
+                width: usize::from(d[0] & !RUNS),
+                runs: d[0] & RUNS != 0,
+                at: 0,
+                first: 0,
+            });
+            start += len;
+        }
+    }
+
+    /// The position at `ply` of `view` (the block [`Rows::begin`] started; rows are read
+    /// fastest in increasing order, any order is right). `None` past the end or for a block
+    /// that does not fit `schema`.
+    pub fn position<'s>(
+        &'s mut self,
+        view: &BlockView<'_>,
+        schema: &FeatureSchema,
+        ply: u32,
+    ) -> Option<PositionRef<'s>> {
+        let r = ply as usize;
+        if r >= view.rows || !view.fits(schema) || self.cols.len() != view.columns() {
+            return None;
+        }
+        self.row.clear();
+        for c in &mut self.cols {
+            let body = view.data.get(c.start..c.start + c.len)?;
+            let w = c.width;
+            let v = if c.runs {
+                if r < c.first {
+                    (c.at, c.first) = (0, 0);
+                }
+                loop {
+                    let run = body.get(c.at..c.at + 1 + w)?;
+                    let n = usize::from(run[0]);
+                    if r < c.first + n {
+                        break value(&run[1..], w);
+                    }
+                    c.first += n;
+                    c.at += 1 + w;
+                }
+            } else {
+                value(body.get(r * w..(r + 1) * w)?, w)
+            };
+            self.row.push(v);
+        }
+        PositionRef::of_row(schema, view.players, ply, &self.row)
     }
 }
 
@@ -391,6 +497,35 @@ mod tests {
             assert_eq!(row, values[r as usize * 6..(r as usize + 1) * 6]);
         }
         assert!(v.position(&SCHEMA, 700, &mut row).is_none());
+
+        // The incremental reader agrees, forwards and after going back.
+        let mut rows = Rows::default();
+        rows.begin(&v);
+        for r in [
+            0u32, 1, 6, 7, 254, 255, 256, 257, 511, 512, 699, 3, 300, 256,
+        ] {
+            let want = v.position(&SCHEMA, r, &mut row).map(|p| format!("{p:?}"));
+            let got = rows.position(&v, &SCHEMA, r).map(|p| format!("{p:?}"));
+            assert!(want.is_some());
+            assert_eq!(got, want, "row {r}");
+        }
+        assert!(rows.position(&v, &SCHEMA, 700).is_none());
+
+        // A span of a column is its widened column over those rows, zeros before.
+        let mut part = Vec::new();
+        for (lo, hi) in [(0, 700), (7, 8), (250, 520), (699, 700), (5, 5), (690, 900)] {
+            for (c, col) in cols.iter().enumerate() {
+                v.decode_span(c, lo..hi, &mut part);
+                let hi = hi.min(700);
+                assert_eq!(part.len(), hi.max(lo.min(hi)), "column {c}, {lo}..{hi}");
+                assert_eq!(
+                    part[lo.min(hi)..],
+                    col[lo.min(hi)..hi],
+                    "column {c}, {lo}..{hi}"
+                );
+                assert!(part[..lo.min(hi)].iter().all(|x| *x == 0));
+            }
+        }
     }
 
     #[test]

@@ -103,34 +103,51 @@ pub struct Columns {
 }
 
 impl Columns {
-    /// Widens from `view` the `fixed` columns and the `seat_features` of every seat, for a
-    /// schema with `globals` global and `seat_width` seat features.
+    /// Widens from `view`, over rows `span`, the `fixed` columns and the `seat_features` of
+    /// every seat, for a schema with `globals` global and `seat_width` seat features (the rows
+    /// outside `span` read as zeros: see [`super::columns::BlockView::decode_span`]).
     pub fn load(
         &mut self,
         view: &super::columns::BlockView<'_>,
         fixed: &[usize],
         seat_features: &[usize],
-        globals: usize,
-        seat_width: usize,
+        (globals, seat_width): (usize, usize),
+        span: std::ops::Range<usize>,
     ) {
+        let base = LEAD + globals;
+        let seats = (0..usize::from(view.players)).flat_map(|seat| {
+            seat_features
+                .iter()
+                .map(move |f| base + seat * seat_width + f)
+        });
+        for c in fixed.iter().copied().chain(seats) {
+            if let Some(col) = self.column_mut(view, c) {
+                view.decode_span(c, span.clone(), col);
+            }
+        }
+    }
+
+    /// Column `c` of `view` widened whole.
+    pub fn load_whole(&mut self, view: &super::columns::BlockView<'_>, c: usize) {
+        if let Some(col) = self.column_mut(view, c) {
+            view.decode(c, col);
+        }
+    }
+
+    /// The vector column `c` is widened into, if `view` has that column.
+    fn column_mut(
+        &mut self,
+        view: &super::columns::BlockView<'_>,
+        c: usize,
+    ) -> Option<&mut Vec<i64>> {
         let n = view.columns();
+        if c >= n {
+            return None;
+        }
         if self.cols.len() < n {
             self.cols.resize_with(n, Vec::new);
         }
-        for &c in fixed {
-            if c < n {
-                view.decode(c, &mut self.cols[c]);
-            }
-        }
-        let base = LEAD + globals;
-        for seat in 0..usize::from(view.players) {
-            for &f in seat_features {
-                let c = base + seat * seat_width + f;
-                if c < n {
-                    view.decode(c, &mut self.cols[c]);
-                }
-            }
-        }
+        self.cols.get_mut(c)
     }
 
     /// The value of column `c` at `row`, if loaded.

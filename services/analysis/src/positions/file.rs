@@ -21,19 +21,28 @@
 //! nothing that is not put back.
 //!
 //! # Readers
-//! A reader checks every record's checksum when it opens the file, so it reads every byte
-//! then; it keeps those bytes and serves blocks from them (the file as it was at opening, about
-//! 4.4 bytes per position: 11 MB for 10,000 Five Tribes games). A writer reads blocks from the
-//! file.
+//! A reader maps the file (no copy: the blocks are read from the page cache) and checks every
+//! record's checksum when it opens it; it serves the records that were whole then. A writer
+//! reads blocks from the file.
+//!
+//! # Why a mapping is safe here
+//! A mapped page past the end of a file kills its reader (SIGBUS) when touched, so the file is
+//! never cut below a point a reader may touch while one has it open: a reader holds a shared
+//! lock (`flock`) on the file for as long as it is open, and a writer cuts the file (a torn
+//! tail at opening, `clear`, a partial append taken back) only under the exclusive lock,
+//! waiting up to [`CUT_WAIT`] for readers to finish. Appends, which only lengthen the file,
+//! take no lock.
 
 use super::PositionsError;
 use rules_core::GameKind;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Seek, Write};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, RwLock};
+use std::time::{Duration, Instant};
 use store::GameId;
 
 const MAGIC: u32 = 0x5844_504C; // "LPDX"
@@ -46,8 +55,12 @@ const RECORD: usize = 4 + 4 + 8;
 /// damaged length must not make a reader allocate gigabytes.
 const MAX_BLOCK: usize = 64 << 20;
 
+/// How long a writer that must cut the file waits for readers to close it.
+const CUT_WAIT: Duration = Duration::from_secs(30);
+
 /// Blocks read together: the bytes, and each game's block in them.
-pub type Batch = (Vec<u8>, Vec<(GameId, std::ops::Range<usize>)>);
+/// A reader's batch borrows its snapshot; a writer's is read from the file.
+pub type Batch<'f> = (Cow<'f, [u8]>, Vec<(GameId, std::ops::Range<usize>)>);
 
 /// Where a game's block lies in its file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,9 +76,24 @@ pub struct BlockFile {
     directory: RwLock<BTreeMap<GameId, Extent>>,
     /// Held while a record is appended (a writer's threads append one at a time).
     appending: Mutex<()>,
-    /// A reader's copy of the file as it was opened: the directory had to read every byte
-    /// to check the records, so blocks are then copied from here, not read a second time.
-    snapshot: Option<Vec<u8>>,
+    /// A reader's map of the file (the records whole at opening are read from it; the
+    /// shared lock on `file` keeps them mapped).
+    snapshot: Option<Snapshot>,
+}
+
+/// A reader's view of its file: mapped, or (an empty file cannot be mapped) empty.
+enum Snapshot {
+    Mapped(memmap2::Mmap),
+    Empty,
+}
+
+impl Snapshot {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Snapshot::Mapped(m) => m,
+            Snapshot::Empty => &[],
+        }
+    }
 }
 
 /// The folder that holds the block files of a store in `data_dir`.
@@ -134,20 +162,55 @@ impl BlockFile {
     /// another format (a writer brings it up to date: `serve`, `import`, `rebuild`).
     pub fn open_read(data_dir: &Path, kind: GameKind) -> Result<Option<BlockFile>, PositionsError> {
         let path = folder(data_dir).join(file_name(kind));
-        let mut file = match File::open(&path) {
+        let file = match File::open(&path) {
             Ok(f) => f,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(e.into()),
         };
-        let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes)?;
-        Ok(parse(&bytes, kind).map(|(directory, _)| BlockFile {
-            file,
-            path,
-            directory: RwLock::new(directory),
-            appending: Mutex::new(()),
-            snapshot: Some(bytes),
-        }))
+        // Held until the reader is dropped (closing the file releases it): see the module docs.
+        file.lock_shared()?;
+        let snapshot = if file.metadata()?.len() == 0 {
+            Snapshot::Empty
+        } else {
+            // SAFETY: the map is only read, and the part of the file it is read from (the
+            // records whole now) is never cut while this reader's shared lock is held; no
+            // writer changes a byte of a whole record. See the module docs.
+            Snapshot::Mapped(unsafe { memmap2::Mmap::map(&file)? })
+        };
+        Ok(
+            parse(snapshot.bytes(), kind).map(|(directory, _)| BlockFile {
+                file,
+                path,
+                directory: RwLock::new(directory),
+                appending: Mutex::new(()),
+                snapshot: Some(snapshot),
+            }),
+        )
+    }
+
+    /// Cuts `file` to `len` under the exclusive lock, waiting for readers (see the module
+    /// docs); the lock is released before returning.
+    fn cut(file: &File, len: u64) -> Result<(), PositionsError> {
+        let deadline = Instant::now() + CUT_WAIT;
+        loop {
+            match file.try_lock() {
+                Ok(()) => break,
+                Err(std::fs::TryLockError::WouldBlock) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                Err(std::fs::TryLockError::WouldBlock) => {
+                    return Err(PositionsError::Io(io::Error::other(
+                        "the position index is being read by another process; try again",
+                    )))
+                }
+                Err(std::fs::TryLockError::Error(e)) => return Err(e.into()),
+            }
+        }
+        let cut = file.set_len(len);
+        let unlocked = file.unlock();
+        cut?;
+        unlocked?;
+        Ok(())
     }
 
     /// Opens (or makes) `kind`'s file for writing: a file of another format, or none, starts
@@ -166,13 +229,13 @@ impl BlockFile {
         let (directory, end) = match parse(&bytes, kind) {
             Some(found) => found,
             None => {
-                file.set_len(0)?;
+                Self::cut(&file, 0)?;
                 file.write_all(&header(kind))?;
                 (BTreeMap::new(), HEADER as u64)
             }
         };
         if end < bytes.len() as u64 {
-            file.set_len(end)?;
+            Self::cut(&file, end)?;
         }
         Ok(BlockFile {
             file,
@@ -205,7 +268,7 @@ impl BlockFile {
         let before = self.file.metadata()?.len();
         if let Err(e) = (&self.file).write_all(&record) {
             // Take back a partial record (a full disk), so that what follows stays readable.
-            let _ = self.file.set_len(before);
+            let _ = Self::cut(&self.file, before);
             return Err(e.into());
         }
         let after = (&self.file).stream_position()?;
@@ -228,7 +291,7 @@ impl BlockFile {
             )));
         }
         let _one_at_a_time = self.appending.lock().unwrap_or_else(|e| e.into_inner());
-        self.file.set_len(HEADER as u64)?;
+        Self::cut(&self.file, HEADER as u64)?;
         self.directory
             .write()
             .unwrap_or_else(|e| e.into_inner())
@@ -255,7 +318,7 @@ impl BlockFile {
 
     /// Fills `buf` from `offset`: from the reader's snapshot, or from the file.
     fn read_at(&self, id: GameId, offset: u64, buf: &mut [u8]) -> Result<(), PositionsError> {
-        match &self.snapshot {
+        match self.snapshot.as_ref().map(Snapshot::bytes) {
             Some(bytes) => {
                 let from = usize::try_from(offset).map_err(|_| PositionsError::BadBlock(id))?;
                 let src = bytes
@@ -273,7 +336,10 @@ impl BlockFile {
 
     /// Reads the blocks of `extents` (in file order where they are adjacent, one read for a
     /// run of them) into one buffer; returns the buffer and each block's range in it.
-    pub fn read_many(&self, extents: &[(GameId, Extent)]) -> Result<Batch, PositionsError> {
+    pub fn read_many(&self, extents: &[(GameId, Extent)]) -> Result<Batch<'_>, PositionsError> {
+        if let Some(snapshot) = &self.snapshot {
+            return Self::borrow_many(snapshot.bytes(), extents);
+        }
         let mut buf = Vec::new();
         let mut out = Vec::with_capacity(extents.len());
         let mut i = 0;
@@ -295,7 +361,34 @@ impl BlockFile {
             }
             i = j;
         }
-        Ok((buf, out))
+        Ok((Cow::Owned(buf), out))
+    }
+
+    /// [`BlockFile::read_many`] from a reader's snapshot: the bytes from the first block to
+    /// the last, borrowed (every byte is already in memory; a copy would cost as much again).
+    fn borrow_many<'s>(
+        snapshot: &'s [u8],
+        extents: &[(GameId, Extent)],
+    ) -> Result<Batch<'s>, PositionsError> {
+        let span = |(id, e): &(GameId, Extent)| {
+            let from = usize::try_from(e.offset).map_err(|_| PositionsError::BadBlock(*id))?;
+            let to = from
+                .checked_add(e.len as usize)
+                .ok_or(PositionsError::BadBlock(*id))?;
+            match snapshot.get(from..to) {
+                Some(_) => Ok(from..to),
+                None => Err(PositionsError::BadBlock(*id)),
+            }
+        };
+        let spans = extents.iter().map(span).collect::<Result<Vec<_>, _>>()?;
+        let start = spans.iter().map(|r| r.start).min().unwrap_or(0);
+        let end = spans.iter().map(|r| r.end).max().unwrap_or(0);
+        let out = extents
+            .iter()
+            .zip(spans)
+            .map(|((id, _), r)| (*id, r.start - start..r.end - start))
+            .collect();
+        Ok((Cow::Borrowed(&snapshot[start..end]), out))
     }
 
     /// Where the file is (for messages).
@@ -324,7 +417,16 @@ mod tests {
         assert_eq!(&bytes[ranges[0].1.clone()], b"seven again");
         // The writer reads the same from the file as the reader from its snapshot; a reader
         // writes nothing.
-        assert_eq!(w.read_many(&all).unwrap(), r.read_many(&all).unwrap());
+        let blocks = |(bytes, ranges): Batch<'_>| -> Vec<(GameId, Vec<u8>)> {
+            let bytes = &bytes;
+            ranges
+                .into_iter()
+                .map(|(g, r)| (g, bytes[r].to_vec()))
+                .collect()
+        };
+        let written = blocks(w.read_many(&all).unwrap());
+        assert_eq!(written, blocks(r.read_many(&all).unwrap()));
+        assert_eq!(written[1], (GameId(7), b"seven again".to_vec()));
         assert!(r.append(GameId(8), b"eight").is_err() && r.clear().is_err());
         let (bytes, ranges) = r.read_many(&all).unwrap();
         assert_eq!(&bytes[ranges[0].1.clone()], b"three");
@@ -340,11 +442,22 @@ mod tests {
         drop(f);
         let r = BlockFile::open_read(dir.path(), kind).unwrap().unwrap();
         assert_eq!(r.extents(None).len(), 2);
-        let w = BlockFile::open_write(dir.path(), kind).unwrap();
+        // The writer waits for the reader to close before it cuts (see the module docs).
+        let started = Instant::now();
+        let (w, held) = std::thread::scope(|s| {
+            let w = s.spawn(|| BlockFile::open_write(dir.path(), kind).unwrap());
+            std::thread::sleep(Duration::from_millis(200));
+            let held = std::fs::metadata(&path).unwrap().len();
+            drop(r);
+            (w.join().unwrap(), held)
+        });
+        assert!(started.elapsed() >= Duration::from_millis(200));
+        assert_eq!(held, whole + 6, "cut while a reader had the file open");
         assert_eq!(std::fs::metadata(&path).unwrap().len(), whole);
         w.append(GameId(9), b"nine").unwrap();
         let r = BlockFile::open_read(dir.path(), kind).unwrap().unwrap();
         assert_eq!(r.extents(None).len(), 3);
+        drop(r);
 
         // A damaged byte inside a block ends the readable part there.
         let mut bytes = std::fs::read(&path).unwrap();
@@ -352,6 +465,7 @@ mod tests {
         std::fs::write(&path, &bytes).unwrap();
         let r = BlockFile::open_read(dir.path(), kind).unwrap().unwrap();
         assert!(r.extents(None).is_empty());
+        drop(r);
 
         // Two writers of one file (two attaches in one process) append without overwriting
         // each other: every record of both is read back.
@@ -373,7 +487,7 @@ mod tests {
         let mine = w2.extents(Some(GameId(100)));
         let (bytes, ranges) = w2.read_many(&mine).unwrap();
         assert_eq!(&bytes[ranges[0].1.clone()], b"block 1");
-        drop((w1, w2));
+        drop((w1, w2, r));
 
         // Another format (or kind) is not read; a writer starts the file again.
         std::fs::write(&path, b"not a block file at all").unwrap();

@@ -14,7 +14,7 @@
 
 use super::block::PositionRef;
 use super::check::{check, Problem, COMMON, MAX_WORK};
-use super::columns::BlockView;
+use super::columns::{BlockView, Rows};
 use super::compiled::{Columns, Compiled};
 use super::typing::Kind;
 use super::values::Resolver;
@@ -116,8 +116,9 @@ pub struct Filter {
     guards: Vec<super::guard::Guard>,
     /// The expression over columns, where the compiler covers it.
     compiled: Option<Compiled>,
-    /// The columns guards and the compiled expression read: fixed ones, and seat features
-    /// (of every seat).
+    /// The columns the guards read (widened whole), then the other columns the compiled
+    /// expression reads: fixed ones, and seat features (of every seat).
+    guard_columns: Vec<usize>,
     fixed: Vec<usize>,
     seat_features: Vec<usize>,
     /// The root context (the standard library), built once; each position gets a child scope.
@@ -196,18 +197,23 @@ impl Filter {
         }
         let guards = super::guard::guards(program.expression(), &schema);
         let compiled = Compiled::compile(program.expression(), &schema);
-        let mut fixed: Vec<usize> = guards.iter().filter_map(|g| g.column()).collect();
+        let mut guard_columns: Vec<usize> = guards.iter().filter_map(|g| g.column()).collect();
+        guard_columns.sort_unstable();
+        guard_columns.dedup();
+        let mut fixed = Vec::new();
         let mut seat_features = Vec::new();
         if let Some(c) = &compiled {
             fixed.extend(c.fixed_columns());
             seat_features.extend(c.seat_features());
         }
+        fixed.retain(|c| !guard_columns.contains(c));
         fixed.sort_unstable();
         fixed.dedup();
         Ok(Filter {
             work,
             guards,
             compiled,
+            guard_columns,
             fixed,
             seat_features,
             program,
@@ -232,16 +238,28 @@ impl Filter {
         self.compiled.is_some()
     }
 
-    /// Reads from `view` the columns this filter needs, before [`Filter::matches_at`].
-    pub fn prepare(&self, view: &BlockView<'_>, scratch: &mut Scratch) {
+    /// Reads from `view` the columns this filter needs, before [`Filter::matches_at`], and
+    /// returns the rows that can match: from the first to the last that passes the guards
+    /// (every row without guards). The guards' columns are widened whole, the others only over
+    /// those rows: `round == 3` keeps a tenth of a game, and the scan reads only that tenth.
+    pub fn prepare(&self, view: &BlockView<'_>, scratch: &mut Scratch) -> std::ops::Range<u32> {
         scratch.begin();
-        scratch.cols.load(
-            view,
-            &self.fixed,
-            &self.seat_features,
-            self.schema.global.len(),
-            self.schema.seat.len(),
-        );
+        for &c in &self.guard_columns {
+            scratch.cols.load_whole(view, c);
+        }
+        let (cols, players) = (&scratch.cols, view.players);
+        let pass = |r: &usize| self.guards.iter().all(|g| g.passes_at(cols, players, *r));
+        let rows = view.rows;
+        let lo = (0..rows).find(pass).unwrap_or(rows);
+        let hi = (lo..rows).rev().find(pass).map_or(lo, |r| r + 1);
+        if lo < hi {
+            let shape = (self.schema.global.len(), self.schema.seat.len());
+            let fixed = &self.fixed;
+            scratch
+                .cols
+                .load(view, fixed, &self.seat_features, shape, lo..hi);
+        }
+        lo as u32..hi as u32
     }
 
     /// Whether position `ply` of `view` passes; [`Filter::prepare`] read `view` into
@@ -318,29 +336,20 @@ impl Filter {
     }
 }
 
-/// What a scan reuses from block to block: the columns a filter reads, every column once a
-/// block's position is needed whole (for the interpreter or the output), and that row.
+/// What a scan reuses from block to block: the columns a filter reads, and the reader of
+/// whole rows (for the interpreter and the output).
 #[derive(Debug, Default)]
 pub struct Scratch {
     cols: Columns,
-    /// Every column of the current block, widened once it has been asked for
-    /// [`WIDEN_AFTER`] positions.
-    all: Columns,
-    all_ready: bool,
-    asked: u32,
-    row: Vec<i64>,
+    rows: Rows,
+    /// Whether `rows` has begun the current block.
+    rows_ready: bool,
 }
-
-/// Positions of one block read value by value before its columns are widened instead: a
-/// filter keeps a few rows of most blocks (reading those alone is cheaper), an unfiltered
-/// export keeps all of them (widening once is cheaper than finding each value in its runs).
-const WIDEN_AFTER: u32 = 8;
 
 impl Scratch {
     /// Starts a new block (before [`Filter::prepare`] and [`Scratch::position`]).
     pub fn begin(&mut self) {
-        self.all_ready = false;
-        self.asked = 0;
+        self.rows_ready = false;
     }
 
     /// Position `ply` of `view`, whole.
@@ -350,15 +359,11 @@ impl Scratch {
         schema: &FeatureSchema,
         ply: u32,
     ) -> Option<PositionRef<'_>> {
-        if !self.all_ready && self.asked < WIDEN_AFTER {
-            self.asked += 1;
-            return view.position(schema, ply, &mut self.row);
+        if !self.rows_ready {
+            self.rows.begin(view);
+            self.rows_ready = true;
         }
-        if !self.all_ready {
-            view.decode_all(&mut self.all);
-            self.all_ready = true;
-        }
-        view.position_in(schema, ply, &self.all, &mut self.row)
+        self.rows.position(view, schema, ply)
     }
 }
 

@@ -284,6 +284,8 @@ pub fn page(index: &PositionIndex, q: &Query<'_>) -> Result<PositionPage, Positi
             return Err(PositionsError::BadBlock(id));
         }
         scratch.begin();
+        // Every row is counted against the budget, so every row is visited; those outside
+        // what `prepare` returns fail the guards before anything else is read.
         if let Some(f) = q.filter {
             f.prepare(&view, &mut scratch);
         }
@@ -316,33 +318,32 @@ pub fn page(index: &PositionIndex, q: &Query<'_>) -> Result<PositionPage, Positi
     Ok(out)
 }
 
-/// The positions of one block that pass `filter` (all without one), each given to `hit`.
-/// Returns the number of positions scanned.
+/// The plies of one block that pass `filter` (all without one), each given to `hit` with the
+/// scratch that reads its position ([`Scratch::position`]) if the caller needs it (a count
+/// does not). Returns the number of positions scanned.
 fn matching(
     id: GameId,
     view: &BlockView<'_>,
     schema: &FeatureSchema,
     filter: Option<&Filter>,
     scratch: &mut Scratch,
-    mut hit: impl FnMut(&PositionRef<'_>),
+    mut hit: impl FnMut(u32, &mut Scratch) -> Result<(), PositionsError>,
 ) -> Result<u64, PositionsError> {
     if !view.fits(schema) {
         return Err(PositionsError::BadBlock(id));
     }
     scratch.begin();
-    if let Some(f) = filter {
-        f.prepare(view, scratch);
-    }
-    for ply in 0..view.rows as u32 {
+    let rows = match filter {
+        Some(f) => f.prepare(view, scratch),
+        None => 0..view.rows as u32,
+    };
+    for ply in rows {
         let keep = match filter {
             Some(f) => f.matches_at(view, ply, scratch, &|| id.to_string())?,
             None => true,
         };
         if keep {
-            let pos = scratch
-                .position(view, schema, ply)
-                .ok_or(PositionsError::BadBlock(id))?;
-            hit(&pos);
+            hit(ply, scratch)?;
         }
     }
     Ok(view.rows as u64)
@@ -368,9 +369,13 @@ pub fn export_ndjson(
         threads,
         |id, view, scratch| {
             let (mut lines, mut rows) = (Vec::new(), 0u64);
-            let n = matching(id, &view, &schema, filter, scratch, |pos| {
-                write_ndjson_row(&mut lines, id, pos, &schema);
+            let n = matching(id, &view, &schema, filter, scratch, |ply, scratch| {
+                let pos = scratch
+                    .position(&view, &schema, ply)
+                    .ok_or(PositionsError::BadBlock(id))?;
+                write_ndjson_row(&mut lines, id, &pos, &schema);
                 rows += 1;
+                Ok(())
             })?;
             Ok((n, rows, lines))
         },
@@ -406,7 +411,10 @@ pub fn count(
                 return Ok((view.rows as u64, view.rows as u64));
             }
             let mut hits = 0u64;
-            let n = matching(id, &view, &schema, filter, scratch, |_| hits += 1)?;
+            let n = matching(id, &view, &schema, filter, scratch, |_, _| {
+                hits += 1;
+                Ok(())
+            })?;
             Ok((n, hits))
         },
         |(n, hits)| {
