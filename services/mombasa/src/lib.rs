@@ -12,7 +12,8 @@
 //!
 //! # Layout
 //! - [`data`]: the embedded component data and its checks; [`ids`]: component ids.
-//! - [`state`], [`moves`], [`error`]: the position, the decisions and outcomes, broken rules.
+//! - [`state`], [`moves`], [`error`]: the position, the decisions and outcomes, broken rules;
+//!   [`track`]: a seat's bookkeeping track (inline, so a state copies as plain bytes).
 //! - `flow`: who acts and check-then-apply; `planning`: secret choices and their reveals;
 //!   `display`: dealing, drawing and refilling (all chance); `ending`: the end of a seat's
 //!   action phase, turn order, the preparation phase.
@@ -41,6 +42,7 @@ mod planning;
 pub mod presentation;
 pub mod scoring;
 pub mod state;
+pub mod track;
 pub mod view;
 
 pub use error::{MbError, Rule};

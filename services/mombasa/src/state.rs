@@ -3,7 +3,7 @@
 
 use crate::data::{self, Card, Components};
 use crate::ids::{CardId, Company, DECK_CARDS, MAX_SEATS, NONE, OWN_CARDS, SLOTS};
-use arrayvec::ArrayVec;
+use crate::track::Track;
 use serde::{Deserialize, Serialize};
 
 /// Options of a game.
@@ -130,7 +130,7 @@ pub enum Stage {
 }
 
 /// One seat's board, hand and action area.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Player {
     pub pounds: u16,
     /// Cards in hand, as a mask over [`CardId`]s.
@@ -147,7 +147,7 @@ pub struct Player {
     pub diamond: u8,
     pub ink: u8,
     /// Books on the bookkeeping track, in order (space 1 first).
-    pub books: ArrayVec<u8, 16>,
+    pub books: Track,
     /// Books turned face down (mask over track spaces, bit 0 = space 1).
     pub flipped: u16,
     /// Marker position on each company track.
@@ -174,7 +174,7 @@ impl Player {
             tiles_up: 0,
             diamond: 0,
             ink: 0,
-            books: ArrayVec::new(),
+            books: Track::default(),
             flipped: 0,
             track: [0; 4],
             markers,

@@ -36,25 +36,51 @@ pub fn words<const N: usize>(text: &str) -> Option<ArrayVec<&str, N>> {
 /// Component names (a card's code, a tile's id) to their index. Notation names components by
 /// their data ids; comparing a word with every name in turn was most of a replay's parse time,
 /// so a parser builds one of these per kind of component, once, and looks names up by hash.
+/// Names of up to [`PACKED`] bytes (all of today's) are keys packed into one integer: hashing
+/// and comparing one is a few instructions, where a string key cost a hash loop and a
+/// `memcmp` call per lookup.
 #[derive(Debug, Default)]
 pub struct NameIndex {
-    by_name: FxHashMap<Box<str>, u8>,
+    packed: FxHashMap<u128, u8>,
+    long: FxHashMap<Box<str>, u8>,
+}
+
+/// The longest name kept as a packed key (the sixteenth byte holds the length).
+const PACKED: usize = 15;
+
+/// `name`'s bytes and length in one integer, if it is short enough.
+fn pack(name: &str) -> Option<u128> {
+    let b = name.as_bytes();
+    if b.len() > PACKED {
+        return None;
+    }
+    let key = b
+        .iter()
+        .enumerate()
+        .fold(0u128, |k, (i, c)| k | u128::from(*c) << (8 * i));
+    Some(key | (b.len() as u128) << (8 * PACKED))
 }
 
 impl NameIndex {
     /// The index of names in order: the `i`-th name is `i`. A repeated name keeps its first
     /// index, as a scan from the front would find it.
     pub fn new<'a>(names: impl IntoIterator<Item = &'a str>) -> NameIndex {
-        let mut by_name = FxHashMap::default();
+        let mut ix = NameIndex::default();
         for (i, name) in names.into_iter().enumerate() {
             let Ok(i) = u8::try_from(i) else { break };
-            by_name.entry(name.into()).or_insert(i);
+            match pack(name) {
+                Some(key) => ix.packed.entry(key).or_insert(i),
+                None => ix.long.entry(name.into()).or_insert(i),
+            };
         }
-        NameIndex { by_name }
+        ix
     }
 
     pub fn get(&self, name: &str) -> Option<u8> {
-        self.by_name.get(name).copied()
+        match pack(name) {
+            Some(key) => self.packed.get(&key).copied(),
+            None => self.long.get(name).copied(),
+        }
     }
 }
 
@@ -82,6 +108,30 @@ mod tests {
     }
 
     #[test]
+    fn words_agree_with_splitting_at_spaces_for_every_length_and_byte() {
+        // Eight bytes are read at a time: spaces at every offset of a chunk and of the tail,
+        // beside every other byte (a space's neighbours in value, `!` and `\x1f`, included).
+        let alphabet = [" ", "a", "!", "\x1f", "\u{7f}", "é", "  ", "\u{a0}"];
+        let mut x = 7u32;
+        for len in 0..40 {
+            for _ in 0..60 {
+                let text: String = (0..len)
+                    .map(|_| {
+                        x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                        alphabet[(x >> 16) as usize % alphabet.len()]
+                    })
+                    .collect();
+                let want: Vec<&str> = text.split(' ').collect();
+                match words::<64>(&text) {
+                    Some(got) => assert_eq!(got.as_slice(), want, "{text:?}"),
+                    None => assert!(want.len() > 64),
+                }
+                assert_eq!(words::<3>(&text).is_some(), want.len() <= 3, "{text:?}");
+            }
+        }
+    }
+
+    #[test]
     fn a_name_index_finds_each_name_at_its_position_and_nothing_else() {
         let ix = NameIndex::new(["A1", "B2", "A1", "C3"]);
         assert_eq!(ix.get("A1"), Some(0), "the first of a repeated name");
@@ -89,5 +139,27 @@ mod tests {
         assert_eq!(ix.get("C3"), Some(3));
         assert_eq!(ix.get("a1"), None);
         assert_eq!(ix.get(""), None);
+        // Packed and long names, and names that differ only in length or trailing bytes.
+        let names = [
+            "",
+            "a",
+            "a\0",
+            "fifteen-bytes-x",
+            "sixteen-bytes-xy",
+            "sixteen-bytes-xz",
+        ];
+        let ix = NameIndex::new(names);
+        for (i, name) in names.iter().enumerate() {
+            assert_eq!(ix.get(name), Some(i as u8), "{name:?}");
+        }
+        for absent in [
+            "\0",
+            "a\0\0",
+            "fifteen-bytes-",
+            "sixteen-bytes-x",
+            "sixteen-bytes-xyz",
+        ] {
+            assert_eq!(ix.get(absent), None, "{absent:?}");
+        }
     }
 }
