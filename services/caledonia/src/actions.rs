@@ -23,17 +23,11 @@ impl State {
     }
 
     /// [`State::port_in_reach`] for several ports in turn: `lochs` keeps what the player
-    /// reaches across lochs (a flood over the map) from the first port that needs it.
+    /// reaches across lochs from the first port that needs it.
     pub fn port_in_reach_with(&self, p: &Player, hex: Hex, lochs: &mut Option<u128>) -> bool {
-        let m = self.map();
-        let own = p.all_units();
-        let i = usize::from(hex.0).min(crate::ids::HEXES - 1);
-        own & (hex.bit() | m.adj[i]) != 0
-            || (p.shipping >= 2
-                && *lochs.get_or_insert_with(|| {
-                    m.across_lochs(own, p.shipping - 1, self.rules >= Rules::V3)
-                }) & hex.bit()
-                    != 0)
+        let dry = self.rules >= Rules::V3;
+        self.map()
+            .port_in_reach(p.all_units(), p.shipping, dry, hex, lochs)
     }
 
     /// Hexes where `u` may stand by terrain (ignoring occupation and reach).

@@ -268,6 +268,26 @@ impl Map {
         r
     }
 
+    /// Whether units `own` with shipping level `shipping` can use the port on `hex`: a unit on
+    /// the space (a fisherman) or sharing any edge with it (rivers included: Ruling C6), or the
+    /// space within shipping reach across lochs (`dry`: rules 3). `lochs` keeps the crossing
+    /// from the first port that needs it, for callers checking several ports.
+    pub fn port_in_reach(
+        &self,
+        own: u128,
+        shipping: u8,
+        dry: bool,
+        hex: Hex,
+        lochs: &mut Option<u128>,
+    ) -> bool {
+        let i = usize::from(hex.0).min(HEXES - 1);
+        own & (hex.bit() | self.adj[i]) != 0
+            || (shipping >= 2
+                && *lochs.get_or_insert_with(|| self.across_lochs(own, shipping - 1, dry))
+                    & hex.bit()
+                    != 0)
+    }
+
     /// Land and lochs next to a loch at most `lochs` loch steps from `from`. With `dry`, every
     /// step of the search — onto the first loch, between lochs, onto the far shore — is along
     /// an edge without a river: an expansion crosses lochs or a river, never both (Ruling

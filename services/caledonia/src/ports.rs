@@ -216,10 +216,11 @@ impl State {
         // Necessary for any port use: an unused port's space within reach. Checked first and
         // cheaply, since this runs at the end of every main action.
         let m = self.map();
+        let (own, dry) = (p.all_units(), self.rules >= Rules::V3);
         let mut lochs = None;
         let open = self.ports.iter().zip(m.ports).any(|(port, hex)| {
             p.ports_used & (1u16 << (port.0 & 15)) == 0
-                && self.port_in_reach_with(p, hex, &mut lochs)
+                && m.port_in_reach(own, p.shipping, dry, hex, &mut lochs)
         });
         if !open {
             return false;

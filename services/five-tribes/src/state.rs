@@ -43,12 +43,11 @@ impl Board {
     }
     /// Bit board of tiles holding at least one meeple of each colour.
     pub fn has_colour(&self) -> [u32; 5] {
+        // Branch-free: this runs at the start of every turn (is a move left?), over every tile.
         let mut has = [0u32; 5];
         for (i, m) in self.meeples.iter().enumerate() {
-            for c in 0..5 {
-                if m[c] > 0 {
-                    has[c] |= 1 << i;
-                }
+            for (h, n) in has.iter_mut().zip(m) {
+                *h |= u32::from(*n != 0) << i;
             }
         }
         has
@@ -275,8 +274,8 @@ impl State {
     }
     /// Is there a tile from which a meeple move can be completed?
     pub fn any_legal_pick(&self) -> bool {
-        let occupied = self.board.occupied();
         let has = self.board.has_colour();
+        let occupied = has.iter().fold(0, |a, h| a | h);
         Tile::all().any(|t| occupied & t.bit() != 0 && self.finishable_with(t, has))
     }
     pub fn pick_is_finishable(&self, t: Tile) -> bool {
