@@ -63,7 +63,8 @@ impl State {
                     .and_then(|i| components().ports.get(i))
                     .map_or(0, |d| d.gain);
                 let n = usize::from(gain).min(3);
-                let gets: Vec<Good> = get.iter().flatten().copied().collect();
+                // On the stack: this runs for every port at the end of every main action.
+                let gets: arrayvec::ArrayVec<Good, 3> = get.iter().flatten().copied().collect();
                 let shape = gets.len() == n && get[..n].iter().all(Option::is_some);
                 if !shape
                     || give.processed() != processed
