@@ -142,8 +142,10 @@ impl Analysis {
 
     /// Forgets everything, for a rebuild (the store then replays every finished game).
     pub fn clear(&self, store: &Store) -> Result<(), AnalysisError> {
-        store.projection_clear(PROJECTION)?;
+        // The position index first: emptying its files may fail (a reader holds one open), and
+        // must then leave the summaries as they were, not half of the analysis forgotten.
         self.positions.clear(store)?;
+        store.projection_clear(PROJECTION)?;
         self.write().clear();
         self.invalidate();
         Ok(())

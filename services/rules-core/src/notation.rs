@@ -109,8 +109,8 @@ mod tests {
 
     #[test]
     fn words_agree_with_splitting_at_spaces_for_every_length_and_byte() {
-        // Eight bytes are read at a time: spaces at every offset of a chunk and of the tail,
-        // beside every other byte (a space's neighbours in value, `!` and `\x1f`, included).
+        // Spaces at every offset, beside every other kind of byte (a space's neighbours in
+        // value, `!` and `\x1f`, multi-byte letters, a no-break space).
         let alphabet = [" ", "a", "!", "\x1f", "\u{7f}", "é", "  ", "\u{a0}"];
         let mut x = 7u32;
         for len in 0..40 {

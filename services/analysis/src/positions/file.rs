@@ -12,8 +12,10 @@
 //! A 16-byte header `[MAGIC u32][FORMAT u32][kind u8][0; 7]`, then records `[len u32][crc32 u32
 //! of id and block][game id u64][block: len bytes, see `columns`]`, all little-endian. Reading
 //! stops at the first record that is not whole and sound: a write torn by a crash, which the
-//! writer cuts off when it next opens the file. A game indexed twice (a heal after a crash
-//! that had in fact written it) is found by its last record.
+//! writer seals when it next opens the file — it writes a record header over the torn bytes,
+//! making them one whole record of the game [`FILLER`], which readers skip — so that what it
+//! appends after is read. A game indexed twice (a heal after a crash that had in fact written
+//! it) is found by its last record.
 //!
 //! # Durability
 //! Appends are not synced: the blocks are a projection of the logs. Every writer, on opening,
@@ -27,11 +29,13 @@
 //!
 //! # Why a mapping is safe here
 //! A mapped page past the end of a file kills its reader (SIGBUS) when touched, so the file is
-//! never cut below a point a reader may touch while one has it open: a reader holds a shared
-//! lock (`flock`) on the file for as long as it is open, and a writer cuts the file (a torn
-//! tail at opening, `clear`, a partial append taken back) only under the exclusive lock,
-//! waiting up to [`CUT_WAIT`] for readers to finish. Appends, which only lengthen the file,
-//! take no lock.
+//! never cut below a point a reader may touch while one has it open. Appends only lengthen the
+//! file; torn bytes are sealed in place, never cut (above). Only emptying the file (`clear`,
+//! for a rebuild; a file of another format) cuts it: a reader holds a shared lock (`flock`) on
+//! the file for as long as it is open, and a writer empties the file only under the exclusive
+//! lock, waiting up to [`CUT_WAIT`] for readers to finish, then failing with an error that says
+//! so (a rebuild leaves everything as it was: see `Analysis::clear`). So does cutting damage
+//! too long to seal (bytes changed in the middle of the file, not a torn write).
 
 use super::PositionsError;
 use rules_core::GameKind;
@@ -55,6 +59,10 @@ const RECORD: usize = 4 + 4 + 8;
 /// damaged length must not make a reader allocate gigabytes.
 const MAX_BLOCK: usize = 64 << 20;
 
+/// The game id of a record that holds torn bytes sealed in place (readers skip it; no game
+/// has this id: `append` refuses it).
+pub const FILLER: u64 = u64::MAX;
+
 /// How long a writer that must cut the file waits for readers to close it.
 const CUT_WAIT: Duration = Duration::from_secs(30);
 
@@ -71,14 +79,15 @@ pub struct Extent {
 
 /// The blocks of one game kind: the open file and its directory (game id → extent).
 pub struct BlockFile {
+    /// A reader's map of the file (the records whole at opening are read from it; the
+    /// shared lock on `file` keeps them mapped). First, so that it is unmapped before the
+    /// lock is released (fields drop in order).
+    snapshot: Option<Snapshot>,
     file: File,
     path: PathBuf,
     directory: RwLock<BTreeMap<GameId, Extent>>,
     /// Held while a record is appended (a writer's threads append one at a time).
     appending: Mutex<()>,
-    /// A reader's map of the file (the records whole at opening are read from it; the
-    /// shared lock on `file` keeps them mapped).
-    snapshot: Option<Snapshot>,
 }
 
 /// A reader's view of its file: mapped, or (an empty file cannot be mapped) empty.
@@ -145,6 +154,10 @@ fn parse(bytes: &[u8], kind: GameKind) -> Option<(BTreeMap<GameId, Extent>, u64)
         if crc(id, block) != sum {
             break;
         }
+        if id == FILLER {
+            at += RECORD + len;
+            continue;
+        }
         directory.insert(
             GameId(id),
             Extent {
@@ -186,6 +199,36 @@ impl BlockFile {
                 snapshot: Some(snapshot),
             }),
         )
+    }
+
+    /// Makes the torn bytes of `path` from `from` to its end `to` one whole record of game
+    /// [`FILLER`]: a header written over their first bytes (zeros added first if they are
+    /// fewer than a header) whose length and checksum cover the rest. Nothing is cut, so a
+    /// reader that has the file mapped is never hurt; one reading the torn bytes while they
+    /// are sealed finds them unsound and stops there, as it did before. `false` when there
+    /// are more bytes than one record may hold (damage in the middle of the file, not a torn
+    /// write): the caller then cuts them.
+    fn seal(path: &Path, from: u64, to: u64) -> Result<bool, PositionsError> {
+        // Not the append handle: on Linux a positioned write to a file opened for appending
+        // lands at the end.
+        let f = OpenOptions::new().read(true).write(true).open(path)?;
+        let mut to = to;
+        if to - from < RECORD as u64 {
+            f.write_all_at(&[0; RECORD][..(from + RECORD as u64 - to) as usize], to)?;
+            to = from + RECORD as u64;
+        }
+        let len = to - from - RECORD as u64;
+        if len > MAX_BLOCK as u64 {
+            return Ok(false);
+        }
+        let mut block = vec![0; len as usize];
+        f.read_exact_at(&mut block, from + RECORD as u64)?;
+        let mut head = [0u8; RECORD];
+        head[0..4].copy_from_slice(&(len as u32).to_le_bytes());
+        head[4..8].copy_from_slice(&crc(FILLER, &block).to_le_bytes());
+        head[8..16].copy_from_slice(&FILLER.to_le_bytes());
+        f.write_all_at(&head, from)?;
+        Ok(true)
     }
 
     /// Cuts `file` to `len` under the exclusive lock, waiting for readers (see the module
@@ -234,7 +277,7 @@ impl BlockFile {
                 (BTreeMap::new(), HEADER as u64)
             }
         };
-        if end < bytes.len() as u64 {
+        if end < bytes.len() as u64 && !Self::seal(&path, end, bytes.len() as u64)? {
             Self::cut(&file, end)?;
         }
         Ok(BlockFile {
@@ -253,7 +296,7 @@ impl BlockFile {
                 "the position index was opened for reading",
             )));
         }
-        if block.len() > MAX_BLOCK {
+        if block.len() > MAX_BLOCK || id.0 == FILLER {
             return Err(PositionsError::BadBlock(id));
         }
         let mut record = Vec::with_capacity(RECORD + block.len());
@@ -267,8 +310,13 @@ impl BlockFile {
         let _one_at_a_time = self.appending.lock().unwrap_or_else(|e| e.into_inner());
         let before = self.file.metadata()?.len();
         if let Err(e) = (&self.file).write_all(&record) {
-            // Take back a partial record (a full disk), so that what follows stays readable.
-            let _ = Self::cut(&self.file, before);
+            // Seal a partial record (a full disk), so that what follows stays readable; if
+            // even that fails, the next writer to open the file seals it.
+            if let Ok(now) = self.file.metadata().map(|m| m.len()) {
+                if now > before {
+                    let _ = Self::seal(&self.path, before, now);
+                }
+            }
             return Err(e.into());
         }
         let after = (&self.file).stream_position()?;
@@ -402,7 +450,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn blocks_come_back_until_a_torn_record_which_a_writer_cuts_off() {
+    fn blocks_come_back_until_a_torn_record_which_a_writer_seals() {
         let dir = tempfile::tempdir().unwrap();
         let kind = GameKind::FiveTribes;
         assert!(BlockFile::open_read(dir.path(), kind).unwrap().is_none());
@@ -434,7 +482,8 @@ mod tests {
         assert_eq!(r.extents(Some(GameId(4))).len(), 1);
         drop((w, r));
 
-        // A torn record: a reader stops before it, a writer cuts it off and appends after.
+        // A torn record: a reader stops before it; a writer seals it in place (no waiting for
+        // the reader, whose mapped blocks stay readable) and appends after it.
         let path = folder(dir.path()).join(file_name(kind));
         let whole = std::fs::metadata(&path).unwrap().len();
         let f = OpenOptions::new().append(true).open(&path).unwrap();
@@ -442,22 +491,67 @@ mod tests {
         drop(f);
         let r = BlockFile::open_read(dir.path(), kind).unwrap().unwrap();
         assert_eq!(r.extents(None).len(), 2);
-        // The writer waits for the reader to close before it cuts (see the module docs).
         let started = Instant::now();
-        let (w, held) = std::thread::scope(|s| {
-            let w = s.spawn(|| BlockFile::open_write(dir.path(), kind).unwrap());
+        let w = BlockFile::open_write(dir.path(), kind).unwrap();
+        assert!(
+            started.elapsed() < CUT_WAIT / 10,
+            "sealing waited for the reader"
+        );
+        assert_eq!(
+            std::fs::metadata(&path).unwrap().len(),
+            whole + RECORD as u64,
+            "six torn bytes became one empty record, nothing cut"
+        );
+        assert_eq!(blocks(r.read_many(&r.extents(None)).unwrap()).len(), 2);
+        w.append(GameId(9), b"nine").unwrap();
+        let r2 = BlockFile::open_read(dir.path(), kind).unwrap().unwrap();
+        assert_eq!(
+            r2.extents(None)
+                .iter()
+                .map(|(g, _)| g.0)
+                .collect::<Vec<_>>(),
+            [3, 7, 9],
+            "the sealed record is skipped, what follows it is read"
+        );
+        // A longer torn record (a header and part of its block) is sealed the same way.
+        let end = std::fs::metadata(&path).unwrap().len();
+        let f = OpenOptions::new().append(true).open(&path).unwrap();
+        f.write_all_at(
+            &[200, 0, 0, 0, 1, 2, 3, 4, 5, 0, 0, 0, 0, 0, 0, 0, 42, 42, 42],
+            end,
+        )
+        .unwrap();
+        drop(f);
+        let w2 = BlockFile::open_write(dir.path(), kind).unwrap();
+        assert_eq!(std::fs::metadata(&path).unwrap().len(), end + 19);
+        w2.append(GameId(10), b"ten").unwrap();
+        let r3 = BlockFile::open_read(dir.path(), kind).unwrap().unwrap();
+        assert_eq!(r3.extents(None).len(), 4);
+        assert!(
+            w.append(GameId(FILLER), b"x").is_err(),
+            "no game is the filler"
+        );
+
+        // Emptying the file waits for its readers to close it.
+        let started = Instant::now();
+        let held = std::thread::scope(|s| {
+            let cleared = s.spawn(|| w.clear());
             std::thread::sleep(Duration::from_millis(200));
             let held = std::fs::metadata(&path).unwrap().len();
-            drop(r);
-            (w.join().unwrap(), held)
+            drop((r, r2, r3));
+            cleared.join().unwrap().unwrap();
+            held
         });
         assert!(started.elapsed() >= Duration::from_millis(200));
-        assert_eq!(held, whole + 6, "cut while a reader had the file open");
-        assert_eq!(std::fs::metadata(&path).unwrap().len(), whole);
+        assert!(
+            held > HEADER as u64,
+            "emptied while readers had the file open"
+        );
+        assert_eq!(std::fs::metadata(&path).unwrap().len(), HEADER as u64);
+        w.append(GameId(3), b"three").unwrap();
+        w.append(GameId(7), b"seven again").unwrap();
         w.append(GameId(9), b"nine").unwrap();
-        let r = BlockFile::open_read(dir.path(), kind).unwrap().unwrap();
-        assert_eq!(r.extents(None).len(), 3);
-        drop(r);
+        drop((w, w2));
 
         // A damaged byte inside a block ends the readable part there.
         let mut bytes = std::fs::read(&path).unwrap();

@@ -234,11 +234,13 @@ impl PositionIndex {
     /// Empties the index (before a rebuild indexes every finished game again), and the blocks
     /// an older version kept in the store.
     pub fn clear(&self, store: &Store) -> Result<(), PositionsError> {
-        store.projection_clear(LEGACY_BLOCKS)?;
-        store.projection_clear(HASHES)?;
+        // The files first: emptying one waits for its readers and may fail; the hashes are
+        // kept until every file is empty (a file not emptied is completed again at attach).
         for (_, f) in &self.files {
             f.clear()?;
         }
+        store.projection_clear(LEGACY_BLOCKS)?;
+        store.projection_clear(HASHES)?;
         Ok(())
     }
 }
