@@ -532,6 +532,24 @@ mod tests {
             "no game is the filler"
         );
 
+        // Damage longer than one record may be (bytes changed mid-file, not a torn write) is
+        // cut instead, under the lock: here 70 MB of zeros, sparse, after the last record.
+        let end = std::fs::metadata(&path).unwrap().len();
+        drop((r, r2, r3));
+        OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_len(end + (70 << 20))
+            .unwrap();
+        let w3 = BlockFile::open_write(dir.path(), kind).unwrap();
+        assert_eq!(std::fs::metadata(&path).unwrap().len(), end);
+        assert_eq!(w3.extents(None).len(), 4);
+        drop(w3);
+        let r = BlockFile::open_read(dir.path(), kind).unwrap().unwrap();
+        let r2 = BlockFile::open_read(dir.path(), kind).unwrap().unwrap();
+        let r3 = BlockFile::open_read(dir.path(), kind).unwrap().unwrap();
+
         // Emptying the file waits for its readers to close it.
         let started = Instant::now();
         let held = std::thread::scope(|s| {
