@@ -52,16 +52,6 @@ impl Board {
         }
         has
     }
-    /// Bit board of tiles holding at least one meeple.
-    pub fn occupied(&self) -> u32 {
-        let mut b = 0;
-        for (i, m) in self.meeples.iter().enumerate() {
-            if m.iter().any(|&n| n > 0) {
-                b |= 1 << i;
-            }
-        }
-        b
-    }
     /// A tile with nothing at all on it: no meeple, camel, palm tree or palace.
     pub fn is_bare(&self, t: Tile) -> bool {
         let i = usize::from(t.0);

@@ -22,7 +22,6 @@
 //! ```
 
 use super::block::{GameBlock, PositionRef, LEAD};
-use super::compiled::Columns;
 use rules_core::FeatureSchema;
 
 /// First byte of a columnar block. The row-wise blocks of earlier versions began with the
@@ -254,17 +253,6 @@ impl<'a> BlockView<'a> {
                 break;
             }
             at = end;
-        }
-    }
-
-    /// Every column widened into `into`.
-    pub fn decode_all(&self, into: &mut Columns) {
-        let n = self.columns();
-        if into.cols.len() < n {
-            into.cols.resize_with(n, Vec::new);
-        }
-        for c in 0..n {
-            self.decode(c, &mut into.cols[c]);
         }
     }
 
