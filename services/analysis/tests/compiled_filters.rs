@@ -3,6 +3,7 @@
 //! then the interpreter where the compiled one cannot decide) equals the interpreter's alone,
 //! errors included.
 
+use analysis::positions::columns::Rows;
 use analysis::positions::{BlockView, Filter, Scratch};
 use analysis::Analysis;
 use five_tribes::FiveTribes;
@@ -129,7 +130,7 @@ fn compiled_and_interpreted_filters_agree_on_random_filters() {
     let mut gen = Gen(0x2545_F491_4F6C_DD1D);
     let (mut tried, mut compiled, mut decided_by_compiled, mut errors) = (0, 0, 0u64, 0u64);
     let mut scratch = Scratch::default();
-    let mut row = Vec::new();
+    let mut rows = Rows::default();
     while tried < 400 {
         let src = gen.boolean(4, &[]);
         let Ok(f) = Filter::compile(&src, schema) else {
@@ -140,9 +141,10 @@ fn compiled_and_interpreted_filters_agree_on_random_filters() {
         for bytes in &blocks {
             let view = BlockView::parse(bytes).unwrap();
             f.prepare(&view, &mut scratch);
+            rows.begin(&view);
             for ply in 0..view.rows as u32 {
                 let fast = f.matches_at(&view, ply, &mut scratch, &|| "g".into());
-                let pos = view.position(&schema, ply, &mut row).unwrap();
+                let pos = rows.position(&view, &schema, ply).unwrap();
                 let slow = f.interpret(&pos, &|| "g".into());
                 assert_eq!(fast, slow, "filter `{src}` at ply {ply}");
                 errors += u64::from(slow.is_err());

@@ -255,52 +255,11 @@ impl<'a> BlockView<'a> {
             at = end;
         }
     }
-
-    /// The position at `ply` as the filter and the output read it, its row read value by
-    /// value (no column widened): a block's matches are a few of its rows, and widening every
-    /// column of every block with a match was most of an export's time. `None` past the end
-    /// or for a block that does not fit `schema`.
-    pub fn position<'s>(
-        &self,
-        schema: &FeatureSchema,
-        ply: u32,
-        row: &'s mut Vec<i64>,
-    ) -> Option<PositionRef<'s>> {
-        let r = ply as usize;
-        if r >= self.rows || !self.fits(schema) {
-            return None;
-        }
-        row.clear();
-        let mut start = 0usize;
-        for d in self.descriptors.chunks_exact(DESCRIPTOR) {
-            let w = usize::from(d[0] & !RUNS);
-            let len = u32::from_le_bytes([d[1], d[2], d[3], d[4]]) as usize;
-            let bytes = self.data.get(start..start + len)?;
-            start += len;
-            let v = if d[0] & RUNS != 0 {
-                // Runs: (count, value) pairs covering the rows ([`BlockView::parse`] checked).
-                let mut left = r;
-                bytes.chunks_exact(1 + w).find_map(|run| {
-                    let n = usize::from(run[0]);
-                    if left < n {
-                        Some(value(&run[1..], w))
-                    } else {
-                        left -= n;
-                        None
-                    }
-                })?
-            } else {
-                value(bytes.get(r * w..(r + 1) * w)?, w)
-            };
-            row.push(v);
-        }
-        PositionRef::of_row(schema, self.players, ply, row)
-    }
 }
 
 /// Whole rows of one block read in increasing order, each column's place kept from row to
 /// row: reading a block's matches costs its runs once plus a value per column per match,
-/// where [`BlockView::position`] walks every column's runs from the start for each row.
+/// where finding a row from each column's start would walk its runs again for each match.
 #[derive(Debug, Default)]
 pub struct Rows {
     cols: Vec<RunCursor>,
@@ -431,16 +390,17 @@ mod tests {
             let want: Vec<i64> = (0..3).map(|r| values[r * 8 + c]).collect();
             assert_eq!(col, want, "column {c}");
         }
-        let mut row = Vec::new();
+        let mut rows = Rows::default();
+        rows.begin(&v);
         for r in 0..3u32 {
-            let p = v.position(&SCHEMA, r, &mut row).unwrap();
+            let p = rows.position(&v, &SCHEMA, r).unwrap();
             assert_eq!(p.round, values[r as usize * 8]);
-            assert_eq!(row, values[r as usize * 8..(r as usize + 1) * 8]);
+            assert_eq!(p.seats, &values[r as usize * 8 + 4..(r as usize + 1) * 8]);
         }
         // Narrow columns are stored narrow: the header, the descriptors, then
         // 1+1+1+4+8+1+2+8 bytes per row (no column repeats, so none is stored as runs).
         assert_eq!(bytes.len(), 8 + 8 * 5 + 3 * (1 + 1 + 1 + 8 + 1 + 1 + 2 + 8));
-        let p = v.position(&SCHEMA, 1, &mut row).unwrap();
+        let p = rows.position(&v, &SCHEMA, 1).unwrap();
         assert_eq!((p.ply, p.round, p.phase, p.to_act), (1, 1, "b", 0));
         assert_eq!(p.global, &[-70_000]);
     }
@@ -464,7 +424,7 @@ mod tests {
     }
 
     #[test]
-    fn a_position_read_row_by_row_is_its_columns_at_that_row() {
+    fn a_position_read_by_the_row_reader_is_its_columns_at_that_row() {
         // One player, the test schema's six columns: runs (round, phase, constant ones, a
         // column that changes every 7 rows) beside a plain one; rows at every run's edges.
         let values: Vec<i64> = (0..700i64)
@@ -477,25 +437,22 @@ mod tests {
         for (c, col) in cols.iter_mut().enumerate() {
             v.decode(c, col);
         }
-        let mut row = Vec::new();
-        for r in [0u32, 1, 6, 7, 254, 255, 256, 257, 511, 512, 699] {
-            v.position(&SCHEMA, r, &mut row).unwrap();
-            let want: Vec<i64> = cols.iter().map(|c| c[r as usize]).collect();
-            assert_eq!(row, want, "row {r}");
-            assert_eq!(row, values[r as usize * 6..(r as usize + 1) * 6]);
-        }
-        assert!(v.position(&SCHEMA, 700, &mut row).is_none());
-
-        // The incremental reader agrees, forwards and after going back.
+        // Rows read in order, and after going back, are the columns at those rows.
         let mut rows = Rows::default();
         rows.begin(&v);
         for r in [
             0u32, 1, 6, 7, 254, 255, 256, 257, 511, 512, 699, 3, 300, 256,
         ] {
-            let want = v.position(&SCHEMA, r, &mut row).map(|p| format!("{p:?}"));
-            let got = rows.position(&v, &SCHEMA, r).map(|p| format!("{p:?}"));
-            assert!(want.is_some());
+            let p = rows.position(&v, &SCHEMA, r).unwrap();
+            let want: Vec<i64> = cols.iter().map(|c| c[r as usize]).collect();
+            let phase = SCHEMA.phases.iter().position(|x| *x == p.phase);
+            let got: Vec<i64> = [p.round, phase.map_or(-1, |i| i as i64), p.to_act]
+                .into_iter()
+                .chain(p.global.iter().copied())
+                .chain(p.seats.iter().copied())
+                .collect();
             assert_eq!(got, want, "row {r}");
+            assert_eq!(got, values[r as usize * 6..(r as usize + 1) * 6]);
         }
         assert!(rows.position(&v, &SCHEMA, 700).is_none());
 
