@@ -1,6 +1,7 @@
 //! Speed of the Clans of Caledonia reducer:
 //! - `replay/*`: re-applying recorded logs, from notation text (what the store does) and from
 //!   parsed actions; throughput in entries.
+//! - `parse/notation`: parsing those entries alone.
 //! - `playout/4p`: complete random 4-player games (legal-move generation + play + dealing).
 
 use caledonia::{Caledonia, Chance, Move, Options};
@@ -63,6 +64,22 @@ fn replay(c: &mut Criterion) {
                     }
                 }
                 std::hint::black_box(&s);
+            }
+        })
+    });
+    g.finish();
+    // Parsing alone, the notation figure's share that the rules do not cause.
+    let mut g = c.benchmark_group("parse");
+    g.throughput(Throughput::Elements(entries as u64));
+    g.bench_function("notation", |b| {
+        b.iter(|| {
+            for (_, log) in &texts {
+                for (seat, t) in log {
+                    match seat {
+                        Some(_) => drop(std::hint::black_box(Caledonia::parse_move(t))),
+                        None => drop(std::hint::black_box(Caledonia::parse_chance(t))),
+                    }
+                }
             }
         })
     });

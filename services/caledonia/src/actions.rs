@@ -19,15 +19,9 @@ impl State {
     /// edge with it (rivers included: Ruling C6), or the space within shipping reach across
     /// lochs. (River crossing reaches only edge neighbours, which C6 already counts.)
     pub fn port_in_reach(&self, p: &Player, hex: Hex) -> bool {
-        self.port_in_reach_with(p, hex, &mut None)
-    }
-
-    /// [`State::port_in_reach`] for several ports in turn: `lochs` keeps what the player
-    /// reaches across lochs from the first port that needs it.
-    pub fn port_in_reach_with(&self, p: &Player, hex: Hex, lochs: &mut Option<u128>) -> bool {
         let dry = self.rules >= Rules::V3;
         self.map()
-            .port_in_reach(p.all_units(), p.shipping, dry, hex, lochs)
+            .port_in_reach(p.all_units(), p.shipping, dry, hex)
     }
 
     /// Hexes where `u` may stand by terrain (ignoring occupation and reach).
@@ -96,8 +90,19 @@ impl State {
 
     pub fn check_expand(&self, seat: u8, u: Unit, h: Hex, free: bool) -> Result<(), Rule> {
         let p = self.seat(seat).ok_or(Rule::WrongStep)?;
-        let reach = self.reach_of(p);
-        self.check_expand_with(p, u, h, free, reach)
+        self.check_spot(p, u, h)?;
+        let dry = self.rules >= Rules::V3;
+        if !self.map().reaches(p.all_units(), p.shipping, dry, h) {
+            return Err(Rule::OutOfRange);
+        }
+        self.check_cost(p, u, h, free)
+    }
+
+    fn check_cost(&self, p: &Player, u: Unit, h: Hex, free: bool) -> Result<(), Rule> {
+        if p.money < self.unit_cost(p, u, h, free) {
+            return Err(Rule::Money);
+        }
+        Ok(())
     }
 
     /// The Expand check with the seat's reach computed once (legal-move generation).
@@ -113,10 +118,7 @@ impl State {
         if reach & h.bit() == 0 {
             return Err(Rule::OutOfRange);
         }
-        if p.money < self.unit_cost(p, u, h, free) {
-            return Err(Rule::Money);
-        }
-        Ok(())
+        self.check_cost(p, u, h, free)
     }
 
     /// Puts `u` on `h` for `seat` and pays; sets up the neighbour and building bonuses.

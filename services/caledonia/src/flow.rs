@@ -366,10 +366,14 @@ impl State {
     }
 
     fn end_turn(&mut self, seat: u8) {
-        let n = self.order.len();
+        // The seats after this one in turn order, wrapping round to it (no `%`: this runs
+        // at the end of every turn).
         let pos = self.order.iter().position(|&s| s == seat).unwrap_or(0);
-        let next = (1..=n)
-            .filter_map(|k| self.order.get((pos + k) % n).copied())
+        let (before, after) = self.order.split_at((pos + 1).min(self.order.len()));
+        let next = after
+            .iter()
+            .chain(before)
+            .copied()
             .find(|&s| self.seat(s).is_some_and(|p| !p.passed));
         match next {
             Some(s) => self.phase = Phase::Action(Turn::new(s)),

@@ -15,7 +15,10 @@ macro_rules! named_enum {
                 match self { $($name::$v => $text),* }
             }
             pub fn parse(s: &str) -> Option<$name> {
-                Self::ALL.iter().copied().find(|x| x.name() == s)
+                // Names as integer keys: replay parses one or two of these per entry.
+                const KEYS: &[u128] = &[$(rules_core::notation::tag($text)),*];
+                let k = rules_core::notation::word_key(s);
+                KEYS.iter().position(|&x| x == k).and_then(|i| Self::ALL.get(i).copied())
             }
             pub const fn index(self) -> usize { self as usize }
             pub fn from_index(i: usize) -> Option<$name> { Self::ALL.get(i).copied() }
@@ -114,19 +117,15 @@ impl Hex {
     pub const fn bit(self) -> u128 {
         1u128 << (self.0 as u32 & 127)
     }
+    /// A column letter and a row number without a leading zero: `c7`, `l10`.
     pub fn parse(s: &str) -> Option<Hex> {
-        let mut chars = s.chars();
-        let c = chars.next()?;
-        let col = (c as u32).checked_sub('a' as u32)?;
-        let rest = chars.as_str();
-        if rest.is_empty() || rest.len() > 2 || !rest.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
-        }
-        let row: u32 = rest.parse().ok()?;
-        if rest.starts_with('0') || row == 0 {
-            return None;
-        }
-        Hex::at(col as i32, row as i32 - 1)
+        let (row, col) = match *s.as_bytes() {
+            [c, r @ b'1'..=b'9'] => (r - b'0', c),
+            [c, t @ b'1'..=b'9', u @ b'0'..=b'9'] => (10 * (t - b'0') + (u - b'0'), c),
+            _ => return None,
+        };
+        let col = col.checked_sub(b'a')?;
+        Hex::at(i32::from(col), i32::from(row) - 1)
     }
 }
 
@@ -181,5 +180,39 @@ mod tests {
         for bad in ["", "m1", "a0", "a11", "a01", "A1", "a", "a1x", "é1"] {
             assert_eq!(Hex::parse(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn only_hex_names_parse_as_hexes() {
+        let names: std::collections::HashSet<String> =
+            (0..HEXES as u8).map(|i| Hex(i).to_string()).collect();
+        let alphabet = ["a", "l", "m", "0", "1", "9", "é", "\0", " "];
+        for a in alphabet {
+            for b in alphabet {
+                for c in ["", "0", "1", "a", "é"] {
+                    let s = format!("{a}{b}{c}");
+                    assert_eq!(Hex::parse(&s).is_some(), names.contains(&s), "{s:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn names_parse_to_their_values_and_nothing_else_does() {
+        for g in Good::ALL {
+            assert_eq!(Good::parse(g.name()), Some(*g));
+            assert_eq!(Good::parse(&format!("{}\0", g.name())), None);
+        }
+        for u in Unit::ALL {
+            assert_eq!(Unit::parse(u.name()), Some(*u));
+        }
+        for c in Clan::ALL {
+            assert_eq!(Clan::parse(c.name()), Some(*c));
+        }
+        for bad in ["", "Wool", "woo", "wool ", "sugar_cane_and_more_words"] {
+            assert_eq!(Good::parse(bad), None, "{bad:?}");
+            assert_eq!(Import::parse(bad), None, "{bad:?}");
+        }
+        assert_eq!(Import::parse("sugar_cane"), Some(Import::SugarCane));
     }
 }

@@ -67,6 +67,10 @@ pub struct Map {
     /// the union of the searches from each), so a crossing is a few table reads, not a flood;
     /// it runs for every port at the end of every main action.
     loch_reach: Box<[[[u128; HEXES]; LOCH_TABLE]; 2]>,
+    /// The same relation read backwards: for each hex, the shore hexes whose crossing reaches
+    /// it. Whether a set reaches one hex is then one `&`, not a union over the set: an
+    /// Expand is checked this way, and every port at the end of every main action.
+    loch_reached: Box<[[[u128; HEXES]; LOCH_TABLE]; 2]>,
 }
 
 /// Loch steps tabled per map (shipping 2 to 5); longer crossings are searched.
@@ -103,6 +107,7 @@ impl Map {
             shore: 0,
             shore_dry: 0,
             loch_reach: Box::new([[[0; HEXES]; LOCH_TABLE]; 2]),
+            loch_reached: Box::new([[[0; HEXES]; LOCH_TABLE]; 2]),
         };
         for i in 0..HEXES {
             let h = Hex(i as u8);
@@ -138,6 +143,10 @@ impl Map {
                 for h in bits(shore) {
                     let reach = self.flood(h.bit(), steps as u8, dry);
                     self.loch_reach[usize::from(dry)][steps - 1][usize::from(h.0)] = reach;
+                    for to in bits(reach) {
+                        self.loch_reached[usize::from(dry)][steps - 1][usize::from(to.0)] |=
+                            h.bit();
+                    }
                 }
             }
         }
@@ -163,6 +172,7 @@ impl Map {
             shore: 0,
             shore_dry: 0,
             loch_reach: Box::new([[[0; HEXES]; LOCH_TABLE]; 2]),
+            loch_reached: Box::new([[[0; HEXES]; LOCH_TABLE]; 2]),
         };
         let mut rivers = [0u8; HEXES];
         let mut mist = 0u128;
@@ -268,24 +278,39 @@ impl Map {
         r
     }
 
+    /// Whether `h` is in [`Map::reach`] of the same units, without working out the rest of
+    /// it: adjacency is symmetric, so a unit next to `h` is a neighbour of `h`.
+    pub fn reaches(&self, own: u128, shipping: u8, dry: bool, h: Hex) -> bool {
+        let i = usize::from(h.0).min(HEXES - 1);
+        let near = if shipping >= 1 {
+            self.adj[i]
+        } else {
+            self.adj_dry[i]
+        };
+        own & near != 0 || (shipping >= 2 && self.crosses_to(own, shipping - 1, dry, h))
+    }
+
     /// Whether units `own` with shipping level `shipping` can use the port on `hex`: a unit on
     /// the space (a fisherman) or sharing any edge with it (rivers included: Ruling C6), or the
-    /// space within shipping reach across lochs (`dry`: rules 3). `lochs` keeps the crossing
-    /// from the first port that needs it, for callers checking several ports.
-    pub fn port_in_reach(
-        &self,
-        own: u128,
-        shipping: u8,
-        dry: bool,
-        hex: Hex,
-        lochs: &mut Option<u128>,
-    ) -> bool {
+    /// space within shipping reach across lochs (`dry`: rules 3).
+    pub fn port_in_reach(&self, own: u128, shipping: u8, dry: bool, hex: Hex) -> bool {
         let i = usize::from(hex.0).min(HEXES - 1);
         own & (hex.bit() | self.adj[i]) != 0
-            || (shipping >= 2
-                && *lochs.get_or_insert_with(|| self.across_lochs(own, shipping - 1, dry))
-                    & hex.bit()
-                    != 0)
+            || (shipping >= 2 && self.crosses_to(own, shipping - 1, dry, hex))
+    }
+
+    /// Whether `h` is in [`Map::across_lochs`] of the same arguments.
+    fn crosses_to(&self, from: u128, lochs: u8, dry: bool, h: Hex) -> bool {
+        let steps = usize::from(lochs);
+        if steps == 0 {
+            return false;
+        }
+        if steps > LOCH_TABLE {
+            return self.flood(from, lochs, dry) & h.bit() != 0;
+        }
+        let shore = if dry { self.shore_dry } else { self.shore };
+        let i = usize::from(h.0).min(HEXES - 1);
+        from & shore & self.loch_reached[usize::from(dry)][steps - 1][i] != 0
     }
 
     /// Land and lochs next to a loch at most `lochs` loch steps from `from`. With `dry`, every
@@ -407,7 +432,9 @@ pub fn map(sides: [u8; 4], mode: Mode) -> &'static Map {
         .iter()
         .enumerate()
         .fold(0usize, |c, (i, &s)| c | (usize::from(s == 2) << i));
-    &maps[(code * 3 + mode.index()) % maps.len()]
+    // Always below 48; `min`, not `%`: this runs many times per entry, and a division is
+    // slow.
+    &maps[(code * 3 + mode.index()).min(maps.len() - 1)]
 }
 
 #[cfg(test)]
@@ -415,7 +442,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_tabled_crossing_is_the_search_from_every_unit() {
+    fn a_tabled_crossing_and_reach_one_hex_at_a_time_are_the_search_from_every_unit() {
         // Every map, both rules, every tabled length and one past, from sets of shore and
         // inland hexes drawn by a fixed xorshift.
         let mut x = 0x9e37_79b9_7f4a_7c15u64;
@@ -436,11 +463,23 @@ mod tests {
                         & (m.land | m.loch | m.port_mask);
                     for lochs in 0..=LOCH_TABLE as u8 + 1 {
                         for dry in [false, true] {
+                            let crossing = m.flood(from, lochs, dry);
                             assert_eq!(
                                 m.across_lochs(from, lochs, dry),
-                                m.flood(from, lochs, dry),
+                                crossing,
                                 "{sides:?} {mode:?} {lochs} {dry}"
                             );
+                            // One hex at a time, read backwards; and the whole reach.
+                            let reach = m.reach(from, lochs + 1, dry);
+                            for h in (0..HEXES as u8).map(Hex) {
+                                let has = |set: u128| set & h.bit() != 0;
+                                assert_eq!(m.crosses_to(from, lochs, dry, h), has(crossing));
+                                assert_eq!(m.reaches(from, lochs + 1, dry, h), has(reach));
+                            }
+                            let inland = m.reach(from, 0, dry);
+                            for h in (0..HEXES as u8).map(Hex) {
+                                assert_eq!(m.reaches(from, 0, dry, h), inland & h.bit() != 0);
+                            }
                         }
                     }
                 }

@@ -4,7 +4,7 @@
 use crate::ids::{Clan, ContractId, Good, Hex, PortId, Tech, TileId, Unit};
 use crate::moves::{Chance, Deal, Move, PortArgs, Upgrade};
 use arrayvec::ArrayVec;
-use rules_core::notation::words;
+use rules_core::notation::{split_words, word_key, words};
 use rules_core::NotationError;
 use std::fmt::Write;
 
@@ -98,15 +98,16 @@ impl<'a> P<'a> {
     fn err(&self, why: &str) -> NotationError {
         NotationError::new(self.text, why)
     }
+    /// A number of at most three digits without a leading zero, up to 255.
     fn num(&self, s: &str) -> Result<u8, NotationError> {
-        if s.is_empty()
-            || s.len() > 3
-            || !s.bytes().all(|b| b.is_ascii_digit())
-            || (s.len() > 1 && s.starts_with('0'))
-        {
-            return Err(self.err("expected a number"));
-        }
-        s.parse().map_err(|_| self.err("number out of range"))
+        let d = |b: u8| u16::from(b - b'0');
+        let n = match *s.as_bytes() {
+            [a @ b'0'..=b'9'] => d(a),
+            [a @ b'1'..=b'9', b @ b'0'..=b'9'] => 10 * d(a) + d(b),
+            [a @ b'1'..=b'9', b @ b'0'..=b'9', c @ b'0'..=b'9'] => 100 * d(a) + 10 * d(b) + d(c),
+            _ => return Err(self.err("expected a number")),
+        };
+        u8::try_from(n).map_err(|_| self.err("number out of range"))
     }
     fn hex(&self, s: &str) -> Result<Hex, NotationError> {
         Hex::parse(s).ok_or_else(|| self.err("expected a hex like c7"))
@@ -120,14 +121,24 @@ impl<'a> P<'a> {
     fn list<T, const N: usize>(
         &self,
         s: &str,
-        sep: char,
+        sep: u8,
         f: impl Fn(&str) -> Result<T, NotationError>,
     ) -> Result<ArrayVec<T, N>, NotationError> {
         let mut out = ArrayVec::new();
         if s == "-" {
             return Ok(out);
         }
-        for part in s.split(sep) {
+        // Split at an ASCII separator byte (so always between letters): a `char`
+        // split searches with `memchr`, a call per part for a word of a few bytes.
+        let mut start = 0;
+        let parts = s
+            .bytes()
+            .enumerate()
+            .filter(|&(_, b)| b == sep)
+            .map(|(i, _)| i);
+        for end in parts.chain([s.len()]) {
+            let part = &s[start..end];
+            start = end + 1;
             out.try_push(f(part)?)
                 .map_err(|_| self.err("list too long"))?;
         }
@@ -136,34 +147,77 @@ impl<'a> P<'a> {
     fn contracts<const N: usize>(
         &self,
         s: &str,
-        sep: char,
+        sep: u8,
     ) -> Result<ArrayVec<ContractId, N>, NotationError> {
         self.list(s, sep, |x| self.num(x).map(ContractId))
     }
 }
 
+/// The words that start a move, as [`tag`]s: the first word picks the arm by one integer
+/// comparison, then the rest are matched as a slice.
+mod head {
+    use rules_core::notation::tag;
+    pub const CLAN: u128 = tag("clan");
+    pub const PLACE: u128 = tag("place");
+    pub const BUY: u128 = tag("buy");
+    pub const SELL: u128 = tag("sell");
+    pub const OBTAIN: u128 = tag("obtain");
+    pub const EXPAND: u128 = tag("expand");
+    pub const SHIP: u128 = tag("ship");
+    pub const TECH: u128 = tag("tech");
+    pub const HIRE: u128 = tag("hire");
+    pub const FULFIL: u128 = tag("fulfil");
+    pub const PASS: u128 = tag("pass");
+    pub const PORT: u128 = tag("port");
+    pub const ROW: u128 = tag("row");
+    pub const CELLAR: u128 = tag("cellar");
+    pub const NB: u128 = tag("nb");
+    pub const KEEP: u128 = tag("keep");
+    pub const UPGRADE: u128 = tag("upgrade");
+    pub const SWAP: u128 = tag("swap");
+    pub const BREW: u128 = tag("brew");
+    pub const DONE: u128 = tag("done");
+    pub const CANCEL: u128 = tag("cancel");
+    pub const MAKE: u128 = tag("make");
+    pub const MILK: u128 = tag("milk");
+}
+
 pub fn parse_move(text: &str) -> Result<Move, NotationError> {
+    use head::*;
+    // A move of one word (a fifth of all entries) needs no split.
+    match word_key(text) {
+        PASS => return Ok(Move::Pass),
+        DONE => return Ok(Move::Done),
+        SHIP => return Ok(Move::Ship),
+        HIRE => return Ok(Move::Hire),
+        CANCEL => return Ok(Move::Cancel),
+        _ => {}
+    }
     let p = P { text };
-    let w = words::<8>(text).ok_or_else(|| p.err("unknown move"))?;
-    let m = match w.as_slice() {
-        ["clan", c] => Move::Clan(Clan::parse(c).ok_or_else(|| p.err("unknown clan"))?),
-        ["place", u, h] => Move::Place(p.unit(u)?, p.hex(h)?),
-        [side @ ("buy" | "sell"), g, n] => Move::Trade {
+    let mut buf = [""; 8];
+    let n = split_words(text, &mut buf).ok_or_else(|| p.err("unknown move"))?;
+    let (first, rest) = buf[..n]
+        .split_first()
+        .ok_or_else(|| p.err("unknown move"))?;
+    let m = match (word_key(first), rest) {
+        (CLAN, [c]) => Move::Clan(Clan::parse(c).ok_or_else(|| p.err("unknown clan"))?),
+        (PLACE, [u, h]) => Move::Place(p.unit(u)?, p.hex(h)?),
+        (BUY | SELL, [g, n]) => Move::Trade {
             good: p.good(g)?,
-            sell: *side == "sell",
+            sell: *first == "sell",
             n: p.num(n)?,
         },
-        ["obtain", l] => Move::Obtain(p.contracts(l, '+')?),
-        ["expand", u, h] => Move::Expand(p.unit(u)?, p.hex(h)?),
-        ["ship"] => Move::Ship,
-        ["tech", t] => Move::Tech(Tech::parse(t).ok_or_else(|| p.err("tech woodcutter or miner"))?),
-        ["hire"] => Move::Hire,
-        ["fulfil", l] => Move::Fulfil {
-            contracts: p.contracts(l, '+')?,
+        (OBTAIN, [l]) => Move::Obtain(p.contracts(l, b'+')?),
+        (EXPAND, [u, h]) => Move::Expand(p.unit(u)?, p.hex(h)?),
+        (SHIP, []) => Move::Ship,
+        (TECH, [t]) => Move::Tech(Tech::parse(t).ok_or_else(|| p.err("tech woodcutter or miner"))?),
+        (HIRE, []) => Move::Hire,
+        (FULFIL, [l]) => Move::Fulfil {
+            contracts: p.contracts(l, b'+')?,
             slaughter: ArrayVec::new(),
         },
-        ["fulfil", l, "slaughter", s] => {
-            let mut slaughter: ArrayVec<Hex, 8> = p.list(s, '+', |x| p.hex(x))?;
+        (FULFIL, [l, "slaughter", s]) => {
+            let mut slaughter: ArrayVec<Hex, 8> = p.list(s, b'+', |x| p.hex(x))?;
             if slaughter.is_empty() {
                 return Err(p.err("list the animals slaughtered"));
             }
@@ -171,42 +225,36 @@ pub fn parse_move(text: &str) -> Result<Move, NotationError> {
             // the canonical form. A hex named twice stays twice, for the rules to refuse.
             slaughter.sort();
             Move::Fulfil {
-                contracts: p.contracts(l, '+')?,
+                contracts: p.contracts(l, b'+')?,
                 slaughter,
             }
         }
-        ["pass"] => Move::Pass,
-        ["port", rest @ ..] => parse_port(&p, rest)?,
-        ["row", a, b] => Move::Row(p.hex(a)?, p.hex(b)?),
-        ["cellar", i] => Move::Cellar(p.num(i)?),
-        ["nb", g, n] => Move::Neighbour(p.good(g)?, p.num(n)?),
-        ["keep", l] => Move::Keep(p.contracts(l, '+')?),
-        ["upgrade", "tech", t] => Move::Upgrade(Upgrade::Tech(
+        (PASS, []) => Move::Pass,
+        (PORT, rest) => parse_port(&p, rest)?,
+        (ROW, [a, b]) => Move::Row(p.hex(a)?, p.hex(b)?),
+        (CELLAR, [i]) => Move::Cellar(p.num(i)?),
+        (NB, [g, n]) => Move::Neighbour(p.good(g)?, p.num(n)?),
+        (KEEP, [l]) => Move::Keep(p.contracts(l, b'+')?),
+        (UPGRADE, ["tech", t]) => Move::Upgrade(Upgrade::Tech(
             Tech::parse(t).ok_or_else(|| p.err("tech woodcutter or miner"))?,
         )),
-        ["upgrade", "ship"] => Move::Upgrade(Upgrade::Ship),
-        ["upgrade", "hire"] => Move::Upgrade(Upgrade::Hire),
-        ["upgrade", "retrieve", g, side @ ("buy" | "sell")] => Move::Upgrade(Upgrade::Retrieve {
+        (UPGRADE, ["ship"]) => Move::Upgrade(Upgrade::Ship),
+        (UPGRADE, ["hire"]) => Move::Upgrade(Upgrade::Hire),
+        (UPGRADE, ["retrieve", g, side @ ("buy" | "sell")]) => Move::Upgrade(Upgrade::Retrieve {
             good: p.good(g)?,
             sell: *side == "sell",
         }),
-        ["swap", h, u] => Move::Swap(p.hex(h)?, p.unit(u)?),
-        ["brew", k] => Move::Brew(p.num(k)?),
-        ["done"] => Move::Done,
-        ["cancel"] => Move::Cancel,
-        ["make", c, b, w] => Move::Make {
+        (SWAP, [h, u]) => Move::Swap(p.hex(h)?, p.unit(u)?),
+        (BREW, [k]) => Move::Brew(p.num(k)?),
+        (DONE, []) => Move::Done,
+        (CANCEL, []) => Move::Cancel,
+        (MAKE, [c, b, w, cellar @ ..]) if matches!(cellar, [] | ["cellar"]) => Move::Make {
             cheese: p.num(c)?,
             bread: p.num(b)?,
             whisky: p.num(w)?,
-            cellar: false,
+            cellar: !cellar.is_empty(),
         },
-        ["make", c, b, w, "cellar"] => Move::Make {
-            cheese: p.num(c)?,
-            bread: p.num(b)?,
-            whisky: p.num(w)?,
-            cellar: true,
-        },
-        ["milk", k] => Move::Milk(p.num(k)?),
+        (MILK, [k]) => Move::Milk(p.num(k)?),
         _ => return Err(p.err("unknown move")),
     };
     Ok(m)
@@ -227,7 +275,7 @@ fn parse_port(p: &P, rest: &[&str]) -> Result<Move, NotationError> {
         None => PortArgs::None,
         Some(a) => {
             if let Some((give, gets)) = a.split_once('>') {
-                let list: ArrayVec<Good, 3> = p.list(gets, '+', |x| p.good(x))?;
+                let list: ArrayVec<Good, 3> = p.list(gets, b'+', |x| p.good(x))?;
                 let mut get = [None; 3];
                 for (slot, g) in get.iter_mut().zip(list) {
                     *slot = Some(g);
@@ -314,19 +362,19 @@ pub fn parse_chance(text: &str) -> Result<Chance, NotationError> {
             for (slot, b) in sides.iter_mut().zip(sides_s.bytes()) {
                 *slot = b - b'0';
             }
-            let ports: ArrayVec<u8, 4> = p.list(field(&p, po, "ports")?, ',', |x| p.num(x))?;
-            let tiles: ArrayVec<u8, 5> = p.list(field(&p, ti, "tiles")?, ',', |x| p.num(x))?;
+            let ports: ArrayVec<u8, 4> = p.list(field(&p, po, "ports")?, b',', |x| p.num(x))?;
+            let tiles: ArrayVec<u8, 5> = p.list(field(&p, ti, "tiles")?, b',', |x| p.num(x))?;
             let ports: [u8; 4] = ports.into_inner().map_err(|_| p.err("four ports"))?;
             let tiles: [u8; 5] = tiles.into_inner().map_err(|_| p.err("five tiles"))?;
             let first = p.num(field(&p, fi, "first")?)?;
-            let offer = p.list(field(&p, of, "offer")?, ',', |x| {
+            let offer = p.list(field(&p, of, "offer")?, b',', |x| {
                 let (c, t) = x.split_once('/').ok_or_else(|| p.err("offer: clan/tile"))?;
                 Ok((
                     Clan::parse(c).ok_or_else(|| p.err("unknown clan"))?,
                     p.num(t)?,
                 ))
             })?;
-            let boxes = p.contracts(field(&p, bo, "boxes")?, ',')?;
+            let boxes = p.contracts(field(&p, bo, "boxes")?, b',')?;
             Ok(Chance::Deal(Box::new(Deal {
                 sides,
                 ports: ports.map(PortId),
@@ -337,8 +385,8 @@ pub fn parse_chance(text: &str) -> Result<Chance, NotationError> {
             })))
         }
         ["prep", r, d, rest @ ..] if rest.len() <= 1 => {
-            let refill = p.contracts(field(&p, r, "refill")?, ',')?;
-            let drift = p.list(field(&p, d, "drift")?, ',', |x| {
+            let refill = p.contracts(field(&p, r, "refill")?, b',')?;
+            let drift = p.list(field(&p, d, "drift")?, b',', |x| {
                 let at = x
                     .find(['+', '-'])
                     .ok_or_else(|| p.err("drift: good+n or good-n"))?;
@@ -351,7 +399,7 @@ pub fn parse_chance(text: &str) -> Result<Chance, NotationError> {
             };
             Ok(Chance::Prep { refill, drift, die })
         }
-        ["draw", l] => Ok(Chance::Draw(p.contracts(l, ',')?)),
+        ["draw", l] => Ok(Chance::Draw(p.contracts(l, b',')?)),
         _ => Err(p.err("unknown chance outcome")),
     }
 }

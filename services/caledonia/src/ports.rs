@@ -214,25 +214,36 @@ impl State {
         let Some(p) = self.seat(seat) else {
             return false;
         };
-        // Necessary for any port use: an unused port's space within reach. Checked first and
-        // cheaply, since this runs at the end of every main action.
+        // Necessary for any port use: an unused port's space within reach (for the
+        // Kickstarter way, port 9's, and its fee). Worked out once for every port, since
+        // this runs at the end of every main action; `check_port` stays the judge of the
+        // candidates that pass.
         let m = self.map();
         let (own, dry) = (p.all_units(), self.rules >= Rules::V3);
-        let mut lochs = None;
-        let open = self.ports.iter().zip(m.ports).any(|(port, hex)| {
-            p.ports_used & (1u16 << (port.0 & 15)) == 0
-                && m.port_in_reach(own, p.shipping, dry, hex, &mut lochs)
-        });
-        if !open {
+        let mut open = [false; 4];
+        for ((slot, port), hex) in open.iter_mut().zip(self.ports).zip(m.ports) {
+            *slot = p.ports_used & (1u16 << (port.0 & 15)) == 0
+                && m.port_in_reach(own, p.shipping, dry, hex);
+        }
+        if !open.contains(&true) {
             return false;
         }
+        let ks_open = self
+            .ports
+            .iter()
+            .position(|&port| port == KS_PORT)
+            .is_some_and(|i| open.get(i) == Some(&true) && p.money >= components().ports[8].cost);
         let held = |processed: bool| {
             Good::ALL
                 .iter()
                 .copied()
                 .find(|g| g.processed() == processed && p.goods[g.index()] > 0)
         };
-        for port in self.ports {
+        for (port, own_open) in self.ports.into_iter().zip(open) {
+            let ways = [(false, own_open), (true, ks_open && port != KS_PORT)];
+            if !ways.iter().any(|&(_, open)| open) {
+                continue;
+            }
             let args = match self.port_kind(port) {
                 Some(PortKind::Basic) => match held(false) {
                     Some(g) => PortArgs::Goods {
@@ -254,9 +265,9 @@ impl State {
                 },
                 _ => PortArgs::None,
             };
-            if [false, true]
+            if ways
                 .iter()
-                .any(|&ks| self.check_port(t, seat, port, ks, &args).is_ok())
+                .any(|&(ks, open)| open && self.check_port(t, seat, port, ks, &args).is_ok())
             {
                 return true;
             }

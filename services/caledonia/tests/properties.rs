@@ -289,6 +289,36 @@ fn deep_games_finish_and_keep_the_contract() {
     assert!(total > 4000, "deep games were not deep: {total}");
 }
 
+/// The end of a main action offers the free-action step exactly when a port use or a cellar
+/// withdrawal is legal: `free_action_possible` (a shortcut that runs after every main
+/// action) agrees with the moves listed in that step, in every position of deep games.
+#[test]
+fn the_free_action_step_is_offered_exactly_when_a_free_action_is_legal() {
+    let (mut offered, mut checked) = (0, 0);
+    for seed in 0..24u64 {
+        deep_game(seed, 1 + (seed % 4) as u8, |s, _, _| {
+            let caledonia::state::Phase::Action(t) = &s.phase else {
+                return;
+            };
+            let mut after = t.clone();
+            after.main_done = true;
+            after.step = caledonia::state::Step::After;
+            let mut there = s.clone();
+            there.phase = caledonia::state::Phase::Action(after.clone());
+            let mut moves = MoveList::new();
+            Caledonia::legal_moves(&there, &mut moves);
+            let free = moves.iter().any(|m| *m != Move::Done);
+            assert_eq!(s.free_action_possible(&after), free, "{moves:?}");
+            offered += usize::from(free);
+            checked += 1;
+        });
+    }
+    assert!(
+        offered > 50 && checked > offered * 2,
+        "{offered} of {checked}"
+    );
+}
+
 #[test]
 fn bad_chance_outcomes_are_refused_without_effect() {
     let (o, log) = positions(6);

@@ -7,7 +7,7 @@ use crate::ids::{BookSpace, CardRef, Company, DisplayPos, Region, StartTile, Uni
 use crate::ids::{DECK_CARDS, OWN_CARDS, SLOTS};
 use crate::moves::{BonusArg, Chance, Move};
 use arrayvec::ArrayVec;
-use rules_core::notation::{words, NameIndex};
+use rules_core::notation::{split_words, words, NameIndex};
 use rules_core::NotationError;
 use std::fmt::Write;
 use std::sync::OnceLock;
@@ -156,7 +156,9 @@ pub fn format_move(m: &Move) -> String {
 
 pub fn parse_move(text: &str) -> Result<Move, NotationError> {
     let bad = |why: &str| NotationError::new(text, why);
-    let w = words::<4>(text)
+    let mut buf = [""; 4];
+    let w = split_words(text, &mut buf)
+        .map(|n| &buf[..n])
         .filter(|w| w.iter().all(|x| !x.is_empty()))
         .ok_or_else(|| bad("words separated by single spaces"))?;
     let arg = |i: usize| w.get(i).copied().ok_or_else(|| bad("missing argument"));

@@ -19,18 +19,30 @@ pub trait Notation: Game {
 /// The words of an entry, split at single spaces, on the stack; `None` when it has more than
 /// `N`. An empty word (two spaces, a leading or trailing space) is kept for the caller to
 /// refuse. Replay parses every entry of every game it rebuilds, so this is on the hottest
-/// path there is: a byte loop, no allocation.
+/// path there is: see [`split_words`] for the form without a copy.
+#[inline]
 pub fn words<const N: usize>(text: &str) -> Option<ArrayVec<&str, N>> {
-    let mut out = ArrayVec::new();
+    let mut buf = [""; N];
+    let n = split_words(text, &mut buf)?;
+    Some(buf[..n].iter().copied().collect())
+}
+
+/// [`words`] into the caller's array: how many words `text` has, `None` when more than `N`.
+/// A byte loop, no allocation, and nothing returned but a count: an `Option<ArrayVec>` of
+/// words returned by value cost a copy of its 136 bytes and a stalled reload per entry.
+#[inline(always)]
+pub fn split_words<'a, const N: usize>(text: &'a str, out: &mut [&'a str; N]) -> Option<usize> {
+    let mut n = 0;
     let mut start = 0;
     for (i, b) in text.bytes().enumerate() {
         if b == b' ' {
-            out.try_push(&text[start..i]).ok()?;
+            *out.get_mut(n)? = &text[start..i];
+            n += 1;
             start = i + 1;
         }
     }
-    out.try_push(&text[start..]).ok()?;
-    Some(out)
+    *out.get_mut(n)? = &text[start..];
+    Some(n + 1)
 }
 
 /// Component names (a card's code, a tile's id) to their index. Notation names components by
@@ -48,18 +60,41 @@ pub struct NameIndex {
 /// The longest name kept as a packed key (the sixteenth byte holds the length).
 const PACKED: usize = 15;
 
-/// `name`'s bytes and length in one integer, if it is short enough.
-fn pack(name: &str) -> Option<u128> {
-    let b = name.as_bytes();
+/// A word of up to [`PACKED`] bytes as one integer, its bytes and its length (so `a` and
+/// `a\0` differ); `None` for a longer word.
+pub const fn key(word: &str) -> Option<u128> {
+    let b = word.as_bytes();
     if b.len() > PACKED {
         return None;
     }
-    let key = b
-        .iter()
-        .enumerate()
-        .fold(0u128, |k, (i, c)| k | u128::from(*c) << (8 * i));
-    Some(key | (b.len() as u128) << (8 * PACKED))
+    let mut k = (b.len() as u128) << (8 * PACKED);
+    let mut i = 0;
+    while i < b.len() {
+        k |= (b[i] as u128) << (8 * i);
+        i += 1;
+    }
+    Some(k)
 }
+
+/// The [`key`] of a word the code names, for a `const` that a `match` compares keys with:
+/// a word too long for a key fails the build.
+pub const fn tag(word: &str) -> u128 {
+    match key(word) {
+        Some(k) => k,
+        None => panic!("a tag has at most 15 bytes"),
+    }
+}
+
+/// The [`key`] of a word read from input, [`NO_KEY`] for one too long: parsers match it
+/// against [`tag`]s (one integer comparison each, where a `&str` pattern is a length check
+/// and a `memcmp`).
+#[inline]
+pub fn word_key(word: &str) -> u128 {
+    key(word).unwrap_or(NO_KEY)
+}
+
+/// The key of no word: its length byte (255) is longer than any key's.
+pub const NO_KEY: u128 = u128::MAX;
 
 impl NameIndex {
     /// The index of names in order: the `i`-th name is `i`. A repeated name keeps its first
@@ -68,8 +103,8 @@ impl NameIndex {
         let mut ix = NameIndex::default();
         for (i, name) in names.into_iter().enumerate() {
             let Ok(i) = u8::try_from(i) else { break };
-            match pack(name) {
-                Some(key) => ix.packed.entry(key).or_insert(i),
+            match key(name) {
+                Some(k) => ix.packed.entry(k).or_insert(i),
                 None => ix.long.entry(name.into()).or_insert(i),
             };
         }
@@ -77,8 +112,8 @@ impl NameIndex {
     }
 
     pub fn get(&self, name: &str) -> Option<u8> {
-        match pack(name) {
-            Some(key) => self.packed.get(&key).copied(),
+        match key(name) {
+            Some(k) => self.packed.get(&k).copied(),
             None => self.long.get(name).copied(),
         }
     }
@@ -127,8 +162,35 @@ mod tests {
                     None => assert!(want.len() > 64),
                 }
                 assert_eq!(words::<3>(&text).is_some(), want.len() <= 3, "{text:?}");
+                let mut buf = [""; 5];
+                match split_words(&text, &mut buf) {
+                    Some(n) => assert_eq!(&buf[..n], want, "{text:?}"),
+                    None => assert!(want.len() > 5, "{text:?}"),
+                }
             }
         }
+    }
+
+    #[test]
+    fn word_keys_tell_every_word_apart_and_long_words_match_no_tag() {
+        let words = [
+            "",
+            "a",
+            "a\0",
+            "\0",
+            "ab",
+            "ba",
+            "fifteen-bytes-x",
+            "fifteen-bytes-y",
+        ];
+        for (i, a) in words.iter().enumerate() {
+            assert_eq!(word_key(a), tag(a), "{a:?}");
+            for b in &words[i + 1..] {
+                assert_ne!(word_key(a), word_key(b), "{a:?} and {b:?}");
+            }
+        }
+        assert_eq!(word_key("sixteen-bytes-xy"), NO_KEY);
+        assert!(words.iter().all(|w| tag(w) != NO_KEY));
     }
 
     #[test]
