@@ -208,12 +208,13 @@ impl State {
     /// and way of using it suffices: port 2/3 need a good of their class, port 6 any good.
     pub fn free_action_possible(&self, t: &Turn) -> bool {
         let seat = t.seat;
-        if (0..4).any(|i| self.check_cellar(seat, i).is_ok()) {
-            return true;
-        }
         let Some(p) = self.seat(seat) else {
             return false;
         };
+        // Only MacKenzie has a cellar.
+        if p.clan == Clan::MacKenzie && (0..4).any(|i| self.check_cellar(seat, i).is_ok()) {
+            return true;
+        }
         // Necessary for any port use: an unused port's space within reach (for the
         // Kickstarter way, port 9's, and its fee). Worked out once for every port, since
         // this runs at the end of every main action; `check_port` stays the judge of the
