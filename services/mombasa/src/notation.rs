@@ -7,7 +7,7 @@ use crate::ids::{BookSpace, CardRef, Company, DisplayPos, Region, StartTile, Uni
 use crate::ids::{DECK_CARDS, OWN_CARDS, SLOTS};
 use crate::moves::{BonusArg, Chance, Move};
 use arrayvec::ArrayVec;
-use rules_core::notation::{split_words, words, NameIndex};
+use rules_core::notation::{split_words, word_key, words, NameIndex};
 use rules_core::NotationError;
 use std::fmt::Write;
 use std::sync::OnceLock;
@@ -154,6 +154,30 @@ pub fn format_move(m: &Move) -> String {
     }
 }
 
+/// The words that start a move, as [`tag`]s: the verb picks its arm by one integer
+/// comparison.
+mod verb {
+    use rules_core::notation::tag;
+    pub const KEEP: u128 = tag("keep");
+    pub const PLAN: u128 = tag("plan");
+    pub const READY: u128 = tag("ready");
+    pub const GOODS: u128 = tag("goods");
+    pub const BUY: u128 = tag("buy");
+    pub const STEP: u128 = tag("step");
+    pub const DONE: u128 = tag("done");
+    pub const EXPAND: u128 = tag("expand");
+    pub const ENTER: u128 = tag("enter");
+    pub const CLERK: u128 = tag("clerk");
+    pub const FLIP: u128 = tag("flip");
+    pub const INK: u128 = tag("ink");
+    pub const BOOK: u128 = tag("book");
+    pub const POUND: u128 = tag("pound");
+    pub const DIAMOND: u128 = tag("diamond");
+    pub const BONUS: u128 = tag("bonus");
+    pub const END: u128 = tag("end");
+    pub const CANCEL: u128 = tag("cancel");
+}
+
 pub fn parse_move(text: &str) -> Result<Move, NotationError> {
     let bad = |why: &str| NotationError::new(text, why);
     let mut buf = [""; 4];
@@ -172,25 +196,25 @@ pub fn parse_move(text: &str) -> Result<Move, NotationError> {
     let slot = |s: &str| index1(s, SLOTS).ok_or_else(|| bad("a slot is 1..5"));
     let company = |s: &str| Company::from_code(s).ok_or_else(|| bad("companies: mom cpt stl cai"));
     let pos = |s: &str| DisplayPos::parse(s).ok_or_else(|| bad("display spaces: L1..R4"));
-    let m = match w.first().copied().unwrap_or("") {
-        "keep" => {
+    let m = match word_key(w.first().copied().unwrap_or("")) {
+        verb::KEEP => {
             arity(2)?;
             Move::Keep(StartTile(
                 parse_tile(arg(1)?).ok_or_else(|| bad("unknown start tile"))?,
             ))
         }
-        "plan" => {
+        verb::PLAN => {
             arity(3)?;
             Move::Plan {
                 card: parse_card(arg(1)?).ok_or_else(|| bad("unknown card"))?,
                 slot: slot(arg(2)?)?,
             }
         }
-        "ready" => {
+        verb::READY => {
             arity(1)?;
             Move::Ready
         }
-        "goods" => {
+        verb::GOODS => {
             arity(3)?;
             let good = Unit::from_code(arg(1)?)
                 .filter(|u| u.is_good())
@@ -209,23 +233,23 @@ pub fn parse_move(text: &str) -> Result<Move, NotationError> {
             }
             Move::Goods { good, mask }
         }
-        "buy" => {
+        verb::BUY => {
             arity(2)?;
             Move::Buy(pos(arg(1)?)?)
         }
-        "step" => {
+        verb::STEP => {
             arity(2)?;
             Move::Step(company(arg(1)?)?)
         }
-        "done" => {
+        verb::DONE => {
             arity(1)?;
             Move::Done
         }
-        "expand" => {
+        verb::EXPAND => {
             arity(2)?;
             Move::Expand(company(arg(1)?)?)
         }
-        "enter" => {
+        verb::ENTER => {
             if w.len() != 3 && w.len() != 4 {
                 return Err(bad("enter REGION COLUMN [RETURN-COLUMN]"));
             }
@@ -238,31 +262,31 @@ pub fn parse_move(text: &str) -> Result<Move, NotationError> {
                 ret: w.get(3).map(|s| col(s)).transpose()?,
             }
         }
-        "clerk" => {
+        verb::CLERK => {
             arity(2)?;
             Move::Clerk(slot(arg(1)?)?)
         }
-        "flip" => {
+        verb::FLIP => {
             arity(2)?;
             Move::Flip(index1(arg(1)?, 16).ok_or_else(|| bad("track spaces 1..16"))? + 1)
         }
-        "ink" => {
+        verb::INK => {
             arity(1)?;
             Move::Ink
         }
-        "book" => {
+        verb::BOOK => {
             arity(2)?;
             Move::Book(BookSpace::parse(arg(1)?).ok_or_else(|| bad("book spaces: 2a..7b"))?)
         }
-        "pound" => {
+        verb::POUND => {
             arity(1)?;
             Move::Pound
         }
-        "diamond" => {
+        verb::DIAMOND => {
             arity(2)?;
             Move::Diamond(slot(arg(1)?)?)
         }
-        "bonus" => {
+        verb::BONUS => {
             let space = names()
                 .bonus
                 .get(arg(1)?)
@@ -279,11 +303,11 @@ pub fn parse_move(text: &str) -> Result<Move, NotationError> {
             }
             Move::Bonus { space, arg: a }
         }
-        "end" => {
+        verb::END => {
             arity(2)?;
             Move::End(slot(arg(1)?)?)
         }
-        "cancel" => {
+        verb::CANCEL => {
             arity(1)?;
             Move::Cancel
         }
