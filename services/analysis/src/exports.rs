@@ -9,7 +9,7 @@ use crate::summary::GameSummary;
 use crate::Analysis;
 use rules_core::GameKind;
 use std::io::Write;
-use store::Store;
+use store::GameLog;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ExportError {
@@ -147,7 +147,7 @@ pub fn games(
 
 /// Writes the `moves` table of `kind`: every entry of every finished game, game by game.
 pub fn moves(
-    store: &Store,
+    store: &dyn GameLog,
     analysis: &Analysis,
     kind: GameKind,
     format: Format,

@@ -10,7 +10,7 @@ use crate::summary::GameSummary;
 use rules_core::{GameKind, GameState};
 use std::collections::BTreeMap;
 use std::sync::{Arc, RwLock};
-use store::{Entry, GameId, Header, Store};
+use store::{Entry, GameId, GameLog, Header};
 
 /// Name of the projection in the store.
 pub const PROJECTION: &str = "summaries";
@@ -51,7 +51,7 @@ const CACHE_ENTRIES: usize = 256;
 impl Analysis {
     /// Loads the projection from `store` and registers for finished games; `hash_key` keys
     /// the state hashes of the position index.
-    pub fn attach(store: &Store, hash_key: [u8; 16]) -> Result<Arc<Analysis>, AnalysisError> {
+    pub fn attach(store: &dyn GameLog, hash_key: [u8; 16]) -> Result<Arc<Analysis>, AnalysisError> {
         let a = Arc::new(Analysis {
             summaries: RwLock::default(),
             cache: std::sync::Mutex::default(),
@@ -87,7 +87,7 @@ impl Analysis {
         }
         let hook = Arc::downgrade(&a);
         store.on_finish(Arc::new(
-            move |store: &Store,
+            move |store: &dyn GameLog,
                   header: &Header,
                   state: &dyn GameState,
                   entries: Option<&[Entry]>| {
@@ -112,7 +112,7 @@ impl Analysis {
     /// when the caller has it (else it is read from the store).
     pub fn on_finish(
         &self,
-        store: &Store,
+        store: &dyn GameLog,
         header: &Header,
         state: &dyn GameState,
         entries: Option<&[Entry]>,
@@ -141,7 +141,7 @@ impl Analysis {
     }
 
     /// Forgets everything, for a rebuild (the store then replays every finished game).
-    pub fn clear(&self, store: &Store) -> Result<(), AnalysisError> {
+    pub fn clear(&self, store: &dyn GameLog) -> Result<(), AnalysisError> {
         // The position index first: emptying its files may fail (a reader holds one open), and
         // must then leave the summaries as they were, not half of the analysis forgotten.
         self.positions.clear(store)?;
@@ -195,12 +195,12 @@ impl Analysis {
 
     /// Whether the store's projections were made by this version for every finished game
     /// (see [`Analysis::mark_projections_current`]).
-    pub fn projections_current(&self, store: &Store) -> Result<bool, AnalysisError> {
+    pub fn projections_current(&self, store: &dyn GameLog) -> Result<bool, AnalysisError> {
         projections_current(store)
     }
 
     /// Records that every finished game has its projections, as this version makes them.
-    pub fn mark_projections_current(&self, store: &Store) -> Result<(), AnalysisError> {
+    pub fn mark_projections_current(&self, store: &dyn GameLog) -> Result<(), AnalysisError> {
         Ok(store.projection_put(META, b"version", PROJECTIONS_VERSION)?)
     }
 
@@ -223,7 +223,7 @@ impl Analysis {
 /// Whether `store`'s projections are those this version makes (see
 /// [`Analysis::mark_projections_current`]); a reader that needs only the position index asks
 /// this rather than loading every summary.
-pub fn projections_current(store: &Store) -> Result<bool, AnalysisError> {
+pub fn projections_current(store: &dyn GameLog) -> Result<bool, AnalysisError> {
     for kv in store.projection_iter(META)? {
         let (k, v) = kv?;
         if k == b"version" {

@@ -8,7 +8,7 @@ use analysis::positions::{BlockView, Filter, Scratch};
 use analysis::Analysis;
 use five_tribes::FiveTribes;
 use rules_core::{Erased, Game, Registry};
-use store::{Config, Store};
+use store::{Config, GameLog, Store};
 
 const SAMPLE: &str = include_str!("../../../data/samples/five-tribes.ndjson");
 

@@ -9,7 +9,7 @@ use analysis::Analysis;
 use five_tribes::{FiveTribes, Options, State};
 use rules_core::{Action, Erased, Game, GameKind, Notation, Registry};
 use std::collections::HashSet;
-use store::{Config, Store};
+use store::{Config, GameLog, Store};
 
 const KEY: [u8; 16] = *b"0123456789abcdef";
 const SAMPLE: &str = include_str!("../../../data/samples/five-tribes.ndjson");

@@ -6,7 +6,7 @@ use analysis::summary::{GameSummary, SeatSummary};
 use analysis::{stats, Analysis, StatsFilter};
 use chrono::{DateTime, Duration, Utc};
 use rules_core::{Erased, GameKind, Registry};
-use store::{Config, GameId, Store};
+use store::{Config, GameId, GameLog, Store};
 
 fn seat(player: &str, total: i32, won: bool, tags: &[&str], gold: i32) -> SeatSummary {
     SeatSummary {

@@ -6,7 +6,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rules_core::{Actor, ChanceRng, Dealer, GameKind, Seat, ToAct, Viewer};
 use std::io::{BufRead, BufWriter, Write};
 use std::path::Path;
-use store::{Append, Config, GameId, NewGame, Store};
+use store::{Append, Config, GameId, GameLog, NewGame, Store};
 
 pub fn open(data_dir: &Path) -> Result<Store> {
     open_with(data_dir, Config::default())

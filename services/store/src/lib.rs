@@ -1,5 +1,6 @@
-//! Ludolog's event store: every game an append-only log in sled, checksummed, durable before
-//! acknowledgement, replayable to any ply through snapshots.
+//! Ludolog's event store: every game an append-only log, checksummed, durable before
+//! acknowledgement, replayable to any ply through snapshots — behind the [`GameLog`] trait,
+//! with sled on the local disk ([`Store`]) as the embedded default.
 //!
 //! This is the only crate that knows sled. It is generic over games: it sees them through
 //! `rules_core`'s type-erased [`rules_core::GameRules`] registry, as notation text in and JSON
@@ -8,6 +9,8 @@
 //! The store is synchronous, as sled is; async callers use `spawn_blocking`.
 //!
 //! # Layout
+//! - [`log`]: [`GameLog`], the storage trait every caller uses, and its sled implementation
+//!   ([`Store`], the embedded default).
 //! - [`id`]: `GameId`, sortable, with a fixed-width text form.
 //! - [`record`]: headers, entries, and their checksummed framing.
 //! - [`store`]: opening, creating, appending (validation, dealing, idempotency, snapshots),
@@ -22,6 +25,7 @@
 pub mod durability;
 pub mod error;
 pub mod id;
+pub mod log;
 pub mod portable;
 pub mod record;
 pub mod space;
@@ -30,6 +34,7 @@ pub mod wal;
 
 pub use error::{Result, StoreError};
 pub use id::GameId;
+pub use log::GameLog;
 pub use record::{Entry, Header, Status};
 pub use store::{
     Append, Appended, BackupReport, Config, Filter, NewGame, Page, RebuildReport, Store,

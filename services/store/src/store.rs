@@ -150,7 +150,8 @@ struct Tip {
 /// `rebuild`: how projections kept by other crates (analysis) follow the logs. The last
 /// argument is the game's whole log when the caller holds it (an import, a rebuild), so that
 /// a hook need not read back what was just written; `None` means read it from the store.
-pub type FinishHook = Arc<dyn Fn(&Store, &Header, &dyn GameState, Option<&[Entry]>) + Send + Sync>;
+pub type FinishHook =
+    Arc<dyn Fn(&dyn crate::GameLog, &Header, &dyn GameState, Option<&[Entry]>) + Send + Sync>;
 
 /// The event store.
 pub struct Store {

@@ -6,7 +6,7 @@ mod support;
 
 use rules_core::{Actor, Seat, ToAct};
 use serde_json::{json, Value};
-use store::{Append, Status};
+use store::{Append, GameLog, Status};
 use support::*;
 
 #[test]

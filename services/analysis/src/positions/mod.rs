@@ -44,7 +44,7 @@ use scan::Step;
 use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
-use store::{Entry, GameId, Header, Store, StoreError};
+use store::{Entry, GameId, GameLog, Header, StoreError};
 
 /// The store projection that held the blocks before they moved to their own files (projections
 /// version 4); emptied when a store is brought up to date.
@@ -194,7 +194,7 @@ impl PositionIndex {
     /// Indexes a finished game: its block in the kind's file, its state hashes in the store.
     pub fn index_game(
         &self,
-        store: &Store,
+        store: &dyn GameLog,
         header: &Header,
         entries: Option<&[Entry]>,
         hash_key: [u8; 16],
@@ -233,7 +233,7 @@ impl PositionIndex {
 
     /// Empties the index (before a rebuild indexes every finished game again), and the blocks
     /// an older version kept in the store.
-    pub fn clear(&self, store: &Store) -> Result<(), PositionsError> {
+    pub fn clear(&self, store: &dyn GameLog) -> Result<(), PositionsError> {
         // The files first: emptying one waits for its readers and may fail; the hashes are
         // kept until every file is empty (a file not emptied is completed again at attach).
         for (_, f) in &self.files {
@@ -438,7 +438,11 @@ pub struct HashHit {
 
 /// Every (game, ply) of the finished games whose state hashed to `hash`, at most `limit`, in
 /// (kind, game, ply) order.
-pub fn by_hash(store: &Store, hash: u64, limit: usize) -> Result<Vec<HashHit>, PositionsError> {
+pub fn by_hash(
+    store: &dyn GameLog,
+    hash: u64,
+    limit: usize,
+) -> Result<Vec<HashHit>, PositionsError> {
     let mut out = Vec::new();
     let needle = hash.to_be_bytes();
     for kv in store.projection_iter(HASHES)? {

@@ -82,7 +82,7 @@ pub async fn export(
     stream(mime, move |w: &mut ChannelWriter| {
         let r = match table {
             "games" => exports::games(&app.analysis, kind, format, w),
-            _ => exports::moves(&app.store, &app.analysis, kind, format, w),
+            _ => exports::moves(&*app.store, &app.analysis, kind, format, w),
         };
         r.map(|_| ())
             .map_err(|e| HttpError::Internal(e.to_string()))

@@ -9,6 +9,7 @@ use async_graphql::{Executor, Request, Variables};
 use rules_core::{Erased, Registry};
 use serde_json::{json, Value};
 use std::sync::Arc;
+use store::GameLog;
 
 pub struct Service {
     pub app: Arc<App>,

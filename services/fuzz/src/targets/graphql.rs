@@ -32,7 +32,7 @@ use rules_core::GameKind;
 use serde_json::{json, Value};
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::Arc;
-use store::{Config, Store};
+use store::{Config, GameLog, Store};
 
 const ADMIN: &str = "fuzz-admin-token";
 /// Seeds of the active games: long, so they cannot show up in a response by chance.

@@ -19,7 +19,7 @@ use rules_core::{Actor, GameKind, ToAct};
 use serde_json::{json, Value};
 use std::sync::Arc;
 use store::portable::GameRecord;
-use store::{Config, GameId, Status, Store};
+use store::{Config, GameId, GameLog, Status, Store};
 
 /// Accepted records before the store is replaced.
 const RECYCLE_AFTER: u64 = 3_000;

@@ -4,7 +4,8 @@
 //! `seed` is present), that every dealer entry is exactly what the seed deals — and writes a
 //! game whole or not at all. Export writes the same shape back; for records it wrote, import
 //! then export is byte-identical (field order is fixed, options are canonical JSON with sorted
-//! keys, timestamps keep their precision).
+//! keys, timestamps keep their precision). Export and the record of one game are
+//! [`crate::GameLog::export`] and [`crate::GameLog::record`], the same for every backend.
 
 use crate::error::StoreError;
 use crate::id::GameId;
@@ -13,7 +14,6 @@ use crate::store::{check_name, Store};
 use chrono::{DateTime, Utc};
 use rules_core::{Actor, GameKind, Ply, ToAct};
 use serde::{Deserialize, Serialize};
-use std::io::Write;
 
 pub mod check;
 
@@ -77,13 +77,6 @@ pub struct PreparedImport {
 }
 
 impl Store {
-    /// Imports one NDJSON line. Nothing is written unless the whole game is valid. The write
-    /// is not flushed: call [`Store::flush`] after a batch of imports.
-    pub fn import_line(&self, line_no: u64, line: &str) -> Result<Header, RecordError> {
-        let prepared = self.prepare_import(line_no, line)?;
-        self.commit_import(prepared)
-    }
-
     /// Writes a record [`Store::prepare_import`] accepted, and runs the finish hooks for a
     /// finished game. Refused, with nothing written, when the game exists by now.
     pub fn commit_import(&self, p: PreparedImport) -> Result<Header, RecordError> {
@@ -272,67 +265,5 @@ impl Store {
             snaps,
             state,
         })
-    }
-
-    /// The portable record of a stored game.
-    pub fn record(&self, id: GameId) -> crate::Result<GameRecord> {
-        let h = self.header(id)?;
-        let entries = self.entries(id, 0, h.plies)?;
-        Ok(GameRecord {
-            id: h.id,
-            kind: h.kind.to_string(),
-            players: h.players.clone(),
-            options: h.options_json(),
-            seed: h.seed,
-            rules_version: h.rules_version.clone(),
-            data_hash: h.data_hash.clone(),
-            created_at: h.created_at,
-            updated_at: h.updated_at,
-            status: h.status,
-            entries: entries
-                .into_iter()
-                .map(|e| RecordEntry {
-                    ply: e.ply,
-                    actor: e.actor.to_string(),
-                    notation: e.notation,
-                    at: e.recorded_at,
-                    key: e.key,
-                })
-                .collect(),
-        })
-    }
-
-    /// Writes every finished game (of `kind`, if given) as NDJSON, in id order; with
-    /// `include_active`, active games too — with their seeds and every draw dealt so far, which
-    /// tell anyone holding the file what the players may not know (an operator's backup, not a
-    /// publication). Returns the count.
-    pub fn export(
-        &self,
-        kind: Option<GameKind>,
-        include_active: bool,
-        out: &mut dyn Write,
-        progress: &mut dyn FnMut(u64, u64),
-    ) -> crate::Result<u64> {
-        let total = self.game_count() as u64;
-        let mut done = 0;
-        let mut written = 0;
-        for id in self.game_ids() {
-            let id = id?;
-            done += 1;
-            let h = self.header(id)?;
-            if kind.is_some_and(|k| h.kind != k)
-                || (!include_active && h.status != Status::Finished)
-            {
-                continue;
-            }
-            let rec = self.record(id)?;
-            serde_json::to_writer(&mut *out, &rec)
-                .map_err(|e| StoreError::BadInput(e.to_string()))?;
-            out.write_all(b"\n")
-                .map_err(|e| StoreError::BadInput(e.to_string()))?;
-            written += 1;
-            progress(done, total);
-        }
-        Ok(written)
     }
 }

@@ -34,14 +34,6 @@ impl Store {
         Ok(())
     }
 
-    /// Every (key, value) of a named projection, in key order, checksums verified.
-    pub fn projection_iter(
-        &self,
-        name: &str,
-    ) -> Result<impl Iterator<Item = Result<(Vec<u8>, Vec<u8>)>>> {
-        self.projection_range(name, &[])
-    }
-
     /// The (key, value) pairs of a named projection from `from` (inclusive), in key order,
     /// checksums verified. A reader pages through a projection by resuming after its last key.
     pub fn projection_range(

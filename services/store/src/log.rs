@@ -1,0 +1,219 @@
+//! The storage trait: what the store's callers (the API, the analysis, the command line) may
+//! ask of a backend, so that the game logs can live in sled on one machine (the embedded
+//! default, [`Store`]) or on a replicated engine beside it (issue 15), behind one interface.
+//!
+//! Two halves, both required of every backend:
+//! - **the logs**: create (dealing entry 0), append (validated, with the expected ply and an
+//!   idempotency key), read a header, entries, the state at any ply, list, import;
+//! - **node-local projections**: named key-value spaces for derived data that each node
+//!   keeps for itself and rebuilds from the logs (summaries, statistics), plus
+//!   [`GameLog::dir`] for files kept beside them (the position index). A backend whose logs
+//!   are remote still keeps these on the node's own disk.
+//!
+//! The trait is synchronous, as the store always was: async callers go through
+//! `spawn_blocking`, and a networked backend blocks on its own runtime there. It is
+//! object-safe (`&dyn GameLog`), so a caller is compiled once for every backend.
+//!
+//! Portable records ([`GameLog::record`], [`GameLog::export`]) are provided: they are reads,
+//! the same for every backend, which is what makes an export byte-identical across them.
+
+use crate::portable::{GameRecord, PreparedImport, RecordEntry, RecordError};
+use crate::record::{Entry, Header, Status};
+use crate::store::{Append, Appended, Filter, FinishHook, NewGame, Page};
+use crate::{GameId, Result, StoreError};
+use rules_core::{GameKind, GameState, Registry};
+use std::io::Write;
+use std::path::Path;
+
+/// One (key, value) of a projection, checksum verified.
+pub type ProjectionItem = Result<(Vec<u8>, Vec<u8>)>;
+
+/// A store of game logs, with node-local projections. See the module documentation.
+pub trait GameLog: Send + Sync {
+    /// The games this store can hold.
+    fn registry(&self) -> &Registry;
+
+    /// Creates a game and deals entry 0 from its seed; returns its header and the entries
+    /// written (the deal).
+    fn create(&self, g: NewGame) -> Result<(Header, Vec<Entry>)>;
+
+    /// Validates and appends one entry at `expected_ply`; a retry with the same key returns
+    /// the first result and writes nothing. Durable before it returns.
+    fn append(&self, req: Append<'_>) -> Result<Appended>;
+
+    fn header(&self, id: GameId) -> Result<Header>;
+
+    /// Entries `from..to` of a game, in ply order.
+    fn entries(&self, id: GameId, from: u32, to: u32) -> Result<Vec<Entry>>;
+
+    /// The state after `ply` entries.
+    fn state_at(&self, id: GameId, ply: u32) -> Result<Box<dyn GameState>>;
+
+    /// Games matching `filter`, newest first, `first` at most, after the cursor `after`.
+    fn list(&self, filter: &Filter, first: usize, after: Option<GameId>) -> Result<Page>;
+
+    /// Every game id, oldest first.
+    fn game_ids(&self) -> Box<dyn Iterator<Item = Result<GameId>> + '_>;
+
+    fn game_count(&self) -> usize;
+
+    /// Registers a hook called when a game ends (by an append or an import).
+    fn on_finish(&self, hook: FinishHook);
+
+    /// Checks one portable record whole, writing nothing (see [`Store::prepare_import`]).
+    ///
+    /// [`Store::prepare_import`]: crate::Store::prepare_import
+    fn prepare_import(&self, line_no: u64, line: &str) -> Result<PreparedImport, RecordError>;
+
+    /// Writes a record [`GameLog::prepare_import`] accepted; refused when the game exists.
+    fn commit_import(&self, p: PreparedImport) -> Result<Header, RecordError>;
+
+    /// Imports one portable record: checked whole, then written.
+    fn import_line(&self, line_no: u64, line: &str) -> Result<Header, RecordError> {
+        let prepared = self.prepare_import(line_no, line)?;
+        self.commit_import(prepared)
+    }
+
+    /// Makes every write so far durable (an import batch ends with it).
+    fn flush(&self) -> Result<()>;
+
+    /// The node-local folder that derived files live in.
+    fn dir(&self) -> &Path;
+
+    fn projection_put(&self, name: &str, key: &[u8], value: &[u8]) -> Result<()>;
+
+    /// The (key, value) pairs of a projection from `from` on, in key order.
+    fn projection_range(
+        &self,
+        name: &str,
+        from: &[u8],
+    ) -> Result<Box<dyn Iterator<Item = ProjectionItem> + '_>>;
+
+    /// Every (key, value) of a projection, in key order.
+    fn projection_iter(&self, name: &str) -> Result<Box<dyn Iterator<Item = ProjectionItem> + '_>> {
+        self.projection_range(name, &[])
+    }
+
+    fn projection_clear(&self, name: &str) -> Result<()>;
+
+    /// The portable record of a stored game.
+    fn record(&self, id: GameId) -> Result<GameRecord> {
+        let h = self.header(id)?;
+        let entries = self.entries(id, 0, h.plies)?;
+        Ok(GameRecord {
+            id: h.id,
+            kind: h.kind.to_string(),
+            players: h.players.clone(),
+            options: h.options_json(),
+            seed: h.seed,
+            rules_version: h.rules_version.clone(),
+            data_hash: h.data_hash.clone(),
+            created_at: h.created_at,
+            updated_at: h.updated_at,
+            status: h.status,
+            entries: entries
+                .into_iter()
+                .map(|e| RecordEntry {
+                    ply: e.ply,
+                    actor: e.actor.to_string(),
+                    notation: e.notation,
+                    at: e.recorded_at,
+                    key: e.key,
+                })
+                .collect(),
+        })
+    }
+
+    /// Writes every finished game (of `kind`, if given) as NDJSON, in id order; with
+    /// `include_active`, active games too — with their seeds and every draw dealt so far, which
+    /// tell anyone holding the file what the players may not know (an operator's backup, not a
+    /// publication). Returns the count.
+    fn export(
+        &self,
+        kind: Option<GameKind>,
+        include_active: bool,
+        out: &mut dyn Write,
+        progress: &mut dyn FnMut(u64, u64),
+    ) -> Result<u64> {
+        let total = self.game_count() as u64;
+        let mut done = 0;
+        let mut written = 0;
+        for id in self.game_ids() {
+            let id = id?;
+            done += 1;
+            let h = self.header(id)?;
+            if kind.is_some_and(|k| h.kind != k)
+                || (!include_active && h.status != Status::Finished)
+            {
+                continue;
+            }
+            let rec = self.record(id)?;
+            serde_json::to_writer(&mut *out, &rec)
+                .map_err(|e| StoreError::BadInput(e.to_string()))?;
+            out.write_all(b"\n")
+                .map_err(|e| StoreError::BadInput(e.to_string()))?;
+            written += 1;
+            progress(done, total);
+        }
+        Ok(written)
+    }
+}
+
+/// The embedded default: sled on the local disk.
+impl GameLog for crate::Store {
+    fn registry(&self) -> &Registry {
+        crate::Store::registry(self)
+    }
+    fn create(&self, g: NewGame) -> Result<(Header, Vec<Entry>)> {
+        crate::Store::create(self, g)
+    }
+    fn append(&self, req: Append<'_>) -> Result<Appended> {
+        crate::Store::append(self, req)
+    }
+    fn header(&self, id: GameId) -> Result<Header> {
+        crate::Store::header(self, id)
+    }
+    fn entries(&self, id: GameId, from: u32, to: u32) -> Result<Vec<Entry>> {
+        crate::Store::entries(self, id, from, to)
+    }
+    fn state_at(&self, id: GameId, ply: u32) -> Result<Box<dyn GameState>> {
+        crate::Store::state_at(self, id, ply)
+    }
+    fn list(&self, filter: &Filter, first: usize, after: Option<GameId>) -> Result<Page> {
+        crate::Store::list(self, filter, first, after)
+    }
+    fn game_ids(&self) -> Box<dyn Iterator<Item = Result<GameId>> + '_> {
+        Box::new(crate::Store::game_ids(self))
+    }
+    fn game_count(&self) -> usize {
+        crate::Store::game_count(self)
+    }
+    fn on_finish(&self, hook: FinishHook) {
+        crate::Store::on_finish(self, hook)
+    }
+    fn prepare_import(&self, line_no: u64, line: &str) -> Result<PreparedImport, RecordError> {
+        crate::Store::prepare_import(self, line_no, line)
+    }
+    fn commit_import(&self, p: PreparedImport) -> Result<Header, RecordError> {
+        crate::Store::commit_import(self, p)
+    }
+    fn flush(&self) -> Result<()> {
+        crate::Store::flush(self)
+    }
+    fn dir(&self) -> &Path {
+        crate::Store::dir(self)
+    }
+    fn projection_put(&self, name: &str, key: &[u8], value: &[u8]) -> Result<()> {
+        crate::Store::projection_put(self, name, key, value)
+    }
+    fn projection_range(
+        &self,
+        name: &str,
+        from: &[u8],
+    ) -> Result<Box<dyn Iterator<Item = ProjectionItem> + '_>> {
+        Ok(Box::new(crate::Store::projection_range(self, name, from)?))
+    }
+    fn projection_clear(&self, name: &str) -> Result<()> {
+        crate::Store::projection_clear(self, name)
+    }
+}
