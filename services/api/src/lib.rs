@@ -37,7 +37,7 @@ pub mod typed;
 pub mod types;
 
 use std::sync::Arc;
-use store::Store;
+use store::GameLog;
 
 /// Settings of the service.
 #[derive(Debug, Clone)]
@@ -80,7 +80,7 @@ impl Default for ApiConfig {
 
 /// Everything a request can reach.
 pub struct App {
-    pub store: Arc<Store>,
+    pub store: Arc<dyn GameLog>,
     pub analysis: Arc<analysis::Analysis>,
     pub hub: hub::Hub,
     pub config: ApiConfig,
@@ -89,7 +89,7 @@ pub struct App {
 
 impl App {
     pub fn new(
-        store: Arc<Store>,
+        store: Arc<dyn GameLog>,
         analysis: Arc<analysis::Analysis>,
         config: ApiConfig,
     ) -> Arc<App> {

@@ -8,7 +8,8 @@
 //! - **node-local projections**: named key-value spaces for derived data that each node
 //!   keeps for itself and rebuilds from the logs (summaries, statistics), plus
 //!   [`GameLog::dir`] for files kept beside them (the position index). A backend whose logs
-//!   are remote still keeps these on the node's own disk.
+//!   are remote still keeps these on the node's own disk;
+//! - **operations**: disk gauges and a consistent backup while serving.
 //!
 //! The trait is synchronous, as the store always was: async callers go through
 //! `spawn_blocking`, and a networked backend blocks on its own runtime there. It is
@@ -19,7 +20,7 @@
 
 use crate::portable::{GameRecord, PreparedImport, RecordEntry, RecordError};
 use crate::record::{Entry, Header, Status};
-use crate::store::{Append, Appended, Filter, FinishHook, NewGame, Page};
+use crate::store::{Append, Appended, BackupReport, Filter, FinishHook, NewGame, Page};
 use crate::{GameId, Result, StoreError};
 use rules_core::{GameKind, GameState, Registry};
 use std::io::Write;
@@ -95,6 +96,16 @@ pub trait GameLog: Send + Sync {
     }
 
     fn projection_clear(&self, name: &str) -> Result<()>;
+
+    /// Free bytes where this node writes (`None` when unknown), and whether writes are being
+    /// refused for want of space.
+    fn free_space(&self) -> (Option<u64>, bool);
+
+    /// Bytes this node's store takes on its disk.
+    fn size_on_disk(&self) -> Result<u64>;
+
+    /// Copies the store, consistent and while serving, into the empty folder `dir`.
+    fn backup_to(&self, dir: &Path) -> Result<BackupReport>;
 
     /// The portable record of a stored game.
     fn record(&self, id: GameId) -> Result<GameRecord> {
@@ -215,5 +226,14 @@ impl GameLog for crate::Store {
     }
     fn projection_clear(&self, name: &str) -> Result<()> {
         crate::Store::projection_clear(self, name)
+    }
+    fn free_space(&self) -> (Option<u64>, bool) {
+        crate::Store::free_space(self)
+    }
+    fn size_on_disk(&self) -> Result<u64> {
+        crate::Store::size_on_disk(self)
+    }
+    fn backup_to(&self, dir: &Path) -> Result<BackupReport> {
+        crate::Store::backup_to(self, dir)
     }
 }

@@ -18,7 +18,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::App;
 use async_graphql::{Context, Schema};
 use std::sync::Arc;
-use store::{GameId, Store};
+use store::{GameId, GameLog};
 
 pub type LudologSchema = Schema<Query, Mutation, Subscription>;
 
@@ -33,10 +33,10 @@ pub(crate) fn caller<'a>(ctx: &Context<'a>) -> Caller {
 /// Runs a store call on the blocking pool.
 pub async fn blocking<T: Send + 'static>(
     app: &Arc<App>,
-    f: impl FnOnce(&Store) -> ApiResult<T> + Send + 'static,
+    f: impl FnOnce(&dyn GameLog) -> ApiResult<T> + Send + 'static,
 ) -> ApiResult<T> {
     let store = app.store.clone();
-    tokio::task::spawn_blocking(move || f(&store))
+    tokio::task::spawn_blocking(move || f(&*store))
         .await
         .map_err(|e| ApiError::Internal(e.to_string()))?
 }

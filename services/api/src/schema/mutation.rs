@@ -8,7 +8,7 @@ use crate::types::*;
 use async_graphql::{Context, Json, Object, Result, ID};
 use chrono::Utc;
 use rules_core::{Actor, Viewer};
-use store::{Append, GameLog, NewGame};
+use store::{Append, NewGame};
 
 #[derive(async_graphql::SimpleObject)]
 pub struct CreatedGame {
