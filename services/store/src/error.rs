@@ -48,6 +48,14 @@ pub enum StoreError {
     StorageFull { free: u64, reserve: u64 },
     #[error("storage: {0}")]
     Sled(#[from] sled::Error),
+    /// A networked backend cannot reach its cluster, or the cluster has no quorum: nothing
+    /// was acknowledged that is not kept; the same request may be retried (with its
+    /// idempotency key, an append is then applied once).
+    #[error("store unavailable: {0}; retry")]
+    Unavailable(String),
+    /// This backend does not do that; the message says what does.
+    #[error("not supported by this store: {0}")]
+    Unsupported(String),
 }
 
 impl StoreError {
@@ -69,6 +77,8 @@ impl StoreError {
             StoreError::InUse(_) => "IN_USE",
             StoreError::Format { .. } => "STORE_FORMAT",
             StoreError::Sled(_) => "STORAGE",
+            StoreError::Unavailable(_) => "UNAVAILABLE",
+            StoreError::Unsupported(_) => "UNSUPPORTED",
         }
     }
 }

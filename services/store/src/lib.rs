@@ -11,6 +11,8 @@
 //! # Layout
 //! - [`log`]: [`GameLog`], the storage trait every caller uses, and its sled implementation
 //!   ([`Store`], the embedded default).
+//! - [`plan`]: what a creation or an append writes, decided by the rules alone (shared by
+//!   every backend).
 //! - [`id`]: `GameId`, sortable, with a fixed-width text form.
 //! - [`record`]: headers, entries, and their checksummed framing.
 //! - [`store`]: opening, creating, appending (validation, dealing, idempotency, snapshots),
@@ -26,6 +28,7 @@ pub mod durability;
 pub mod error;
 pub mod id;
 pub mod log;
+pub mod plan;
 pub mod portable;
 pub mod record;
 pub mod space;
@@ -37,5 +40,5 @@ pub use id::GameId;
 pub use log::GameLog;
 pub use record::{Entry, Header, Status};
 pub use store::{
-    Append, Appended, BackupReport, Config, Filter, NewGame, Page, RebuildReport, Store,
+    Append, Appended, BackupReport, Config, Filter, FinishHook, NewGame, Page, RebuildReport, Store,
 };

@@ -28,8 +28,8 @@ impl Status {
 }
 
 /// A game's header: everything about it but its entries. Stored in two parts
-/// (`StoredHeader`, `StoredTip`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// (`StoredHeader`, `StoredTip`) by the sled store; whole, as JSON, by the JetStream one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Header {
     pub id: GameId,
     pub kind: GameKind,
@@ -41,7 +41,9 @@ pub struct Header {
     pub seed: Option<u64>,
     pub rules_version: String,
     pub data_hash: String,
+    #[serde(with = "nanos")]
     pub created_at: DateTime<Utc>,
+    #[serde(with = "nanos")]
     pub updated_at: DateTime<Utc>,
     pub status: Status,
     /// Number of entries.

@@ -25,7 +25,7 @@ use crate::record::{
 };
 use crate::wal::{record, WalFile, WalWrite};
 use chrono::{DateTime, Utc};
-use rules_core::{Actor, EntryError, GameKind, GameRules, GameState, Ply, Registry, ToAct};
+use rules_core::{Actor, GameKind, GameRules, GameState, Registry, ToAct};
 use serde::{Deserialize, Serialize};
 use sled::transaction::{ConflictableTransactionError, TransactionError};
 use sled::Transactional;
@@ -395,7 +395,16 @@ impl Store {
                 entries.push(last);
             }
             let at = header.updated_at;
-            self.deal_chance(id, &mut state, header.seed, &mut entries, &mut snaps, at)?;
+            crate::plan::deal_chance(
+                &self.config,
+                id,
+                &mut state,
+                header.seed,
+                header.plies,
+                &mut entries,
+                &mut snaps,
+                at,
+            )?;
             let dealt: Vec<&Entry> = entries.iter().skip(1).collect();
             for e in &dealt {
                 self.entries.insert(key(id, e.ply), encode(*e))?;
@@ -484,9 +493,7 @@ impl Store {
     }
 
     pub(crate) fn rules(&self, kind: GameKind) -> Result<&dyn GameRules> {
-        self.registry
-            .get(kind)
-            .ok_or_else(|| StoreError::UnknownKind(kind.to_string()))
+        crate::plan::rules(&self.registry, kind)
     }
 
     /// A fresh, sortable id for a game created at `at`.
@@ -576,29 +583,11 @@ impl Store {
     /// Appends an entry (and the dealer's entries that follow it), durably.
     pub fn append(&self, req: Append<'_>) -> Result<Appended> {
         let id = req.game;
-        if req.notation.len() > MAX_NOTATION {
-            return Err(StoreError::BadInput(format!(
-                "notation longer than {MAX_NOTATION} bytes"
-            )));
-        }
-        if let Some(k) = req.key {
-            if k.is_empty() || k.len() > MAX_KEY || k.chars().any(char::is_control) {
-                return Err(StoreError::BadInput(format!(
-                    "an idempotency key is 1 to {MAX_KEY} bytes without control characters"
-                )));
-            }
-        }
+        crate::plan::check_request(&req)?;
         let tip = self.tip(id)?;
         let mut tip = tip.lock().unwrap_or_else(|e| e.into_inner());
         // The log stores the canonical text (parsed, then formatted): a move has one spelling.
-        let notation = tip
-            .state
-            .canonical(req.actor, req.notation)
-            .map_err(|error| StoreError::Rejected {
-                game: id,
-                ply: tip.header.plies,
-                error,
-            })?;
+        let notation = crate::plan::canonical(&tip.header, tip.state.as_ref(), &req)?;
         // A key belongs to the actor that used it: looking up another seat's key finds nothing
         // (it would otherwise confirm or deny a guess of that seat's secret move).
         let idem_key = req.key.map(|k| idem_key(id, req.actor, k));
@@ -623,59 +612,18 @@ impl Store {
             }
         }
         let ply = tip.header.plies;
-        if req.expected_ply != ply {
-            return Err(StoreError::VersionConflict {
-                game: id,
-                expected: req.expected_ply,
-                current: ply,
-            });
-        }
-        if req.actor == Actor::Dealer && tip.header.seed.is_some() {
-            return Err(StoreError::Rejected {
-                game: id,
-                ply,
-                error: EntryError::Rule {
-                    rule: "store.dealt-by-store",
-                    message: "this game is dealt by the store from its seed; clients do not deal"
-                        .into(),
-                },
-            });
-        }
-        let mut state = tip.state.clone();
-        state
-            .apply(req.actor, &notation)
-            .map_err(|error| StoreError::Rejected {
-                game: id,
-                ply,
-                error,
-            })?;
-        let mut entries = vec![Entry {
-            ply,
-            actor: req.actor,
-            notation: notation.clone(),
-            recorded_at: req.at,
-            key: req.key.map(str::to_string),
-        }];
-        let mut snaps = Vec::new();
-        if (ply + 1) % self.config.snapshot_every == 0 {
-            snaps.push((ply + 1, state.encode()));
-        }
-        self.deal_chance(
-            id,
-            &mut state,
-            tip.header.seed,
-            &mut entries,
-            &mut snaps,
-            req.at,
+        let crate::plan::Planned {
+            header,
+            entries,
+            snaps,
+            state,
+        } = crate::plan::append(
+            &self.config,
+            &tip.header,
+            tip.state.as_ref(),
+            &req,
+            notation.clone(),
         )?;
-        let mut header = tip.header.clone();
-        header.plies = ply + entries.len() as u32;
-        header.updated_at = req.at;
-        header.status = if state.to_act() == ToAct::Over {
-            Status::Finished
-        } else {
-            Status::Active
-        };
         let mut writes: Vec<WalWrite> = entries
             .iter()
             .map(|e| write(ENTRIES, &key(id, e.ply), encode(e)))

@@ -10,8 +10,9 @@
 use crate::error::StoreError;
 use crate::id::GameId;
 use crate::record::{Entry, Header, Status};
-use crate::store::{check_name, Store};
+use crate::store::{check_name, Config, Store};
 use chrono::{DateTime, Utc};
+use rules_core::Registry;
 use rules_core::{Actor, GameKind, Ply, ToAct};
 use serde::{Deserialize, Serialize};
 
@@ -76,6 +77,25 @@ pub struct PreparedImport {
     state: Box<dyn rules_core::GameState>,
 }
 
+impl PreparedImport {
+    /// The game's header, as it will be written.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+    /// Its entries, in canonical text.
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+    /// Its state after the last entry.
+    pub fn state(&self) -> &dyn rules_core::GameState {
+        self.state.as_ref()
+    }
+    /// The line it came from.
+    pub fn line(&self) -> u64 {
+        self.line
+    }
+}
+
 impl Store {
     /// Writes a record [`Store::prepare_import`] accepted, and runs the finish hooks for a
     /// finished game. Refused, with nothing written, when the game exists by now.
@@ -104,166 +124,174 @@ impl Store {
     /// rules and the configuration, so an import can check the next record on another thread
     /// while this one is written.
     pub fn prepare_import(&self, line_no: u64, line: &str) -> Result<PreparedImport, RecordError> {
-        let err = |game: Option<String>, ply: Option<u32>, reason: String| RecordError {
-            line: line_no,
-            game,
-            ply,
-            reason,
-        };
-        if line.len() > MAX_RECORD_BYTES {
-            return Err(err(
-                None,
-                None,
-                format!(
-                    "record of {} bytes is over the {MAX_RECORD_BYTES}-byte limit",
-                    line.len()
-                ),
-            ));
-        }
-        let value: serde_json::Value =
-            serde_json::from_str(line).map_err(|e| err(None, None, format!("bad JSON: {e}")))?;
-        let gid = value
-            .get("id")
-            .and_then(|v| v.as_str())
-            .map(|s| s.chars().take(20).collect::<String>());
-        check::no_duplicate_keys(line)
-            .map_err(|e| err(gid.clone(), None, format!("bad JSON: {e}")))?;
-        check::against_schema(&value).map_err(|e| err(gid.clone(), None, e))?;
-        let rec: GameRecord = serde_json::from_value(value)
-            .map_err(|e| err(gid.clone(), None, format!("bad record: {e}")))?;
-        let gid = Some(rec.id.to_string());
-        check::times_in_order(
-            rec.created_at,
-            rec.updated_at,
-            rec.entries.iter().map(|e| (e.ply, e.at)),
+        prepare_import(self.registry(), self.config(), line_no, line)
+    }
+}
+
+/// [`Store::prepare_import`] for any backend: it reads only the rules and the configuration.
+pub fn prepare_import(
+    registry: &Registry,
+    config: &Config,
+    line_no: u64,
+    line: &str,
+) -> Result<PreparedImport, RecordError> {
+    let err = |game: Option<String>, ply: Option<u32>, reason: String| RecordError {
+        line: line_no,
+        game,
+        ply,
+        reason,
+    };
+    if line.len() > MAX_RECORD_BYTES {
+        return Err(err(
+            None,
+            None,
+            format!(
+                "record of {} bytes is over the {MAX_RECORD_BYTES}-byte limit",
+                line.len()
+            ),
+        ));
+    }
+    let value: serde_json::Value =
+        serde_json::from_str(line).map_err(|e| err(None, None, format!("bad JSON: {e}")))?;
+    let gid = value
+        .get("id")
+        .and_then(|v| v.as_str())
+        .map(|s| s.chars().take(20).collect::<String>());
+    check::no_duplicate_keys(line).map_err(|e| err(gid.clone(), None, format!("bad JSON: {e}")))?;
+    check::against_schema(&value).map_err(|e| err(gid.clone(), None, e))?;
+    let rec: GameRecord = serde_json::from_value(value)
+        .map_err(|e| err(gid.clone(), None, format!("bad record: {e}")))?;
+    let gid = Some(rec.id.to_string());
+    check::times_in_order(
+        rec.created_at,
+        rec.updated_at,
+        rec.entries.iter().map(|e| (e.ply, e.at)),
+    )
+    .map_err(|(ply, m)| err(gid.clone(), ply, m))?;
+    let kind: GameKind = rec.kind.parse().map_err(|_| {
+        err(
+            gid.clone(),
+            None,
+            format!("unknown game kind `{}`", rec.kind),
         )
-        .map_err(|(ply, m)| err(gid.clone(), ply, m))?;
-        let kind: GameKind = rec.kind.parse().map_err(|_| {
-            err(
-                gid.clone(),
-                None,
-                format!("unknown game kind `{}`", rec.kind),
-            )
-        })?;
-        let rules = self
-            .rules(kind)
-            .map_err(|e| err(gid.clone(), None, e.to_string()))?;
-        if !rules.rules_versions().contains(&rec.rules_version.as_str()) {
+    })?;
+    let rules =
+        crate::plan::rules(registry, kind).map_err(|e| err(gid.clone(), None, e.to_string()))?;
+    if !rules.rules_versions().contains(&rec.rules_version.as_str()) {
+        return Err(err(
+            gid,
+            None,
+            format!(
+                "rules version `{}` is not served (this store plays `{}`)",
+                rec.rules_version,
+                rules.rules_versions().join("`, `")
+            ),
+        ));
+    }
+    let options = rules
+        .normalize_options(&rec.options)
+        .map_err(|e| err(gid.clone(), None, e.to_string()))?;
+    // A record replays under the rules version and the component data it was played with
+    // (its `rules_version` and `data_hash`), which this build must still have.
+    let mut state = rules
+        .new_game_recorded(&options, &rec.rules_version, &rec.data_hash)
+        .map_err(|e| err(gid.clone(), None, e.to_string()))?;
+    if rec.players.len() != usize::from(state.player_count()) {
+        return Err(err(
+            gid,
+            None,
+            format!(
+                "{} players named for a {}-player game",
+                rec.players.len(),
+                state.player_count()
+            ),
+        ));
+    }
+    for p in &rec.players {
+        check_name(p).map_err(|e| err(gid.clone(), None, e.to_string()))?;
+    }
+    let every = config.snapshot_every;
+    let mut entries = Vec::with_capacity(rec.entries.len());
+    let mut snaps = Vec::new();
+    for (i, e) in rec.entries.iter().enumerate() {
+        let ply = i as u32;
+        if e.ply != ply {
             return Err(err(
                 gid,
-                None,
+                Some(ply),
                 format!(
-                    "rules version `{}` is not served (this store plays `{}`)",
-                    rec.rules_version,
-                    rules.rules_versions().join("`, `")
+                    "plies must run 0, 1, 2, ... without gap or repeat; found {}",
+                    e.ply
                 ),
             ));
         }
-        let options = rules
-            .normalize_options(&rec.options)
-            .map_err(|e| err(gid.clone(), None, e.to_string()))?;
-        // A record replays under the rules version and the component data it was played with
-        // (its `rules_version` and `data_hash`), which this build must still have.
-        let mut state = rules
-            .new_game_recorded(&options, &rec.rules_version, &rec.data_hash)
-            .map_err(|e| err(gid.clone(), None, e.to_string()))?;
-        if rec.players.len() != usize::from(state.player_count()) {
-            return Err(err(
-                gid,
-                None,
-                format!(
-                    "{} players named for a {}-player game",
-                    rec.players.len(),
-                    state.player_count()
-                ),
-            ));
-        }
-        for p in &rec.players {
-            check_name(p).map_err(|e| err(gid.clone(), None, e.to_string()))?;
-        }
-        let every = self.config().snapshot_every;
-        let mut entries = Vec::with_capacity(rec.entries.len());
-        let mut snaps = Vec::new();
-        for (i, e) in rec.entries.iter().enumerate() {
-            let ply = i as u32;
-            if e.ply != ply {
+        let actor: Actor = e
+            .actor
+            .parse()
+            .map_err(|_| err(gid.clone(), Some(ply), format!("bad actor `{}`", e.actor)))?;
+        // Stored as its canonical text, like every append.
+        let notation = state
+            .canonical(actor, &e.notation)
+            .map_err(|x| err(gid.clone(), Some(ply), x.to_string()))?;
+        if let (Some(seed), Actor::Dealer) = (rec.seed, actor) {
+            let dealt = state.deal(seed, Ply(ply));
+            if dealt.as_deref() != Some(notation.as_str()) {
                 return Err(err(
                     gid,
                     Some(ply),
-                    format!(
-                        "plies must run 0, 1, 2, ... without gap or repeat; found {}",
-                        e.ply
-                    ),
+                    "dealer entry disagrees with what the seed deals".into(),
                 ));
             }
-            let actor: Actor = e
-                .actor
-                .parse()
-                .map_err(|_| err(gid.clone(), Some(ply), format!("bad actor `{}`", e.actor)))?;
-            // Stored as its canonical text, like every append.
-            let notation = state
-                .canonical(actor, &e.notation)
-                .map_err(|x| err(gid.clone(), Some(ply), x.to_string()))?;
-            if let (Some(seed), Actor::Dealer) = (rec.seed, actor) {
-                let dealt = state.deal(seed, Ply(ply));
-                if dealt.as_deref() != Some(notation.as_str()) {
-                    return Err(err(
-                        gid,
-                        Some(ply),
-                        "dealer entry disagrees with what the seed deals".into(),
-                    ));
-                }
-            }
-            state
-                .apply(actor, &notation)
-                .map_err(|x| err(gid.clone(), Some(ply), x.to_string()))?;
-            if (ply + 1).is_multiple_of(every) {
-                snaps.push((ply + 1, state.encode()));
-            }
-            entries.push(Entry {
-                ply,
-                actor,
-                notation,
-                recorded_at: e.at,
-                key: e.key.clone(),
-            });
         }
-        let status = if state.to_act() == ToAct::Over {
-            Status::Finished
-        } else {
-            Status::Active
-        };
-        if status != rec.status {
-            return Err(err(
-                gid,
-                None,
-                format!(
-                    "status says {} but the log leaves the game {}",
-                    rec.status.as_str(),
-                    status.as_str()
-                ),
-            ));
+        state
+            .apply(actor, &notation)
+            .map_err(|x| err(gid.clone(), Some(ply), x.to_string()))?;
+        if (ply + 1).is_multiple_of(every) {
+            snaps.push((ply + 1, state.encode()));
         }
-        let header = Header {
-            id: rec.id,
-            kind,
-            players: rec.players,
-            options: options.to_string(),
-            seed: rec.seed,
-            rules_version: rec.rules_version,
-            data_hash: rec.data_hash,
-            created_at: rec.created_at,
-            updated_at: rec.updated_at,
-            status,
-            plies: entries.len() as u32,
-            seat_token_hashes: Vec::new(),
-        };
-        Ok(PreparedImport {
-            line: line_no,
-            header,
-            entries,
-            snaps,
-            state,
-        })
+        entries.push(Entry {
+            ply,
+            actor,
+            notation,
+            recorded_at: e.at,
+            key: e.key.clone(),
+        });
     }
+    let status = if state.to_act() == ToAct::Over {
+        Status::Finished
+    } else {
+        Status::Active
+    };
+    if status != rec.status {
+        return Err(err(
+            gid,
+            None,
+            format!(
+                "status says {} but the log leaves the game {}",
+                rec.status.as_str(),
+                status.as_str()
+            ),
+        ));
+    }
+    let header = Header {
+        id: rec.id,
+        kind,
+        players: rec.players,
+        options: options.to_string(),
+        seed: rec.seed,
+        rules_version: rec.rules_version,
+        data_hash: rec.data_hash,
+        created_at: rec.created_at,
+        updated_at: rec.updated_at,
+        status,
+        plies: entries.len() as u32,
+        seat_token_hashes: Vec::new(),
+    };
+    Ok(PreparedImport {
+        line: line_no,
+        header,
+        entries,
+        snaps,
+        state,
+    })
 }

@@ -1,0 +1,118 @@
+//! Messages to and from the store's records, and the cluster's errors to `StoreError`.
+//!
+//! Entries and headers travel as JSON: readable with the `nats` tool, and independent of the
+//! Rust types' layout (the sled store's postcard is not).
+
+use async_nats::jetstream::context::{PublishError, PublishErrorKind};
+use async_nats::HeaderMap;
+use bytes::Bytes;
+use std::hash::Hasher;
+use store::{Entry, GameId, Header, StoreError};
+
+/// Message header: the entry's ply.
+pub const PLY: &str = "Ludolog-Ply";
+/// Message header on the entry that ends a game: `finished`.
+pub const STATUS: &str = "Ludolog-Status";
+
+/// The `Nats-Msg-Id` of an entry: game, ply and a hash of what it says, so a retry of the
+/// same entry is recognised and a different entry at that ply is a conflict, not a duplicate
+/// (the server checks ids before expected sequences).
+pub fn msg_id(game: GameId, e: &Entry) -> String {
+    let mut h = siphasher::sip::SipHasher13::new_with_keys(0x4c75_646f, 0x006c_6f67);
+    h.write(e.actor.to_string().as_bytes());
+    h.write(&[0]);
+    h.write(e.notation.as_bytes());
+    h.write(&[0]);
+    h.write(e.key.as_deref().unwrap_or("").as_bytes());
+    format!("{game}:{}:{:016x}", e.ply, h.finish())
+}
+
+pub fn entry_payload(e: &Entry) -> store::Result<Bytes> {
+    serde_json::to_vec(e)
+        .map(Bytes::from)
+        .map_err(|err| StoreError::BadInput(err.to_string()))
+}
+
+pub fn entry_headers(e: &Entry, finished: bool) -> HeaderMap {
+    let mut h = HeaderMap::new();
+    h.insert(PLY, e.ply.to_string().as_str());
+    if finished {
+        h.insert(STATUS, "finished");
+    }
+    h
+}
+
+pub fn header_payload(h: &Header) -> store::Result<Bytes> {
+    serde_json::to_vec(h)
+        .map(Bytes::from)
+        .map_err(|err| StoreError::BadInput(err.to_string()))
+}
+
+pub fn decode_entry(game: GameId, payload: &[u8]) -> store::Result<Entry> {
+    serde_json::from_slice(payload).map_err(|e| StoreError::Corrupt {
+        game,
+        ply: None,
+        what: format!("entry message: {e}"),
+    })
+}
+
+pub fn decode_header(game: GameId, payload: &[u8]) -> store::Result<Header> {
+    serde_json::from_slice(payload).map_err(|e| StoreError::Corrupt {
+        game,
+        ply: None,
+        what: format!("header message: {e}"),
+    })
+}
+
+/// Whether the entry message marks the end of its game.
+pub fn is_finished(headers: Option<&HeaderMap>) -> bool {
+    headers
+        .and_then(|h| h.get(STATUS))
+        .is_some_and(|v| v.as_str() == "finished")
+}
+
+/// The JetStream error code somewhere in an error's chain (10071: wrong last sequence).
+fn js_code(e: &(dyn std::error::Error + 'static)) -> Option<u64> {
+    let mut cur = Some(e);
+    while let Some(x) = cur {
+        if let Some(j) = x.downcast_ref::<async_nats::jetstream::Error>() {
+            return Some(j.error_code().0);
+        }
+        cur = x.source();
+    }
+    None
+}
+
+/// What a failed publish means.
+pub enum Refused {
+    /// Another entry took the expected place first (10071; 10164 while it was in flight).
+    Conflict,
+    /// The stream could not be reached or answered in time: the entry may or may not be
+    /// kept — a retry with the same message id finds out.
+    Unavailable(String),
+    /// Anything else: a lasting error.
+    Other(String),
+}
+
+pub fn refused(e: &PublishError) -> Refused {
+    match e.kind() {
+        PublishErrorKind::WrongLastSequence => Refused::Conflict,
+        // During a leader election nothing answers on the stream's subjects: "no responders".
+        PublishErrorKind::StreamNotFound
+        | PublishErrorKind::TimedOut
+        | PublishErrorKind::BrokenPipe
+        | PublishErrorKind::MaxAckPending => Refused::Unavailable(e.to_string()),
+        _ => match js_code(e) {
+            Some(10071 | 10164) => Refused::Conflict,
+            // 10163: the expected sequence per subject is not ready yet; 10008: JetStream
+            // temporarily unavailable (no quorum).
+            Some(10163 | 10008) => Refused::Unavailable(e.to_string()),
+            _ => Refused::Other(e.to_string()),
+        },
+    }
+}
+
+/// Any failure to reach or ask the cluster.
+pub fn unavailable(e: impl std::fmt::Display) -> StoreError {
+    StoreError::Unavailable(e.to_string())
+}

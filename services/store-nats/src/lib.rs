@@ -1,0 +1,315 @@
+//! The JetStream backend of Ludolog's storage trait ([`store::GameLog`]): the game logs on a
+//! NATS JetStream stream, replicated by RAFT across a cluster, so that any number of
+//! `ludolog serve` nodes can share them; each node keeps its projections (summaries, the
+//! position index) in a local sled folder, as derived data.
+//!
+//! # Layout on the stream (prefix `ludolog` unless configured)
+//! | subject | messages |
+//! |---|---|
+//! | `<prefix>.g.<game id>` | one: the game's header as created or imported (JSON) |
+//! | `<prefix>.e.<game id>` | the game's entries in ply order, one each (JSON `Entry`); header `Ludolog-Ply`, and `Ludolog-Status: finished` on the entry that ends the game |
+//!
+//! A game's current header is its header message brought up to date by its last entry. An
+//! append publishes each new entry with `Nats-Expected-Last-Subject-Sequence` set to the
+//! stream sequence of the game's last entry (a sequence, not a ply: the node keeps the one
+//! for the other), so two nodes appending at the same ply cannot both succeed; the loser gets
+//! error 10071, or 10164 while the winner is in flight, and answers `VersionConflict`. Each
+//! entry's `Nats-Msg-Id` is the game, the ply and a hash of the entry, so a retried publish
+//! is recognised within the stream's duplicate window and a different entry at the same ply
+//! is a conflict, never taken for a duplicate.
+//!
+//! The rules of a creation, an append and an import are [`store::plan`]'s and
+//! [`store::portable::prepare_import`]'s, the sled store's own: the same request gives the
+//! same log on either backend (the conformance suite checks it).
+//!
+//! # Layout of the crate
+//! - this file: [`NatsLog`], opening (connection, the stream and its limits checked), the
+//!   node-local parts;
+//! - [`log`]: the logs — create, append, reads, listings, import;
+//! - [`codec`]: messages to and from entries and headers; errors to `StoreError`.
+//!
+//! The trait is synchronous: each call blocks on this backend's own runtime. Call it from a
+//! thread that is not driving async tasks (`spawn_blocking`, as for sled).
+
+pub mod codec;
+pub mod log;
+
+use async_nats::jetstream::{self, stream};
+use rules_core::Registry;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::Duration;
+use store::{GameId, StoreError};
+
+/// The finish hooks registered on this node.
+type Hooks = RwLock<Vec<store::FinishHook>>;
+
+/// Where the logs live and how they are kept.
+#[derive(Debug, Clone)]
+pub struct NatsConfig {
+    /// Server URLs, `nats://host:port`; any one reachable is enough to start.
+    pub urls: Vec<String>,
+    /// The stream's name (created if absent).
+    pub stream: String,
+    /// The subject prefix of every message.
+    pub prefix: String,
+    /// Replicas of the stream: 3 on a cluster, 1 on a single server.
+    pub replicas: usize,
+    /// Bound on every request to the cluster.
+    pub timeout: Duration,
+    /// Snapshots and limits, as for the sled store.
+    pub store: store::Config,
+}
+
+impl NatsConfig {
+    /// `nats://a:4222,nats://b:4222` (the `--store` value) with the defaults.
+    pub fn from_urls(urls: &str) -> NatsConfig {
+        NatsConfig {
+            urls: urls.split(',').map(str::to_string).collect(),
+            stream: "LUDOLOG".into(),
+            prefix: "ludolog".into(),
+            replicas: 3,
+            timeout: Duration::from_secs(5),
+            store: store::Config::default(),
+        }
+    }
+}
+
+/// The state at a game's last entry, kept warm for appends: one apply per append.
+struct Tip {
+    header: store::Header,
+    state: Box<dyn rules_core::GameState>,
+    /// Stream sequence of the game's last entry (what the next append expects).
+    seq: u64,
+    /// Idempotency keys used: (actor, key) → (first ply, entries, canonical notation).
+    keys: HashMap<(String, String), (u32, u32, String)>,
+}
+
+/// Game logs on JetStream, projections in a local sled folder.
+pub struct NatsLog {
+    rt: tokio::runtime::Runtime,
+    js: jetstream::Context,
+    stream: stream::Stream,
+    config: NatsConfig,
+    registry: Registry,
+    local: sled::Db,
+    dir: PathBuf,
+    hooks: Hooks,
+    tips: Mutex<HashMap<GameId, Arc<Mutex<Tip>>>>,
+    last_id: Mutex<(u64, u16)>,
+}
+
+impl NatsLog {
+    /// Connects, creates the stream if absent, and refuses one with limits that would delete
+    /// events; `dir` holds this node's projections.
+    pub fn open(config: NatsConfig, registry: Registry, dir: &Path) -> store::Result<NatsLog> {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("ludolog-nats")
+            .enable_all()
+            .build()
+            .map_err(|e| StoreError::Unavailable(format!("runtime: {e}")))?;
+        let (js, stream) = rt.block_on(connect(&config))?;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| StoreError::BadInput(format!("{}: {e}", dir.display())))?;
+        let local = sled::Config::new()
+            .path(dir.join("projections"))
+            .cache_capacity(config.store.cache_bytes)
+            .open()?;
+        Ok(NatsLog {
+            rt,
+            js,
+            stream,
+            config,
+            registry,
+            local,
+            dir: dir.to_path_buf(),
+            hooks: RwLock::default(),
+            tips: Mutex::default(),
+            last_id: Mutex::default(),
+        })
+    }
+
+    /// The stream's sequence of its last message: how far the logs go (`caughtUpTo`).
+    pub fn last_sequence(&self) -> store::Result<u64> {
+        self.rt.block_on(async {
+            let mut s = self.stream.clone();
+            let info = s.info().await.map_err(codec::unavailable)?;
+            Ok(info.state.last_sequence)
+        })
+    }
+
+    fn projection_tree(&self, name: &str) -> store::Result<sled::Tree> {
+        Ok(self.local.open_tree(format!("projection:{name}"))?)
+    }
+}
+
+/// The connection, and the stream checked for limits that delete events.
+async fn connect(config: &NatsConfig) -> store::Result<(jetstream::Context, stream::Stream)> {
+    let addrs = config
+        .urls
+        .iter()
+        .map(|u| u.parse::<async_nats::ServerAddr>())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| StoreError::BadInput(format!("store URL: {e}")))?;
+    let client = async_nats::ConnectOptions::new()
+        .connection_timeout(config.timeout)
+        .request_timeout(Some(config.timeout))
+        .connect(addrs)
+        .await
+        .map_err(|e| {
+            StoreError::Unavailable(format!("cannot reach {}: {e}", config.urls.join(",")))
+        })?;
+    let js = jetstream::ContextBuilder::new()
+        .timeout(config.timeout)
+        .build(client);
+    let wanted = stream::Config {
+        name: config.stream.clone(),
+        subjects: vec![format!("{}.>", config.prefix)],
+        num_replicas: config.replicas,
+        storage: stream::StorageType::File,
+        allow_direct: true,
+        // Short: the server keeps every message id of the window in memory.
+        duplicate_window: Duration::from_secs(120),
+        ..Default::default()
+    };
+    let stream = js
+        .get_or_create_stream(wanted)
+        .await
+        .map_err(codec::unavailable)?;
+    check_limits(&stream.cached_info().config)?;
+    Ok((js, stream))
+}
+
+/// A stream someone else created may have limits that delete events silently (age, count,
+/// size, per subject): refuse to use it.
+fn check_limits(c: &stream::Config) -> store::Result<()> {
+    let mut bad = Vec::new();
+    if c.max_messages > 0 {
+        bad.push(format!("max_msgs={}", c.max_messages));
+    }
+    if c.max_bytes > 0 {
+        bad.push(format!("max_bytes={}", c.max_bytes));
+    }
+    if c.max_messages_per_subject > 0 {
+        bad.push(format!(
+            "max_msgs_per_subject={}",
+            c.max_messages_per_subject
+        ));
+    }
+    if !c.max_age.is_zero() {
+        bad.push(format!("max_age={:?}", c.max_age));
+    }
+    if bad.is_empty() {
+        Ok(())
+    } else {
+        Err(StoreError::BadInput(format!(
+            "stream {} has limits that delete events ({}): remove them (nats stream edit) or name another stream",
+            c.name,
+            bad.join(", ")
+        )))
+    }
+}
+
+impl store::GameLog for NatsLog {
+    fn registry(&self) -> &Registry {
+        &self.registry
+    }
+    fn create(&self, g: store::NewGame) -> store::Result<(store::Header, Vec<store::Entry>)> {
+        self.create_game(g)
+    }
+    fn append(&self, req: store::Append<'_>) -> store::Result<store::Appended> {
+        self.append_entry(req)
+    }
+    fn header(&self, id: GameId) -> store::Result<store::Header> {
+        self.rt.block_on(self.read_header(id))
+    }
+    fn entries(&self, id: GameId, from: u32, to: u32) -> store::Result<Vec<store::Entry>> {
+        let all = self.rt.block_on(self.read_entries(id))?;
+        Ok(all
+            .into_iter()
+            .map(|(e, _)| e)
+            .filter(|e| e.ply >= from && e.ply < to)
+            .collect())
+    }
+    fn state_at(&self, id: GameId, ply: u32) -> store::Result<Box<dyn rules_core::GameState>> {
+        self.state_at_ply(id, ply)
+    }
+    fn list(
+        &self,
+        filter: &store::Filter,
+        first: usize,
+        after: Option<GameId>,
+    ) -> store::Result<store::Page> {
+        self.list_games(filter, first, after)
+    }
+    fn game_ids(&self) -> Box<dyn Iterator<Item = store::Result<GameId>> + '_> {
+        match self.rt.block_on(self.read_ids()) {
+            Ok(ids) => Box::new(ids.into_iter().map(Ok)),
+            Err(e) => Box::new(std::iter::once(Err(e))),
+        }
+    }
+    fn game_count(&self) -> usize {
+        self.rt.block_on(self.read_ids()).map_or(0, |ids| ids.len())
+    }
+    fn on_finish(&self, hook: store::FinishHook) {
+        self.hooks
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(hook);
+    }
+    fn prepare_import(
+        &self,
+        line_no: u64,
+        line: &str,
+    ) -> Result<store::portable::PreparedImport, store::portable::RecordError> {
+        store::portable::prepare_import(&self.registry, &self.config.store, line_no, line)
+    }
+    fn commit_import(
+        &self,
+        p: store::portable::PreparedImport,
+    ) -> Result<store::Header, store::portable::RecordError> {
+        self.import_prepared(p)
+    }
+    fn flush(&self) -> store::Result<()> {
+        // Entries are durable on the cluster when acknowledged; only projections are here.
+        self.local.flush()?;
+        Ok(())
+    }
+    fn dir(&self) -> &Path {
+        &self.dir
+    }
+    fn projection_put(&self, name: &str, key: &[u8], value: &[u8]) -> store::Result<()> {
+        self.projection_tree(name)?.insert(key, value)?;
+        Ok(())
+    }
+    fn projection_range(
+        &self,
+        name: &str,
+        from: &[u8],
+    ) -> store::Result<Box<dyn Iterator<Item = store::log::ProjectionItem> + '_>> {
+        let tree = self.projection_tree(name)?;
+        Ok(Box::new(tree.range(from.to_vec()..).map(|kv| {
+            let (k, v) = kv?;
+            Ok((k.to_vec(), v.to_vec()))
+        })))
+    }
+    fn projection_clear(&self, name: &str) -> store::Result<()> {
+        self.projection_tree(name)?.clear()?;
+        Ok(())
+    }
+    fn free_space(&self) -> (Option<u64>, bool) {
+        let guard = store::space::SpaceGuard::new(&self.dir, self.config.store.min_free_bytes);
+        (guard.free_bytes(), guard.check().is_err())
+    }
+    fn size_on_disk(&self) -> store::Result<u64> {
+        Ok(self.local.size_on_disk()?)
+    }
+    fn backup_to(&self, _dir: &Path) -> store::Result<store::BackupReport> {
+        Err(StoreError::Unsupported(
+            "the logs live on the JetStream cluster: back up its stream (`nats stream backup`); projections rebuild from it"
+                .into(),
+        ))
+    }
+}

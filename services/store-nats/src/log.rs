@@ -1,0 +1,531 @@
+//! The logs on the stream: create, append, read, list, import. What each writes is decided
+//! by `store::plan` (the sled store's rules); this module only publishes and reads it.
+
+use crate::codec::{self, Refused};
+use crate::{NatsLog, Tip};
+use async_nats::jetstream::consumer::{pull, DeliverPolicy};
+use async_nats::jetstream::message::{PublishMessage, StreamMessage};
+use async_nats::jetstream::stream::LastRawMessageErrorKind;
+use futures::StreamExt;
+use rules_core::{Actor, GameState};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use store::portable::{PreparedImport, RecordError};
+use store::{plan, Append, Appended, Entry, Filter, GameId, Header, NewGame, Page, Status};
+use store::{Result, StoreError};
+
+/// How many fresh ids a creation tries when another node took the same one.
+const ID_TRIES: u32 = 16;
+
+impl NatsLog {
+    fn subject_header(&self, id: GameId) -> String {
+        format!("{}.g.{id}", self.config.prefix)
+    }
+
+    fn subject_entries(&self, id: GameId) -> String {
+        format!("{}.e.{id}", self.config.prefix)
+    }
+
+    /// The last message on a subject, `None` when it has none.
+    async fn last_on(&self, subject: &str) -> Result<Option<StreamMessage>> {
+        match self.stream.get_last_raw_message_by_subject(subject).await {
+            Ok(m) => Ok(Some(m)),
+            Err(e) if e.kind() == LastRawMessageErrorKind::NoMessageFound => Ok(None),
+            Err(e) => Err(codec::unavailable(e)),
+        }
+    }
+
+    /// The game's header: as created, brought up to date by its last entry.
+    pub(crate) async fn read_header(&self, id: GameId) -> Result<Header> {
+        let created = self
+            .last_on(&self.subject_header(id))
+            .await?
+            .ok_or(StoreError::NotFound(id))?;
+        let mut h = codec::decode_header(id, &created.payload)?;
+        if let Some(last) = self.last_on(&self.subject_entries(id)).await? {
+            let e = codec::decode_entry(id, &last.payload)?;
+            if e.ply + 1 > h.plies {
+                h.plies = e.ply + 1;
+                h.updated_at = e.recorded_at;
+                h.status = if codec::is_finished(Some(&last.headers)) {
+                    Status::Finished
+                } else {
+                    Status::Active
+                };
+            }
+        }
+        Ok(h)
+    }
+
+    /// Every entry of a game in ply order, each with its stream sequence.
+    pub(crate) async fn read_entries(&self, id: GameId) -> Result<Vec<(Entry, u64)>> {
+        let consumer = self
+            .stream
+            .create_consumer(pull::OrderedConfig {
+                filter_subject: self.subject_entries(id),
+                deliver_policy: DeliverPolicy::All,
+                ..Default::default()
+            })
+            .await
+            .map_err(codec::unavailable)?;
+        let name = consumer.cached_info().name.clone();
+        let read = self.read_ordered(consumer, id).await;
+        self.drop_consumer(&name).await;
+        read
+    }
+
+    /// Ephemeral consumers would otherwise stay on the server until their inactivity
+    /// threshold, and a busy node reaches the server's limit of consumers (error 10026).
+    async fn drop_consumer(&self, name: &str) {
+        let _ = self.stream.delete_consumer(name).await;
+    }
+
+    async fn read_ordered(
+        &self,
+        consumer: async_nats::jetstream::consumer::Consumer<pull::OrderedConfig>,
+        id: GameId,
+    ) -> Result<Vec<(Entry, u64)>> {
+        let mut out = Vec::new();
+        // With nothing to read, `messages()` would wait for the next message forever.
+        if consumer.cached_info().num_pending == 0 {
+            return Ok(out);
+        }
+        let mut messages = consumer.messages().await.map_err(codec::unavailable)?;
+        while let Some(m) = messages.next().await {
+            let m = m.map_err(codec::unavailable)?;
+            let info = m.info().map_err(codec::unavailable)?;
+            let (seq, pending) = (info.stream_sequence, info.pending);
+            let e = codec::decode_entry(id, &m.payload)?;
+            if e.ply != out.len() as u32 {
+                return Err(StoreError::Corrupt {
+                    game: id,
+                    ply: Some(e.ply),
+                    what: format!("entry in the wrong place (expected ply {})", out.len()),
+                });
+            }
+            out.push((e, seq));
+            if pending == 0 {
+                break;
+            }
+        }
+        Ok(out)
+    }
+
+    /// Every game id, oldest first: the subjects of the header messages.
+    pub(crate) async fn read_ids(&self) -> Result<Vec<GameId>> {
+        let prefix = format!("{}.g.", self.config.prefix);
+        let consumer = self
+            .stream
+            .create_consumer(pull::OrderedConfig {
+                filter_subject: format!("{prefix}*"),
+                deliver_policy: DeliverPolicy::All,
+                headers_only: true,
+                ..Default::default()
+            })
+            .await
+            .map_err(codec::unavailable)?;
+        let name = consumer.cached_info().name.clone();
+        let mut ids = Vec::new();
+        if consumer.cached_info().num_pending == 0 {
+            self.drop_consumer(&name).await;
+            return Ok(ids);
+        }
+        let mut messages = consumer.messages().await.map_err(codec::unavailable)?;
+        while let Some(m) = messages.next().await {
+            let m = m.map_err(codec::unavailable)?;
+            let pending = m.info().map_err(codec::unavailable)?.pending;
+            if let Some(id) = m
+                .subject
+                .as_str()
+                .strip_prefix(&prefix)
+                .and_then(|s| s.parse::<GameId>().ok())
+            {
+                ids.push(id);
+            }
+            if pending == 0 {
+                break;
+            }
+        }
+        drop(messages);
+        self.drop_consumer(&name).await;
+        ids.sort();
+        Ok(ids)
+    }
+
+    /// The game's state, header and last sequence from its log; a seeded game left waiting on
+    /// chance (its node stopped between a move and the deal after it) is dealt now.
+    async fn load_tip(&self, id: GameId) -> Result<Tip> {
+        let mut header = self.read_header(id).await?;
+        let entries = self.read_entries(id).await?;
+        let rules = plan::rules(&self.registry, header.kind)?;
+        let mut state = rules
+            .new_game_recorded(
+                &header.options_json(),
+                &header.rules_version,
+                &header.data_hash,
+            )
+            .map_err(|e| StoreError::Corrupt {
+                game: id,
+                ply: None,
+                what: format!("stored options no longer valid: {e}"),
+            })?;
+        let mut keys = HashMap::new();
+        for (i, (e, _)) in entries.iter().enumerate() {
+            state
+                .apply(e.actor, &e.notation)
+                .map_err(|err| StoreError::Corrupt {
+                    game: id,
+                    ply: Some(e.ply),
+                    what: err.to_string(),
+                })?;
+            if let Some(k) = &e.key {
+                let dealt = entries[i + 1..]
+                    .iter()
+                    .take_while(|(d, _)| d.actor == Actor::Dealer)
+                    .count() as u32;
+                keys.insert(
+                    (e.actor.to_string(), k.clone()),
+                    (e.ply, 1 + dealt, e.notation.clone()),
+                );
+            }
+        }
+        let mut seq = entries.last().map_or(0, |(_, s)| *s);
+        header.plies = entries.len() as u32;
+        let mut dealt = Vec::new();
+        plan::deal_chance(
+            &self.config.store,
+            id,
+            &mut state,
+            header.seed,
+            header.plies,
+            &mut dealt,
+            &mut Vec::new(),
+            header.updated_at,
+        )?;
+        if !dealt.is_empty() {
+            let finished = plan::status_of(state.as_ref()) == Status::Finished;
+            seq = self.publish_entries(id, seq, &dealt, finished).await?;
+            header.plies += dealt.len() as u32;
+            header.status = plan::status_of(state.as_ref());
+        }
+        Ok(Tip {
+            header,
+            state,
+            seq,
+            keys,
+        })
+    }
+
+    fn tips(&self) -> std::sync::MutexGuard<'_, HashMap<GameId, Arc<Mutex<Tip>>>> {
+        self.tips.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn tip(&self, id: GameId) -> Result<Arc<Mutex<Tip>>> {
+        if let Some(t) = self.tips().get(&id) {
+            return Ok(t.clone());
+        }
+        let tip = Arc::new(Mutex::new(self.rt.block_on(self.load_tip(id))?));
+        Ok(self.tips().entry(id).or_insert(tip).clone())
+    }
+
+    /// Publishes entries in order, each expecting the one before (the first expects `seq`);
+    /// returns the last one's sequence. A conflict on the first is `VersionConflict`.
+    async fn publish_entries(
+        &self,
+        id: GameId,
+        mut seq: u64,
+        entries: &[Entry],
+        finished: bool,
+    ) -> Result<u64> {
+        for (i, e) in entries.iter().enumerate() {
+            let last = i + 1 == entries.len();
+            let msg = PublishMessage::build()
+                .payload(codec::entry_payload(e)?)
+                .headers(codec::entry_headers(e, finished && last))
+                .message_id(codec::msg_id(id, e))
+                .expected_last_subject_sequence(seq);
+            let ack = match self.js.send_publish(self.subject_entries(id), msg).await {
+                Ok(pending) => pending.await,
+                Err(e) => Err(e),
+            };
+            seq = match ack {
+                Ok(ack) => ack.sequence,
+                Err(err) => {
+                    return Err(match codec::refused(&err) {
+                        Refused::Conflict => StoreError::VersionConflict {
+                            game: id,
+                            expected: e.ply,
+                            // Unknown here: the caller reloads and tells the real one.
+                            current: e.ply + 1,
+                        },
+                        Refused::Unavailable(m) => StoreError::Unavailable(m),
+                        Refused::Other(m) => StoreError::Unavailable(m),
+                    });
+                }
+            };
+        }
+        Ok(seq)
+    }
+
+    /// Publishes a game's header message, expecting none before it.
+    async fn publish_header(&self, h: &Header) -> Result<()> {
+        let msg = PublishMessage::build()
+            .payload(codec::header_payload(h)?)
+            .message_id(format!("{}:header", h.id))
+            .expected_last_subject_sequence(0);
+        let ack = match self.js.send_publish(self.subject_header(h.id), msg).await {
+            Ok(pending) => pending.await,
+            Err(e) => Err(e),
+        };
+        match ack {
+            Ok(a) if a.duplicate => Err(StoreError::Exists(h.id)),
+            Ok(_) => Ok(()),
+            Err(e) => Err(match codec::refused(&e) {
+                Refused::Conflict => StoreError::Exists(h.id),
+                Refused::Unavailable(m) | Refused::Other(m) => StoreError::Unavailable(m),
+            }),
+        }
+    }
+
+    /// A fresh, sortable id: the creation time, then a counter; another node may take the
+    /// same one, which the header's publish finds out.
+    fn new_id(&self, at: chrono::DateTime<chrono::Utc>) -> GameId {
+        let millis = u64::try_from(at.timestamp_millis()).unwrap_or(0);
+        let mut last = self.last_id.lock().unwrap_or_else(|e| e.into_inner());
+        let (m, c) = if millis > last.0 {
+            (millis, 0)
+        } else if last.1 == u16::MAX {
+            (last.0 + 1, 0)
+        } else {
+            (last.0, last.1 + 1)
+        };
+        *last = (m, c);
+        GameId::from_parts(m, c)
+    }
+
+    pub(crate) fn create_game(&self, g: NewGame) -> Result<(Header, Vec<Entry>)> {
+        for _ in 0..ID_TRIES {
+            let id = self.new_id(g.at);
+            let planned = plan::create(&self.registry, &self.config.store, id, g.clone())?;
+            let finished = planned.header.status == Status::Finished;
+            let written = self.rt.block_on(async {
+                self.publish_header(&planned.header).await?;
+                self.publish_entries(id, 0, &planned.entries, finished)
+                    .await
+            });
+            match written {
+                Err(StoreError::Exists(_)) => continue,
+                Err(e) => return Err(e),
+                Ok(seq) => {
+                    let tip = Tip {
+                        header: planned.header.clone(),
+                        state: planned.state,
+                        seq,
+                        keys: HashMap::new(),
+                    };
+                    self.tips().insert(id, Arc::new(Mutex::new(tip)));
+                    return Ok((planned.header, planned.entries));
+                }
+            }
+        }
+        Err(StoreError::Unavailable(
+            "no free game id after 16 tries".into(),
+        ))
+    }
+
+    pub(crate) fn append_entry(&self, req: Append<'_>) -> Result<Appended> {
+        let id = req.game;
+        plan::check_request(&req)?;
+        let tip = self.tip(id)?;
+        let mut tip = tip.lock().unwrap_or_else(|e| e.into_inner());
+        // Another node may have appended since this tip was loaded: one reload on a conflict.
+        for attempt in 0..2 {
+            let notation = plan::canonical(&tip.header, tip.state.as_ref(), &req)?;
+            if let Some(k) = req.key {
+                let found = tip
+                    .keys
+                    .get(&(req.actor.to_string(), k.to_string()))
+                    .cloned();
+                if let Some((first, count, stored)) = found {
+                    if stored != notation {
+                        return Err(StoreError::BadInput(
+                            "idempotency key reused for a different move".into(),
+                        ));
+                    }
+                    let header = tip.header.clone();
+                    drop(tip);
+                    let entries = store::GameLog::entries(self, id, first, first + count)?;
+                    return Ok(Appended {
+                        header,
+                        entries,
+                        replayed: true,
+                    });
+                }
+            }
+            let planned = match plan::append(
+                &self.config.store,
+                &tip.header,
+                tip.state.as_ref(),
+                &req,
+                notation.clone(),
+            ) {
+                Err(StoreError::VersionConflict { .. }) if attempt == 0 => {
+                    *tip = self.rt.block_on(self.load_tip(id))?;
+                    continue;
+                }
+                other => other?,
+            };
+            let finished = planned.header.status == Status::Finished;
+            let written =
+                self.rt
+                    .block_on(self.publish_entries(id, tip.seq, &planned.entries, finished));
+            match written {
+                Err(StoreError::VersionConflict { .. }) if attempt == 0 => {
+                    *tip = self.rt.block_on(self.load_tip(id))?;
+                    continue;
+                }
+                Err(StoreError::VersionConflict { .. }) => {
+                    return Err(StoreError::VersionConflict {
+                        game: id,
+                        expected: req.expected_ply,
+                        current: tip.header.plies,
+                    })
+                }
+                Err(e) => {
+                    // An unknown outcome: the next use of this game reads its log again.
+                    drop(tip);
+                    self.tips().remove(&id);
+                    return Err(e);
+                }
+                Ok(seq) => {
+                    if let Some(k) = req.key {
+                        let used = (tip.header.plies, planned.entries.len() as u32, notation);
+                        tip.keys
+                            .insert((req.actor.to_string(), k.to_string()), used);
+                    }
+                    tip.seq = seq;
+                    tip.header = planned.header.clone();
+                    tip.state = planned.state.clone();
+                    drop(tip);
+                    if finished {
+                        self.tips().remove(&id);
+                        self.run_hooks(&planned.header, planned.state.as_ref(), None);
+                    }
+                    return Ok(Appended {
+                        header: planned.header,
+                        entries: planned.entries,
+                        replayed: false,
+                    });
+                }
+            }
+        }
+        Err(StoreError::VersionConflict {
+            game: id,
+            expected: req.expected_ply,
+            current: tip.header.plies,
+        })
+    }
+
+    fn run_hooks(&self, header: &Header, state: &dyn GameState, entries: Option<&[Entry]>) {
+        let hooks = self.hooks.read().unwrap_or_else(|e| e.into_inner()).clone();
+        for h in hooks {
+            h(self, header, state, entries);
+        }
+    }
+
+    pub(crate) fn state_at_ply(&self, id: GameId, ply: u32) -> Result<Box<dyn GameState>> {
+        if let Some(t) = self.tips().get(&id).cloned() {
+            let t = t.lock().unwrap_or_else(|e| e.into_inner());
+            if t.header.plies == ply {
+                return Ok(t.state.clone());
+            }
+        }
+        let header = self.rt.block_on(self.read_header(id))?;
+        if ply > header.plies {
+            return Err(StoreError::NoSuchPly {
+                game: id,
+                ply,
+                plies: header.plies,
+            });
+        }
+        let rules = plan::rules(&self.registry, header.kind)?;
+        let mut state = rules
+            .new_game_recorded(
+                &header.options_json(),
+                &header.rules_version,
+                &header.data_hash,
+            )
+            .map_err(|e| StoreError::Corrupt {
+                game: id,
+                ply: None,
+                what: format!("stored options no longer valid: {e}"),
+            })?;
+        for e in store::GameLog::entries(self, id, 0, ply)? {
+            state
+                .apply(e.actor, &e.notation)
+                .map_err(|err| StoreError::Corrupt {
+                    game: id,
+                    ply: Some(e.ply),
+                    what: err.to_string(),
+                })?;
+        }
+        Ok(state)
+    }
+
+    pub(crate) fn list_games(
+        &self,
+        filter: &Filter,
+        first: usize,
+        after: Option<GameId>,
+    ) -> Result<Page> {
+        let ids = self.rt.block_on(self.read_ids())?;
+        let mut games = Vec::new();
+        for id in ids.into_iter().rev() {
+            if after.is_some_and(|a| id >= a) {
+                continue;
+            }
+            let h = self.rt.block_on(self.read_header(id))?;
+            let ok = filter.kind.is_none_or(|k| h.kind == k)
+                && filter.status.is_none_or(|s| h.status == s)
+                && filter.player.as_ref().is_none_or(|p| h.players.contains(p));
+            if ok {
+                games.push(h);
+                if games.len() > first {
+                    break;
+                }
+            }
+        }
+        let next = if games.len() > first {
+            games.truncate(first);
+            games.last().map(|h| h.id)
+        } else {
+            None
+        };
+        Ok(Page { games, next })
+    }
+
+    pub(crate) fn import_prepared(&self, p: PreparedImport) -> Result<Header, RecordError> {
+        let header = p.header().clone();
+        let err = |reason: String| RecordError {
+            line: p.line(),
+            game: Some(header.id.to_string()),
+            ply: None,
+            reason,
+        };
+        let finished = header.status == Status::Finished;
+        self.rt
+            .block_on(async {
+                self.publish_header(&header).await?;
+                self.publish_entries(header.id, 0, p.entries(), finished)
+                    .await
+            })
+            .map_err(|e| match e {
+                StoreError::Exists(id) => err(format!("game {id} already exists")),
+                other => err(other.to_string()),
+            })?;
+        if finished {
+            self.run_hooks(&header, p.state(), Some(p.entries()));
+        }
+        Ok(header)
+    }
+}
