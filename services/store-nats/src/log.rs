@@ -249,6 +249,19 @@ impl NatsLog {
                 Err(e) => Err(e),
             };
             seq = match ack {
+                // The same entry is already there, written by another writer (or by an
+                // earlier attempt whose answer was lost): for the move that starts an append
+                // the place is taken, as on any store; the dealer's entries after it are the
+                // seed's and the same whoever wrote them. (A clustered stream answers a known
+                // message id before it checks the expected sequence — ops/cluster/RESEARCH.md
+                // §2; a single server checks the sequence first and says 10071.)
+                Ok(ack) if ack.duplicate && i == 0 && e.actor != rules_core::Actor::Dealer => {
+                    return Err(StoreError::VersionConflict {
+                        game: id,
+                        expected: e.ply,
+                        current: e.ply + 1,
+                    });
+                }
                 Ok(ack) => ack.sequence,
                 Err(err) => {
                     return Err(match codec::refused(&err) {

@@ -1,0 +1,218 @@
+//! What only a shared, networked store has: two nodes on one stream (each with its own warm
+//! tips), their races, a retry arriving at the other node, a stream someone else made with
+//! limits that delete events, and a cluster that cannot be reached.
+
+mod server;
+
+use rules_core::{Actor, ToAct};
+use std::time::{Duration, Instant};
+use store::{Append, GameLog, StoreError};
+use store_conformance::{new_game, t0};
+use store_nats::{NatsConfig, NatsLog};
+
+/// Two nodes on the same stream, each with its own folder.
+fn two_nodes() -> (NatsLog, NatsLog, tempfile::TempDir, tempfile::TempDir) {
+    let config = server::fresh_config();
+    let (da, db) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let a = NatsLog::open(config.clone(), store_conformance::registry(), da.path()).unwrap();
+    let b = NatsLog::open(config, store_conformance::registry(), db.path()).unwrap();
+    (a, b, da, db)
+}
+
+/// The first legal move at the game's tip, as node `log` sees it.
+fn a_move(log: &dyn GameLog, id: store::GameId) -> (u32, rules_core::Seat, String) {
+    let h = log.header(id).unwrap();
+    let s = log.state_at(id, h.plies).unwrap();
+    let ToAct::Seat(seat) = s.to_act() else {
+        panic!("the game waits on no seat")
+    };
+    (h.plies, seat, s.legal_moves()[0].clone())
+}
+
+#[test]
+fn a_move_on_one_node_is_read_on_the_other_and_a_stale_node_gets_a_conflict() {
+    let (a, b, _da, _db) = two_nodes();
+    let id = new_game(&a, 2, 7);
+    // Node A warms its tip; node B plays.
+    let (ply, seat, m) = a_move(&a, id);
+    let on_b = b
+        .append(Append {
+            game: id,
+            expected_ply: ply,
+            actor: Actor::Seat(seat),
+            notation: &m,
+            key: None,
+            at: t0(),
+        })
+        .unwrap();
+    assert_eq!(a.header(id).unwrap(), on_b.header, "A reads what B wrote");
+    assert_eq!(a.entries(id, ply, on_b.header.plies).unwrap(), on_b.entries);
+    // A's tip is stale: the same ply again is a conflict naming the ply B reached.
+    let e = a
+        .append(Append {
+            game: id,
+            expected_ply: ply,
+            actor: Actor::Seat(seat),
+            notation: &m,
+            key: None,
+            at: t0(),
+        })
+        .unwrap_err();
+    assert!(
+        matches!(e, StoreError::VersionConflict { current, .. } if current == on_b.header.plies),
+        "{e}"
+    );
+    // At the right ply A appends, and B sees it.
+    let (ply, seat, m) = a_move(&a, id);
+    let on_a = a
+        .append(Append {
+            game: id,
+            expected_ply: ply,
+            actor: Actor::Seat(seat),
+            notation: &m,
+            key: None,
+            at: t0(),
+        })
+        .unwrap();
+    assert_eq!(b.header(id).unwrap(), on_a.header);
+}
+
+#[test]
+fn writers_racing_on_two_nodes_write_each_ply_once() {
+    let (a, b, _da, _db) = two_nodes();
+    let id = new_game(&a, 4, 21);
+    let start = std::sync::Barrier::new(8);
+    let wins: u32 = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..8)
+            .map(|t| {
+                let log: &NatsLog = if t % 2 == 0 { &a } else { &b };
+                let start = &start;
+                scope.spawn(move || {
+                    let mut wins = 0u32;
+                    for i in 0..25 {
+                        let h = log.header(id).unwrap();
+                        if i == 0 {
+                            start.wait();
+                        }
+                        let Ok(s) = log.state_at(id, h.plies) else {
+                            continue;
+                        };
+                        let ToAct::Seat(seat) = s.to_act() else { break };
+                        let moves = s.legal_moves();
+                        // Threads 0-3 (two on each node) pick the same move at the same ply:
+                        // an identical entry at a taken place is a conflict, not a win.
+                        let pick = if t < 4 { i } else { t * 31 + i };
+                        match log.append(Append {
+                            game: id,
+                            expected_ply: h.plies,
+                            actor: Actor::Seat(seat),
+                            notation: &moves[pick % moves.len()],
+                            key: None,
+                            at: t0(),
+                        }) {
+                            Ok(_) => wins += 1,
+                            Err(StoreError::VersionConflict { .. }) => {}
+                            Err(e) => panic!("{e}"),
+                        }
+                    }
+                    wins
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).sum()
+    });
+    for log in [&a, &b] {
+        let h = log.header(id).unwrap();
+        let entries = log.entries(id, 0, h.plies).unwrap();
+        for (i, e) in entries.iter().enumerate() {
+            assert_eq!(e.ply, i as u32, "each ply exactly once");
+        }
+        let seat_entries = entries.iter().filter(|e| e.actor != Actor::Dealer).count();
+        assert_eq!(
+            seat_entries as u32, wins,
+            "every win is one entry, on both nodes"
+        );
+        log.state_at(id, h.plies).unwrap();
+    }
+    assert!(wins > 0);
+}
+
+#[test]
+fn a_retry_with_its_key_at_the_other_node_is_recognised_not_applied_twice() {
+    let (a, b, _da, _db) = two_nodes();
+    let id = new_game(&a, 2, 9);
+    // B warms its tip before A's append, so B's retry starts from a stale ply.
+    let (ply, seat, m) = a_move(&b, id);
+    let req = Append {
+        game: id,
+        expected_ply: ply,
+        actor: Actor::Seat(seat),
+        notation: &m,
+        key: Some("k-1"),
+        at: t0(),
+    };
+    let first = a.append(req.clone()).unwrap();
+    assert!(!first.replayed);
+    let again = b.append(req).unwrap();
+    assert!(
+        again.replayed,
+        "the key is found once B reads the log again"
+    );
+    assert_eq!(again.entries, first.entries);
+    assert_eq!(b.header(id).unwrap().plies, first.header.plies);
+}
+
+#[test]
+fn a_stream_made_by_someone_else_with_limits_is_refused_and_left_alone() {
+    let config = server::fresh_config();
+    // Someone made the stream with an age limit: events older than a day would vanish.
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let client = async_nats::connect(server::url()).await.unwrap();
+        let js = async_nats::jetstream::new(client);
+        js.create_stream(async_nats::jetstream::stream::Config {
+            name: config.stream.clone(),
+            subjects: vec![format!("{}.>", config.prefix)],
+            max_age: Duration::from_secs(86_400),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let e = NatsLog::open(config.clone(), store_conformance::registry(), dir.path())
+        .err()
+        .expect("a stream with limits is refused");
+    assert_eq!(e.code(), "BAD_INPUT");
+    assert!(e.to_string().contains("max_age"), "{e}");
+    let kept = rt.block_on(async {
+        let client = async_nats::connect(server::url()).await.unwrap();
+        let js = async_nats::jetstream::new(client);
+        let mut s = js.get_stream(&config.stream).await.unwrap();
+        s.info().await.unwrap().config.max_age
+    });
+    assert_eq!(
+        kept,
+        Duration::from_secs(86_400),
+        "the stream is left as it was"
+    );
+}
+
+#[test]
+fn an_unreachable_cluster_is_a_clear_retriable_error_within_the_timeout() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut config = NatsConfig::from_urls(&format!("nats://127.0.0.1:{port}"));
+    config.timeout = Duration::from_secs(1);
+    let dir = tempfile::tempdir().unwrap();
+    let started = Instant::now();
+    let e = NatsLog::open(config, store_conformance::registry(), dir.path())
+        .err()
+        .expect("nobody listens there");
+    assert_eq!(e.code(), "UNAVAILABLE", "{e}");
+    assert!(e.to_string().contains(&port.to_string()), "{e}");
+    assert!(started.elapsed() < Duration::from_secs(10));
+}
