@@ -43,6 +43,10 @@ pub struct Analysis {
     /// `positionsByHash` finds what `Position.stateHash` shows.
     hash_key: [u8; 16],
     positions: PositionIndex,
+    /// Held while a game is recorded or everything is forgotten: a game may be reported
+    /// finished more than once, and by more than one thread (a shared store's follower beside
+    /// the node's own appends), and is recorded once.
+    recording: std::sync::Mutex<()>,
 }
 
 /// Most cached results kept.
@@ -57,6 +61,7 @@ impl Analysis {
             cache: std::sync::Mutex::default(),
             hash_key,
             positions: PositionIndex::open_write(store.dir(), store.registry().clone())?,
+            recording: std::sync::Mutex::default(),
         });
         {
             let mut map = a.write();
@@ -120,13 +125,17 @@ impl Analysis {
         let Some(s) = GameSummary::of(header, state) else {
             return;
         };
+        let _one = self.recording.lock().unwrap_or_else(|e| e.into_inner());
         // Like the summary, the index is derived data: a failure here leaves the game stored
-        // and is mended by `rebuild`; it is logged, not returned to the appender.
-        if let Err(e) = self
-            .positions
-            .index_game(store, header, entries, self.hash_key)
-        {
-            tracing::warn!(game = %header.id, error = %e, "position index not written");
+        // and is mended by `rebuild`; it is logged, not returned to the appender. A game
+        // indexed already is not indexed twice.
+        if !self.positions.contains(header.kind, header.id) {
+            if let Err(e) = self
+                .positions
+                .index_game(store, header, entries, self.hash_key)
+            {
+                tracing::warn!(game = %header.id, error = %e, "position index not written");
+            }
         }
         if let Ok(bytes) = postcard::to_allocvec(&s) {
             // The projection is a cache: if this write fails, `rebuild` restores it.
@@ -142,6 +151,7 @@ impl Analysis {
 
     /// Forgets everything, for a rebuild (the store then replays every finished game).
     pub fn clear(&self, store: &dyn GameLog) -> Result<(), AnalysisError> {
+        let _one = self.recording.lock().unwrap_or_else(|e| e.into_inner());
         // The position index first: emptying its files may fail (a reader holds one open), and
         // must then leave the summaries as they were, not half of the analysis forgotten.
         self.positions.clear(store)?;

@@ -32,7 +32,7 @@ pub struct DataDir {
 #[derive(Subcommand)]
 pub enum Command {
     /// Run the GraphQL service (GraphiQL at /graphql).
-    Serve(crate::serve::ServeArgs),
+    Serve(Box<crate::serve::ServeArgs>),
     /// Print the GraphQL schema (SDL), as schema/schema.graphql holds it; with `--views`,
     /// write each game's view and layout JSON Schema instead (schema/views/ holds them).
     Schema {

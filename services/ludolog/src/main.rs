@@ -111,7 +111,7 @@ fn main() -> Result<()> {
         quiet_on_closed_pipe();
     }
     match cli.command {
-        Command::Serve(args) => serve::serve(args)?,
+        Command::Serve(args) => serve::serve(*args)?,
         Command::Schema { views: None } => print!("{}", api::sdl(&games::registry())),
         Command::Schema { views: Some(dir) } => {
             std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;

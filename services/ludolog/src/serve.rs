@@ -1,4 +1,5 @@
-//! `ludolog serve`: the GraphQL service on the embedded store.
+//! `ludolog serve`: the GraphQL service, on the embedded store (sled in `--data-dir`) or, with
+//! `--store nats://…`, on a NATS JetStream cluster that any number of nodes share.
 //!
 //! Settings come from, in order of precedence: flags, environment variables (`LUDOLOG_*`), a
 //! TOML file (`--config`), built-in defaults. On an empty store the sample games in
@@ -11,6 +12,7 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
+use store::GameLog;
 
 /// `ludolog serve` settings (every flag also reads `LUDOLOG_<NAME>` and the TOML file).
 #[derive(clap::Args, Debug, Default)]
@@ -18,9 +20,19 @@ pub struct ServeArgs {
     /// Address to listen on [default: 127.0.0.1:8080].
     #[arg(long, env = "LUDOLOG_LISTEN")]
     pub listen: Option<SocketAddr>,
-    /// Where the store lives [default: ./var/ludolog].
+    /// Where the store lives [default: ./var/ludolog]. With `--store nats://…`, where this
+    /// node keeps its projections and keys.
     #[arg(long, env = "LUDOLOG_DATA_DIR")]
     pub data_dir: Option<PathBuf>,
+    /// Where the game logs live: `sled` (the embedded store in `--data-dir`) or a NATS
+    /// JetStream cluster, `nats://host:port[,nats://host:port…]`, shared by any number of
+    /// `serve` nodes [default: sled].
+    #[arg(long, env = "LUDOLOG_STORE")]
+    pub store: Option<String>,
+    /// With `--store nats://…`: replicas of the stream the logs are kept on, when this node
+    /// creates it (3 on a cluster; 1 on a single server) [default: 3].
+    #[arg(long, env = "LUDOLOG_STORE_REPLICAS")]
+    pub store_replicas: Option<usize>,
     /// A folder of sample records (`*.ndjson`) to import into an empty store instead of the
     /// samples built into the binary.
     #[arg(long, env = "LUDOLOG_SAMPLES_DIR")]
@@ -88,6 +100,8 @@ pub struct ServeArgs {
 struct FileConfig {
     listen: Option<SocketAddr>,
     data_dir: Option<PathBuf>,
+    store: Option<String>,
+    store_replicas: Option<usize>,
     samples_dir: Option<PathBuf>,
     no_samples: Option<bool>,
     admin_token: Option<String>,
@@ -111,6 +125,9 @@ struct FileConfig {
 pub struct Settings {
     pub listen: SocketAddr,
     pub data_dir: PathBuf,
+    /// `None`: sled in `data_dir`; else the NATS servers' URLs.
+    pub nats: Option<String>,
+    pub nats_replicas: usize,
     pub samples_dir: Option<PathBuf>,
     pub load_samples: bool,
     pub api: api::ApiConfig,
@@ -163,11 +180,20 @@ pub fn settings(args: ServeArgs) -> Result<Settings> {
         .data_dir
         .or(file.data_dir)
         .unwrap_or_else(|| PathBuf::from("./var/ludolog"));
+    let nats = match args.store.or(file.store).as_deref() {
+        None | Some("sled") => None,
+        Some(url) if url.starts_with("nats://") => Some(url.to_string()),
+        Some(other) => anyhow::bail!(
+            "--store {other}: say `sled` (the embedded store) or nats://host:port[,nats://host:port…]"
+        ),
+    };
     Ok(Settings {
         listen: args
             .listen
             .or(file.listen)
             .unwrap_or_else(|| SocketAddr::from(([127, 0, 0, 1], 8080))),
+        nats,
+        nats_replicas: args.store_replicas.or(file.store_replicas).unwrap_or(3),
         samples_dir: args.samples_dir.or(file.samples_dir),
         load_samples: !(args.no_samples || file.no_samples.unwrap_or(false)),
         log_json: args.log_json || file.log_json.unwrap_or(false),
@@ -218,12 +244,25 @@ fn init_logs(json: bool) {
 pub fn serve(args: ServeArgs) -> Result<()> {
     let s = settings(args)?;
     init_logs(s.log_json);
-    let (store, analysis) = crate::storecmd::open_analysed_with(&s.data_dir, s.store.clone())?;
-    let store = Arc::new(store);
+    let store: Arc<dyn GameLog> = match &s.nats {
+        None => Arc::new(crate::storecmd::open_with(&s.data_dir, s.store.clone())?),
+        Some(urls) => {
+            let config = store_nats::NatsConfig {
+                store: s.store.clone(),
+                replicas: s.nats_replicas,
+                ..store_nats::NatsConfig::from_urls(urls)
+            };
+            let log = store_nats::NatsLog::open(config, crate::games::registry(), &s.data_dir)
+                .with_context(|| format!("opening the store on {urls}"))?;
+            tracing::info!(%urls, "game logs on NATS JetStream");
+            Arc::new(log)
+        }
+    };
+    let analysis = crate::storecmd::attach_analysis(&*store, &s.data_dir)?;
     if s.load_samples && store.game_count() == 0 {
         match &s.samples_dir {
-            Some(dir) => load_samples(&store, dir)?,
-            None => load_builtin_samples(&store)?,
+            Some(dir) => load_samples(&*store, dir)?,
+            None => load_builtin_samples(&*store)?,
         }
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -252,7 +291,7 @@ const SAMPLES: [(&str, &[u8]); 3] = [
     ),
 ];
 
-fn load_builtin_samples(store: &store::Store) -> Result<()> {
+fn load_builtin_samples(store: &dyn GameLog) -> Result<()> {
     for (name, bytes) in SAMPLES {
         let summary = crate::storecmd::import_from(store, name, bytes, bytes.len() as u64, false)?;
         tracing::info!(
@@ -265,7 +304,7 @@ fn load_builtin_samples(store: &store::Store) -> Result<()> {
     Ok(())
 }
 
-fn load_samples(store: &store::Store, dir: &Path) -> Result<()> {
+fn load_samples(store: &dyn GameLog, dir: &Path) -> Result<()> {
     let Ok(read) = std::fs::read_dir(dir) else {
         tracing::warn!(dir = %dir.display(), "no samples directory; starting empty");
         return Ok(());
@@ -284,7 +323,7 @@ fn load_samples(store: &store::Store, dir: &Path) -> Result<()> {
 }
 
 async fn run(
-    store: Arc<store::Store>,
+    store: Arc<dyn GameLog>,
     analysis: Arc<analysis::Analysis>,
     s: Settings,
 ) -> Result<()> {

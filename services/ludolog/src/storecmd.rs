@@ -174,23 +174,33 @@ pub fn open_analysed_with(
     config: Config,
 ) -> Result<(Store, std::sync::Arc<analysis::Analysis>)> {
     let store = open_with(data_dir, config)?;
-    let a = analysis::Analysis::attach(&store, state_hash_key(data_dir)?)?;
-    // Every command that writes games opens the store this way, so the projections follow
-    // each finished game. A folder whose projections were made by an older version (or never)
-    // lacks the current marker: it is brought up to date once, then marked.
-    if !a.projections_current(&store)? {
-        a.clear(&store)?;
+    let a = attach_analysis(&store, data_dir)?;
+    Ok((store, a))
+}
+
+/// Attaches the analysis to a store of either backend, its key and marker in `data_dir`.
+/// Every command that writes games opens the store this way, so the projections follow each
+/// finished game. A folder whose projections were made by an older version (or never: a new
+/// node of a cluster) lacks the current marker: it is brought up to date from the logs once,
+/// then marked.
+pub fn attach_analysis(
+    store: &dyn GameLog,
+    data_dir: &Path,
+) -> Result<std::sync::Arc<analysis::Analysis>> {
+    let a = analysis::Analysis::attach(store, state_hash_key(data_dir)?)?;
+    if !a.projections_current(store)? {
+        a.clear(store)?;
         for id in store.game_ids() {
             let id = id?;
             let h = store.header(id)?;
             if h.status == store::Status::Finished {
                 let s = store.state_at(id, h.plies)?;
-                a.on_finish(&store, &h, s.as_ref(), None);
+                a.on_finish(store, &h, s.as_ref(), None);
             }
         }
-        a.mark_projections_current(&store)?;
+        a.mark_projections_current(store)?;
     }
-    Ok((store, a))
+    Ok(a)
 }
 
 /// A progress bar that shows itself only on a terminal and only once work takes a moment.
@@ -210,7 +220,7 @@ pub struct ImportSummary {
     pub seconds: f64,
 }
 
-pub fn import(store: &Store, file: &Path, strict: bool) -> Result<ImportSummary> {
+pub fn import(store: &dyn GameLog, file: &Path, strict: bool) -> Result<ImportSummary> {
     let f = std::fs::File::open(file).with_context(|| format!("opening {}", file.display()))?;
     let size = f.metadata().map(|m| m.len()).unwrap_or(0);
     import_from(
@@ -227,7 +237,7 @@ pub fn import(store: &Store, file: &Path, strict: bool) -> Result<ImportSummary>
 /// entry replayed) while this one writes the record before it, in the file's order — on two
 /// cores the checking of the next game overlaps the writing of this one.
 pub fn import_from(
-    store: &Store,
+    store: &dyn GameLog,
     name: &str,
     reader: impl BufRead + Send,
     size: u64,
@@ -287,7 +297,7 @@ struct Checked {
 /// The checking stage of [`import_from`]: reads every line and sends it checked, in order.
 /// Stops early when the writer stops listening (a `--strict` import refused a record).
 fn check_records(
-    store: &Store,
+    store: &dyn GameLog,
     name: &str,
     mut reader: impl BufRead,
     tx: &std::sync::mpsc::SyncSender<Checked>,

@@ -396,7 +396,9 @@ pub fn paging_while_games_are_created_loses_and_repeats_nothing(new: &dyn Fn() -
 }
 
 /// A finish hook runs once for each game that ends — by an append or by an import — with
-/// its final header and state, and never for a game still being played.
+/// its final header and state, and never for a game still being played. A shared store may
+/// run it a moment later (its projections follow the logs), so the check waits up to ten
+/// seconds for it, and a little more to see it is not run twice.
 pub fn finish_hooks_run_once_per_finished_game(new: &dyn Fn() -> Backend) {
     type Seen = Arc<Mutex<Vec<(GameId, u32, bool)>>>;
     let watch = |store: &Backend| -> Seen {
@@ -414,7 +416,7 @@ pub fn finish_hooks_run_once_per_finished_game(new: &dyn Fn() -> Backend) {
     let plies = play_out(&*store, done, 1, 10_000);
     let active = new_game(&*store, 3, 42);
     play_out(&*store, active, 1, 20);
-    assert_eq!(*seen.lock().unwrap(), vec![(done, plies, true)]);
+    eventually_exactly(&seen, vec![(done, plies, true)]);
     // Importing the finished game runs the other store's hooks once; the active one, never.
     let other = new();
     let seen = watch(&other);
@@ -422,7 +424,18 @@ pub fn finish_hooks_run_once_per_finished_game(new: &dyn Fn() -> Backend) {
         let record = serde_json::to_string(&store.record(id).unwrap()).unwrap();
         other.import_line(line as u64 + 1, &record).unwrap();
     }
-    assert_eq!(*seen.lock().unwrap(), vec![(done, plies, true)]);
+    eventually_exactly(&seen, vec![(done, plies, true)]);
+}
+
+/// Waits until `seen` holds `want` (at most ten seconds), then checks it still does a moment
+/// later.
+fn eventually_exactly<T: PartialEq + std::fmt::Debug>(seen: &Mutex<Vec<T>>, want: Vec<T>) {
+    let start = std::time::Instant::now();
+    while *seen.lock().unwrap() != want && start.elapsed() < std::time::Duration::from_secs(10) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert_eq!(*seen.lock().unwrap(), want);
 }
 
 /// A projection keeps the last value put under each key, reads back in key order from any

@@ -26,18 +26,24 @@
 //! - this file: [`NatsLog`], opening (connection, the stream and its limits checked), the
 //!   node-local parts;
 //! - [`log`]: the logs — create, append, reads, listings, import;
-//! - [`codec`]: messages to and from entries and headers; errors to `StoreError`.
+//! - [`codec`]: messages to and from entries and headers; errors to `StoreError`;
+//! - [`dev_server`]: a local `nats-server` for tests and trying things out;
+//! - [`follow`]: the durable consumer that feeds this node's projections (finish hooks) from
+//!   every node's appends.
 //!
 //! The trait is synchronous: each call blocks on this backend's own runtime. Call it from a
 //! thread that is not driving async tasks (`spawn_blocking`, as for sled).
 
 pub mod codec;
+pub mod dev_server;
+pub mod follow;
 pub mod log;
 
 use async_nats::jetstream::{self, stream};
 use rules_core::Registry;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 use store::{GameId, StoreError};
@@ -86,8 +92,20 @@ struct Tip {
     keys: HashMap<(String, String), (u32, u32, String)>,
 }
 
-/// Game logs on JetStream, projections in a local sled folder.
-pub struct NatsLog {
+/// Game logs on JetStream, projections in a local sled folder. Cheap to clone: clones share
+/// one connection, one set of warm tips and one follower.
+#[derive(Clone)]
+pub struct NatsLog(Arc<Inner>);
+
+impl std::ops::Deref for NatsLog {
+    type Target = Inner;
+    fn deref(&self) -> &Inner {
+        &self.0
+    }
+}
+
+/// What a [`NatsLog`] holds.
+pub struct Inner {
     rt: tokio::runtime::Runtime,
     js: jetstream::Context,
     stream: stream::Stream,
@@ -98,6 +116,10 @@ pub struct NatsLog {
     hooks: Hooks,
     tips: Mutex<HashMap<GameId, Arc<Mutex<Tip>>>>,
     last_id: Mutex<(u64, u16)>,
+    /// Whether the follower thread runs (see [`follow`]).
+    following: AtomicBool,
+    /// The stream sequence of the last entry the follower has handled.
+    followed: AtomicU64,
 }
 
 impl NatsLog {
@@ -117,7 +139,7 @@ impl NatsLog {
             .path(dir.join("projections"))
             .cache_capacity(config.store.cache_bytes)
             .open()?;
-        Ok(NatsLog {
+        Ok(NatsLog(Arc::new(Inner {
             rt,
             js,
             stream,
@@ -128,7 +150,9 @@ impl NatsLog {
             hooks: RwLock::default(),
             tips: Mutex::default(),
             last_id: Mutex::default(),
-        })
+            following: AtomicBool::new(false),
+            followed: AtomicU64::new(0),
+        })))
     }
 
     /// The stream's sequence of its last message: how far the logs go (`caughtUpTo`).
@@ -174,10 +198,15 @@ async fn connect(config: &NatsConfig) -> store::Result<(jetstream::Context, stre
         duplicate_window: Duration::from_secs(120),
         ..Default::default()
     };
-    let stream = js
-        .get_or_create_stream(wanted)
-        .await
-        .map_err(codec::unavailable)?;
+    let stream = js.get_or_create_stream(wanted).await.map_err(|e| {
+        if e.to_string().contains("10074") {
+            StoreError::BadInput(format!(
+                "{e}: a single NATS server keeps one replica (--store-replicas 1)"
+            ))
+        } else {
+            codec::unavailable(e)
+        }
+    })?;
     check_limits(&stream.cached_info().config)?;
     Ok((js, stream))
 }
@@ -258,6 +287,7 @@ impl store::GameLog for NatsLog {
             .write()
             .unwrap_or_else(|e| e.into_inner())
             .push(hook);
+        self.start_following();
     }
     fn prepare_import(
         &self,
@@ -305,6 +335,16 @@ impl store::GameLog for NatsLog {
     }
     fn size_on_disk(&self) -> store::Result<u64> {
         Ok(self.local.size_on_disk()?)
+    }
+    fn backend(&self) -> &'static str {
+        "nats-jetstream"
+    }
+    fn check_ready(&self) -> store::Result<()> {
+        self.last_sequence().map(|_| ())
+    }
+    fn followed(&self) -> store::Result<Option<store::log::Followed>> {
+        let (read, end) = self.caught_up_to()?;
+        Ok(Some(store::log::Followed { read, end }))
     }
     fn backup_to(&self, _dir: &Path) -> store::Result<store::BackupReport> {
         Err(StoreError::Unsupported(

@@ -421,8 +421,8 @@ impl NatsLog {
                     tip.state = planned.state.clone();
                     drop(tip);
                     if finished {
+                        // Its hooks run when the follower reads this entry (`follow`).
                         self.tips().remove(&id);
-                        self.run_hooks(&planned.header, planned.state.as_ref(), None);
                     }
                     return Ok(Appended {
                         header: planned.header,
@@ -437,13 +437,6 @@ impl NatsLog {
             expected: req.expected_ply,
             current: tip.header.plies,
         })
-    }
-
-    fn run_hooks(&self, header: &Header, state: &dyn GameState, entries: Option<&[Entry]>) {
-        let hooks = self.hooks.read().unwrap_or_else(|e| e.into_inner()).clone();
-        for h in hooks {
-            h(self, header, state, entries);
-        }
     }
 
     pub(crate) fn state_at_ply(&self, id: GameId, ply: u32) -> Result<Box<dyn GameState>> {
@@ -536,9 +529,7 @@ impl NatsLog {
                 StoreError::Exists(id) => err(format!("game {id} already exists")),
                 other => err(other.to_string()),
             })?;
-        if finished {
-            self.run_hooks(&header, p.state(), Some(p.entries()));
-        }
+        // Hooks run when the follower reads the last entry (`follow`).
         Ok(header)
     }
 }

@@ -29,6 +29,15 @@ use std::path::Path;
 /// One (key, value) of a projection, checksum verified.
 pub type ProjectionItem = Result<(Vec<u8>, Vec<u8>)>;
 
+/// How far a node's projections have read logs that other nodes also write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Followed {
+    /// The position of the last entry read (the backend's own sequence numbers).
+    pub read: u64,
+    /// The position of the last entry of the logs.
+    pub end: u64,
+}
+
 /// A store of game logs, with node-local projections. See the module documentation.
 pub trait GameLog: Send + Sync {
     /// The games this store can hold.
@@ -106,6 +115,21 @@ pub trait GameLog: Send + Sync {
 
     /// Copies the store, consistent and while serving, into the empty folder `dir`.
     fn backup_to(&self, dir: &Path) -> Result<BackupReport>;
+
+    /// The backend's name, for operators: `sled`, `nats-jetstream`.
+    fn backend(&self) -> &'static str;
+
+    /// Whether the store can take writes now: a networked backend's cluster answers and has
+    /// a quorum. (Disk space is [`GameLog::free_space`].)
+    fn check_ready(&self) -> Result<()> {
+        Ok(())
+    }
+
+    /// How far this node's projections have read the logs, where other nodes write them too;
+    /// `None` for a store only this node writes (always caught up).
+    fn followed(&self) -> Result<Option<Followed>> {
+        Ok(None)
+    }
 
     /// The portable record of a stored game.
     fn record(&self, id: GameId) -> Result<GameRecord> {
@@ -235,5 +259,8 @@ impl GameLog for crate::Store {
     }
     fn backup_to(&self, dir: &Path) -> Result<BackupReport> {
         crate::Store::backup_to(self, dir)
+    }
+    fn backend(&self) -> &'static str {
+        "sled"
     }
 }

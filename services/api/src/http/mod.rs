@@ -109,16 +109,18 @@ fn spawn_sweeper(limiter: ratelimit::Limiter) {
     }
 }
 
-/// Ready when the store answers and has room to write (below its free-space reserve, writes
-/// are refused, so a load balancer should send writers elsewhere).
+/// Ready when the store answers (a shared store: its cluster, with a quorum) and has room to
+/// write (below its free-space reserve, writes are refused, so a load balancer should send
+/// writers elsewhere).
 async fn readyz(State(s): State<Shared>) -> Result<&'static str, HttpError> {
     let store = s.app.store.clone();
     let full = tokio::task::spawn_blocking(move || {
-        store.game_count();
-        store.free_space().1
+        store.check_ready()?;
+        Ok::<_, store::StoreError>(store.free_space().1)
     })
     .await
-    .map_err(|_| HttpError::Unavailable("the store is unavailable".into()))?;
+    .map_err(|_| HttpError::Unavailable("the store is unavailable".into()))?
+    .map_err(|e| HttpError::Unavailable(e.to_string()))?;
     if full {
         return Err(HttpError::Unavailable(
             "the store's disk is below its free-space reserve: writes are refused".into(),

@@ -42,10 +42,41 @@ pub struct StatsFilterInput {
     pub until: Option<chrono::DateTime<Utc>>,
 }
 
+/// Where this node's game logs live, and how far its projections have read them.
+#[derive(async_graphql::SimpleObject)]
+pub struct StoreStatus {
+    /// `sled` (one node's own folder) or `nats-jetstream` (a cluster that nodes share).
+    pub backend: String,
+    /// On a shared store: the position (stream sequence, in decimal) of the last entry this
+    /// node's projections have read; `null` on a store only this node writes.
+    pub caught_up_to: Option<String>,
+    /// On a shared store: the position of the last entry of the logs.
+    pub log_end: Option<String>,
+    /// Whether the projections have read every entry: then `statistics`, `ratings` and
+    /// position search agree with every other caught-up node.
+    pub caught_up: bool,
+}
+
 pub struct Query;
 
 #[Object]
 impl Query {
+    /// Where the game logs live and how far this node's projections have read them.
+    async fn store(&self, ctx: &Context<'_>) -> Result<StoreStatus> {
+        let store = app(ctx).store.clone();
+        let (backend, followed) =
+            tokio::task::spawn_blocking(move || (store.backend(), store.followed()))
+                .await
+                .map_err(|e| ApiError::Internal(e.to_string()))?;
+        let followed = followed.map_err(ApiError::Store)?;
+        Ok(StoreStatus {
+            backend: backend.into(),
+            caught_up_to: followed.map(|f| f.read.to_string()),
+            log_end: followed.map(|f| f.end.to_string()),
+            caught_up: followed.is_none_or(|f| f.read >= f.end),
+        })
+    }
+
     /// The games this server plays, with player counts and rules versions.
     async fn rules(&self, ctx: &Context<'_>) -> Vec<RulesInfo> {
         app(ctx)

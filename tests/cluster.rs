@@ -1,0 +1,74 @@
+//! `ludolog serve --store nats://…`: stateless nodes on one JetStream store. Two nodes on a
+//! local `nats-server` (`store_nats::dev_server`) answer the same queries: a game created on
+//! one is played on both, each node's projections catch up with games finished on the other
+//! (`store { caughtUp }`, then equal `statistics`), and when one node is killed the other
+//! serves on.
+
+mod common;
+
+use common::{create_game, data, gql, play_first, Server};
+use serde_json::json;
+use std::time::{Duration, Instant};
+
+fn node() -> Server {
+    let url = store_nats::dev_server::url();
+    Server::start(&["--store", &url, "--store-replicas", "1", "--no-samples"])
+}
+
+fn finished_games(server: &Server) -> (bool, u64) {
+    let v = gql(
+        server,
+        None,
+        "{ store { backend caughtUp } statistics(kind: FIVE_TRIBES) { games } }",
+        json!({}),
+    );
+    let d = data(&v);
+    assert_eq!(d["store"]["backend"], "nats-jetstream");
+    (
+        d["store"]["caughtUp"].as_bool().unwrap(),
+        d["statistics"]["games"].as_u64().unwrap(),
+    )
+}
+
+#[test]
+fn two_nodes_on_one_jetstream_store_play_one_game_and_agree_on_statistics() {
+    let (a, b) = (node(), node());
+    for n in [&a, &b] {
+        let ready = ureq::get(&format!("{}/readyz", n.url)).call().unwrap();
+        assert_eq!(ready.status(), 200);
+    }
+    let (id, tokens) = create_game(&a, "five-tribes", 2, 7);
+    // Moves alternate between the nodes; each reads what the other wrote.
+    let mut turn = 0;
+    let on = |turn: usize| if turn.is_multiple_of(2) { &a } else { &b };
+    while play_first(on(turn), &id, &tokens).unwrap().is_some() {
+        turn += 1;
+        assert!(turn < 2_000, "the game does not end");
+    }
+    let read = |n: &Server| {
+        let v = gql(
+            n,
+            None,
+            "query($id: ID!) { game(id: $id) { plies status } }",
+            json!({ "id": id }),
+        );
+        data(&v)["game"].clone()
+    };
+    assert_eq!(read(&a), read(&b));
+    assert_eq!(read(&a)["status"], "FINISHED");
+    // Both nodes' projections read the finished game: caught up, the same statistics.
+    let start = Instant::now();
+    while [&a, &b].iter().any(|n| finished_games(n) != (true, 1)) {
+        assert!(
+            start.elapsed() < Duration::from_secs(15),
+            "not caught up: {:?} {:?}",
+            finished_games(&a),
+            finished_games(&b)
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // A node is killed; the other serves on.
+    drop(a);
+    assert_eq!(read(&b)["status"], "FINISHED");
+    assert_eq!(finished_games(&b), (true, 1));
+}
