@@ -2,7 +2,7 @@
 //! local `nats-server` (`store_nats::dev_server`) answer the same queries: a game created on
 //! one is played on both, each node's projections catch up with games finished on the other
 //! (`store { caughtUp }`, then equal `statistics`), and when one node is killed the other
-//! serves on.
+//! serves on. `ludolog migrate` moves a store there and back, verified by its exports.
 
 mod common;
 
@@ -10,9 +10,18 @@ use common::{create_game, data, gql, play_first, Server};
 use serde_json::json;
 use std::time::{Duration, Instant};
 
-fn node() -> Server {
+/// A `serve` node on the test server's stream `stream`.
+fn node(stream: &str) -> Server {
     let url = store_nats::dev_server::url();
-    Server::start(&["--store", &url, "--store-replicas", "1", "--no-samples"])
+    Server::start(&[
+        "--store",
+        &url,
+        "--store-replicas",
+        "1",
+        "--store-stream",
+        stream,
+        "--no-samples",
+    ])
 }
 
 fn finished_games(server: &Server) -> (bool, u64) {
@@ -32,7 +41,7 @@ fn finished_games(server: &Server) -> (bool, u64) {
 
 #[test]
 fn two_nodes_on_one_jetstream_store_play_one_game_and_agree_on_statistics() {
-    let (a, b) = (node(), node());
+    let (a, b) = (node("NODES"), node("NODES"));
     for n in [&a, &b] {
         let ready = ureq::get(&format!("{}/readyz", n.url)).call().unwrap();
         assert_eq!(ready.status(), 200);
@@ -71,4 +80,70 @@ fn two_nodes_on_one_jetstream_store_play_one_game_and_agree_on_statistics() {
     drop(a);
     assert_eq!(read(&b)["status"], "FINISHED");
     assert_eq!(finished_games(&b), (true, 1));
+}
+
+/// `ludolog migrate` from a folder to a stream and from the stream to a new folder: each time
+/// every game, and the command itself checks that the exports are identical; a node serving
+/// the stream then lists them.
+#[test]
+fn migrate_moves_every_game_to_jetstream_and_back_with_identical_exports() {
+    let url = store_nats::dev_server::url();
+    let work = tempfile::tempdir().unwrap();
+    let (src, back) = (work.path().join("src"), work.path().join("back"));
+    // A folder holding the sample games, active and finished.
+    let samples = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../data/samples/mombasa.ndjson"
+    );
+    let out = std::process::Command::new(common::ludolog())
+        .args(["import", samples, "--allow-rejects", "--data-dir"])
+        .arg(&src)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let migrate = |from: &str, to: &str| {
+        let out = std::process::Command::new(common::ludolog())
+            .args(["migrate", "--from", from, "--to", to, "--replicas", "1"])
+            .args(["--stream", "MIGRATED"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(report["identical"], true, "{report}");
+        report
+    };
+    let there = migrate(src.to_str().unwrap(), &url);
+    assert!(there["games"].as_u64().unwrap() > 10, "{there}");
+    let home = migrate(&url, back.to_str().unwrap());
+    assert_eq!(home["games"], there["games"]);
+    assert_eq!(home["export_bytes"], there["export_bytes"]);
+    // Into a store that holds games already: refused, nothing written.
+    let out = std::process::Command::new(common::ludolog())
+        .args(["migrate", "--from", src.to_str().unwrap(), "--to", &url])
+        .args(["--replicas", "1", "--stream", "MIGRATED"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("already holds games"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let n = node("MIGRATED");
+    let v = gql(
+        &n,
+        None,
+        "{ games(first: 100) { nodes { id } } }",
+        json!({}),
+    );
+    let listed = data(&v)["games"]["nodes"].as_array().unwrap().len() as u64;
+    assert_eq!(listed, there["games"].as_u64().unwrap().min(100));
 }

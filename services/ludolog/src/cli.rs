@@ -90,6 +90,23 @@ pub enum Command {
         #[command(flatten)]
         data: DataDir,
     },
+    /// Move every game from one store to another — a folder (the embedded store) or a NATS
+    /// JetStream cluster, `nats://host:port[,…]` — and verify that the destination exports
+    /// exactly what the source does. The destination must be empty.
+    Migrate {
+        /// The source: a data folder or nats://… URLs.
+        #[arg(long)]
+        from: String,
+        /// The destination: a data folder or nats://… URLs.
+        #[arg(long)]
+        to: String,
+        /// Replicas of the stream, when the destination is a NATS store that has none yet.
+        #[arg(long, default_value_t = 3)]
+        replicas: usize,
+        /// The NATS stream's name (as `serve --store-stream`).
+        #[arg(long, env = "LUDOLOG_STORE_STREAM", default_value = "LUDOLOG")]
+        stream: String,
+    },
     /// Copy the store into a new folder, consistently, even while `serve` runs on it
     /// (every move acknowledged before the backup starts is in the copy).
     Backup {

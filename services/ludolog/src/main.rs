@@ -2,13 +2,14 @@
 //!
 //! Commands: `serve` (the GraphQL service), `schema`; `simulate` and `rules` (no store);
 //! `import`, `export`, `replay`, `rebuild`, `sample` and the `bench-*` load generators (open the
-//! store under `--data-dir`). `anyhow` is used here and
+//! store under `--data-dir`); `migrate` (between a folder and a NATS JetStream store). `anyhow` is used here and
 //! only here: library crates return typed errors, the binary reports them.
 
 mod backup;
 mod bench;
 mod cli;
 mod games;
+mod migrate;
 mod serve;
 mod simulate;
 mod storecmd;
@@ -209,6 +210,18 @@ fn main() -> Result<()> {
                     s.rejected
                 );
             }
+        }
+        Command::Migrate {
+            from,
+            to,
+            replicas,
+            stream,
+        } => {
+            print_json(&migrate::migrate(
+                &from,
+                &to,
+                &migrate::Nats { stream, replicas },
+            )?)?;
         }
         Command::Export {
             kind,

@@ -33,6 +33,10 @@ pub struct ServeArgs {
     /// creates it (3 on a cluster; 1 on a single server) [default: 3].
     #[arg(long, env = "LUDOLOG_STORE_REPLICAS")]
     pub store_replicas: Option<usize>,
+    /// With `--store nats://…`: the stream's name (its subjects are named after it); nodes
+    /// of one deployment use the same [default: LUDOLOG].
+    #[arg(long, env = "LUDOLOG_STORE_STREAM")]
+    pub store_stream: Option<String>,
     /// A folder of sample records (`*.ndjson`) to import into an empty store instead of the
     /// samples built into the binary.
     #[arg(long, env = "LUDOLOG_SAMPLES_DIR")]
@@ -102,6 +106,7 @@ struct FileConfig {
     data_dir: Option<PathBuf>,
     store: Option<String>,
     store_replicas: Option<usize>,
+    store_stream: Option<String>,
     samples_dir: Option<PathBuf>,
     no_samples: Option<bool>,
     admin_token: Option<String>,
@@ -128,6 +133,7 @@ pub struct Settings {
     /// `None`: sled in `data_dir`; else the NATS servers' URLs.
     pub nats: Option<String>,
     pub nats_replicas: usize,
+    pub nats_stream: String,
     pub samples_dir: Option<PathBuf>,
     pub load_samples: bool,
     pub api: api::ApiConfig,
@@ -194,6 +200,10 @@ pub fn settings(args: ServeArgs) -> Result<Settings> {
             .unwrap_or_else(|| SocketAddr::from(([127, 0, 0, 1], 8080))),
         nats,
         nats_replicas: args.store_replicas.or(file.store_replicas).unwrap_or(3),
+        nats_stream: args
+            .store_stream
+            .or(file.store_stream)
+            .unwrap_or_else(|| "LUDOLOG".into()),
         samples_dir: args.samples_dir.or(file.samples_dir),
         load_samples: !(args.no_samples || file.no_samples.unwrap_or(false)),
         log_json: args.log_json || file.log_json.unwrap_or(false),
@@ -250,7 +260,7 @@ pub fn serve(args: ServeArgs) -> Result<()> {
             let config = store_nats::NatsConfig {
                 store: s.store.clone(),
                 replicas: s.nats_replicas,
-                ..store_nats::NatsConfig::from_urls(urls)
+                ..store_nats::NatsConfig::from_urls(urls).with_stream(&s.nats_stream)
             };
             let log = store_nats::NatsLog::open(config, crate::games::registry(), &s.data_dir)
                 .with_context(|| format!("opening the store on {urls}"))?;

@@ -69,6 +69,14 @@ pub struct NatsConfig {
 }
 
 impl NatsConfig {
+    /// Names the stream, and its subjects after it (lower case): several deployments may
+    /// share one cluster under different names.
+    pub fn with_stream(mut self, name: &str) -> NatsConfig {
+        self.stream = name.to_string();
+        self.prefix = name.to_ascii_lowercase();
+        self
+    }
+
     /// `nats://a:4222,nats://b:4222` (the `--store` value) with the defaults.
     pub fn from_urls(urls: &str) -> NatsConfig {
         NatsConfig {
