@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{create_game, data, gql, play_first, Server};
+use common::{create_game, data, gql, play_first, subscribe_timed, Server};
 use serde_json::json;
 use std::time::{Duration, Instant};
 
@@ -146,4 +146,43 @@ fn migrate_moves_every_game_to_jetstream_and_back_with_identical_exports() {
     );
     let listed = data(&v)["games"]["nodes"].as_array().unwrap().len() as u64;
     assert_eq!(listed, there["games"].as_u64().unwrap().min(100));
+}
+
+/// A move played on node A reaches `gameUpdates` subscribers on node B within 100 ms (the
+/// median of ten moves, each timed from before its `playMove` request was sent: an upper
+/// bound), and every move reaches them.
+#[test]
+fn a_move_on_one_node_reaches_subscribers_on_the_other_within_100_ms() {
+    let (a, b) = (node("LIVE"), node("LIVE"));
+    let (id, tokens) = create_game(&a, "five-tribes", 3, 11);
+    let sub = subscribe_timed(&b, &id, 0, None);
+    std::thread::sleep(Duration::from_millis(300));
+    let mut sent = Vec::new();
+    for _ in 0..10 {
+        let before = Instant::now();
+        let (ply, _) = play_first(&a, &id, &tokens)
+            .unwrap()
+            .expect("a move to play");
+        sent.push((ply, before));
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    drop(b);
+    let got = sub.join().unwrap();
+    let mut lags: Vec<Duration> = sent
+        .iter()
+        .map(|(ply, before)| {
+            let (at, _) = got
+                .iter()
+                .find(|(_, u)| u["ply"].as_u64() == Some(*ply))
+                .unwrap_or_else(|| panic!("ply {ply} never reached node B: {got:?}"));
+            at.duration_since(*before)
+        })
+        .collect();
+    lags.sort();
+    eprintln!("cross-node lags: {lags:?}");
+    assert!(
+        lags[lags.len() / 2] < Duration::from_millis(100),
+        "{lags:?}"
+    );
+    assert!(lags.iter().all(|l| *l < Duration::from_secs(1)), "{lags:?}");
 }

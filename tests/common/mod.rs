@@ -196,3 +196,61 @@ pub fn stored_moves(server: &Server, id: &str) -> Vec<(u64, String)> {
         }
     }
 }
+
+/// Subscribes to `gameUpdates` over graphql-transport-ws from `from`, and collects each
+/// update with the moment it arrived, until the server completes or the socket closes (the
+/// server killed).
+pub fn subscribe_timed(
+    server: &Server,
+    id: &str,
+    from: u64,
+    token: Option<String>,
+) -> std::thread::JoinHandle<Vec<(std::time::Instant, Value)>> {
+    let url = format!("{}/graphql/ws", server.url.replace("http://", "ws://"));
+    let id = id.to_string();
+    std::thread::spawn(move || {
+        use tungstenite::client::IntoClientRequest;
+        use tungstenite::Message;
+        let mut req = url.into_client_request().unwrap();
+        req.headers_mut().insert(
+            "Sec-WebSocket-Protocol",
+            "graphql-transport-ws".parse().unwrap(),
+        );
+        let (mut ws, _) = tungstenite::connect(req).expect("websocket");
+        let auth = token.map(|t| format!("Bearer {t}"));
+        ws.send(Message::text(
+            json!({ "type": "connection_init", "payload": { "authorization": auth } }).to_string(),
+        ))
+        .unwrap();
+        ws.send(Message::text(
+            json!({
+                "id": "1",
+                "type": "subscribe",
+                "payload": {
+                    "query": "subscription($id: ID!, $from: Int) { gameUpdates(gameId: $id, fromPly: $from) { ply actor move } }",
+                    "variables": { "id": id, "from": from }
+                }
+            })
+            .to_string(),
+        ))
+        .unwrap();
+        let mut got = Vec::new();
+        loop {
+            let msg = match ws.read() {
+                Ok(m) => m,
+                Err(_) => break,
+            };
+            let Message::Text(t) = msg else { continue };
+            let v: Value = serde_json::from_str(&t).unwrap();
+            match v["type"].as_str() {
+                Some("next") => got.push((
+                    std::time::Instant::now(),
+                    v["payload"]["data"]["gameUpdates"].clone(),
+                )),
+                Some("complete") | Some("error") => break,
+                _ => {}
+            }
+        }
+        got
+    })
+}

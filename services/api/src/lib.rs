@@ -93,13 +93,21 @@ impl App {
         analysis: Arc<analysis::Analysis>,
         config: ApiConfig,
     ) -> Arc<App> {
-        Arc::new(App {
+        let app = Arc::new(App {
             store,
             analysis,
             hub: hub::Hub::default(),
             config,
             metrics: metrics::Metrics::default(),
-        })
+        });
+        // Appends made on other nodes of a shared store wake this node's subscribers too.
+        let weak = Arc::downgrade(&app);
+        app.store.on_grow(Arc::new(move |game, plies| {
+            if let Some(app) = weak.upgrade() {
+                app.hub.publish(game, plies);
+            }
+        }));
+        app
     }
 }
 

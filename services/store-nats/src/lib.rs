@@ -128,6 +128,10 @@ pub struct Inner {
     following: AtomicBool,
     /// The stream sequence of the last entry the follower has handled.
     followed: AtomicU64,
+    /// Told of every entry published by any node (see [`GameLog::on_grow`]).
+    grow_hooks: RwLock<Vec<store::log::GrowHook>>,
+    /// Whether the live-updates subscription runs.
+    watching: AtomicBool,
 }
 
 impl NatsLog {
@@ -160,6 +164,8 @@ impl NatsLog {
             last_id: Mutex::default(),
             following: AtomicBool::new(false),
             followed: AtomicU64::new(0),
+            grow_hooks: RwLock::default(),
+            watching: AtomicBool::new(false),
         })))
     }
 
@@ -172,9 +178,82 @@ impl NatsLog {
         })
     }
 
+    /// Starts (once) the reader that tells the grow hooks of every entry stored on the
+    /// stream, whichever node wrote it: an ordered consumer from the stream's end, so an entry
+    /// is told only once it can be read (milliseconds after its append). If the reader stops
+    /// (the cluster away), it starts again a second later; a subscriber that missed a signal
+    /// catches up at the next, since subscriptions read entries from the store.
+    fn start_watching(&self) {
+        if self
+            .watching
+            .swap(true, std::sync::atomic::Ordering::SeqCst)
+        {
+            return;
+        }
+        let me = Arc::downgrade(&self.0);
+        self.rt.spawn(async move {
+            loop {
+                let Some(inner) = me.upgrade() else { return };
+                let stream = inner.stream.clone();
+                let prefix = format!("{}.e.", inner.config.prefix);
+                drop(inner);
+                let _ = watch(&me, stream, &prefix).await;
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+        });
+    }
+
     fn projection_tree(&self, name: &str) -> store::Result<sled::Tree> {
         Ok(self.local.open_tree(format!("projection:{name}"))?)
     }
+}
+
+/// Tells the grow hooks of each entry stored from now on, until the store is dropped or the
+/// consumer fails.
+async fn watch(
+    me: &std::sync::Weak<Inner>,
+    stream: stream::Stream,
+    prefix: &str,
+) -> store::Result<()> {
+    use async_nats::jetstream::consumer::{pull, DeliverPolicy};
+    use futures::StreamExt;
+    let consumer = stream
+        .create_consumer(pull::OrderedConfig {
+            filter_subject: format!("{prefix}>"),
+            deliver_policy: DeliverPolicy::New,
+            headers_only: true,
+            ..Default::default()
+        })
+        .await
+        .map_err(codec::unavailable)?;
+    let mut messages = consumer.messages().await.map_err(codec::unavailable)?;
+    while let Some(m) = messages.next().await {
+        let m = m.map_err(codec::unavailable)?;
+        let Some(inner) = me.upgrade() else {
+            return Ok(());
+        };
+        let id = m
+            .subject
+            .as_str()
+            .strip_prefix(prefix)
+            .and_then(|s| s.parse::<GameId>().ok());
+        let ply = m
+            .headers
+            .as_ref()
+            .and_then(|h| h.get(codec::PLY))
+            .and_then(|v| v.as_str().parse::<u32>().ok());
+        if let (Some(id), Some(ply)) = (id, ply) {
+            let hooks = inner
+                .grow_hooks
+                .read()
+                .unwrap_or_else(|e| e.into_inner())
+                .clone();
+            for h in hooks {
+                h(id, ply + 1);
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The connection, and the stream checked for limits that delete events.
@@ -349,6 +428,13 @@ impl store::GameLog for NatsLog {
     }
     fn check_ready(&self) -> store::Result<()> {
         self.last_sequence().map(|_| ())
+    }
+    fn on_grow(&self, hook: store::log::GrowHook) {
+        self.grow_hooks
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(hook);
+        self.start_watching();
     }
     fn followed(&self) -> store::Result<Option<store::log::Followed>> {
         let (read, end) = self.caught_up_to()?;

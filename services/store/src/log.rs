@@ -29,6 +29,9 @@ use std::path::Path;
 /// One (key, value) of a projection, checksum verified.
 pub type ProjectionItem = Result<(Vec<u8>, Vec<u8>)>;
 
+/// Told that a game has grown to `plies` entries (see [`GameLog::on_grow`]).
+pub type GrowHook = std::sync::Arc<dyn Fn(GameId, u32) + Send + Sync>;
+
 /// How far a node's projections have read logs that other nodes also write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Followed {
@@ -123,6 +126,13 @@ pub trait GameLog: Send + Sync {
     /// a quorum. (Disk space is [`GameLog::free_space`].)
     fn check_ready(&self) -> Result<()> {
         Ok(())
+    }
+
+    /// Registers a hook told whenever a game grows by an append of another node (live
+    /// updates across nodes; possibly also of this node's own). A store only this node writes
+    /// never calls it: the appender itself knows.
+    fn on_grow(&self, hook: GrowHook) {
+        let _ = hook;
     }
 
     /// How far this node's projections have read the logs, where other nodes write them too;
