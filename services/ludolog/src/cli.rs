@@ -237,6 +237,12 @@ pub enum Bench {
         writers: usize,
         #[arg(long, default_value_t = 10.0)]
         seconds: f64,
+        /// Measure a NATS JetStream store (`nats://host:port[,…]`) instead of the folder's.
+        #[arg(long)]
+        store: Option<String>,
+        /// With `--store`: replicas of the stream (created for the run).
+        #[arg(long, default_value_t = 3)]
+        replicas: usize,
         #[command(flatten)]
         data: DataDir,
     },

@@ -326,10 +326,28 @@ fn main() -> Result<()> {
         Command::Bench(Bench::Append {
             writers,
             seconds,
+            store: None,
             data,
+            ..
         }) => {
             let store = storecmd::open(&data.data_dir)?;
-            print_json(&bench::bench_append(&store, writers, seconds)?)?;
+            print_json(&bench::bench_append(&store, Some(&store), writers, seconds)?)?;
+        }
+        Command::Bench(Bench::Append {
+            writers,
+            seconds,
+            store: Some(urls),
+            replicas,
+            data,
+        }) => {
+            // A stream of its own for each run, so runs do not add up.
+            let stream = format!("BENCH{}", chrono::Utc::now().timestamp_millis());
+            let config = store_nats::NatsConfig {
+                replicas,
+                ..store_nats::NatsConfig::from_urls(&urls).with_stream(&stream)
+            };
+            let log = store_nats::NatsLog::open(config, games::registry(), &data.data_dir)?;
+            print_json(&bench::bench_append(&log, None, writers, seconds)?)?;
         }
         Command::Bench(Bench::Read { reads, seed, data }) => {
             let store = storecmd::open(&data.data_dir)?;
