@@ -7,6 +7,9 @@
 #   ops/cluster/jetstream.sh status     [DIR]   each node's health and the meta leader
 #   ops/cluster/jetstream.sh kill N     [DIR]   kill -9 node N (1..3), as a crash
 #   ops/cluster/jetstream.sh restart N  [DIR]   start node N again, wait until it is healthy
+#   ops/cluster/jetstream.sh api-start  [DIR]   three `ludolog serve` nodes on the cluster,
+#                                              http://127.0.0.1:808{1,2,3}/ (release build)
+#   ops/cluster/jetstream.sh api-stop   [DIR]   stop them
 #
 # DIR (default var/cluster under the checkout) holds each node's config, log, pid and data.
 # Clients connect to nats://127.0.0.1:4221,nats://127.0.0.1:4222,nats://127.0.0.1:4223;
@@ -18,8 +21,8 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 CMD=${1:-}
 case "$CMD" in
   kill | restart) NODE=${2:?node number 1..3}; DIR=${3:-$ROOT/var/cluster} ;;
-  start | stop | status) DIR=${2:-$ROOT/var/cluster} ;;
-  *) sed -n '2,16p' "$0" >&2; exit 2 ;;
+  start | stop | status | api-start | api-stop) DIR=${2:-$ROOT/var/cluster} ;;
+  *) sed -n '2,19p' "$0" >&2; exit 2 ;;
 esac
 
 server() {
@@ -104,5 +107,28 @@ case "$CMD" in
   restart)
     launch "$NODE"
     wait_healthy "$NODE"
+    ;;
+  api-start)
+    cargo build --release -q -p ludolog --manifest-path "$ROOT/Cargo.toml"
+    for i in 1 2 3; do
+      mkdir -p "$DIR/api$i"
+      if [ -f "$DIR/api$i/pid" ] && kill -0 "$(cat "$DIR/api$i/pid")" 2>/dev/null; then continue; fi
+      # Only the first node loads the samples into an empty store; all share the stream.
+      samples=--no-samples
+      [ "$i" = 1 ] && samples=
+      "$ROOT/target/release/ludolog" serve --store nats://127.0.0.1:4221,nats://127.0.0.1:4222,nats://127.0.0.1:4223 \
+        --data-dir "$DIR/api$i" --listen "127.0.0.1:808$i" $samples >>"$DIR/api$i/log" 2>&1 &
+      echo $! >"$DIR/api$i/pid"
+      [ "$i" = 1 ] && for _ in $(seq 1 120); do curl -sf http://127.0.0.1:8081/readyz >/dev/null && break; sleep 0.5; done
+    done
+    for i in 1 2 3; do
+      for _ in $(seq 1 120); do curl -sf "http://127.0.0.1:808$i/readyz" >/dev/null && break; sleep 0.5; done
+    done
+    echo "API nodes: http://127.0.0.1:8081/ http://127.0.0.1:8082/ http://127.0.0.1:8083/ ($DIR/api*/log)"
+    ;;
+  api-stop)
+    for i in 1 2 3; do
+      if [ -f "$DIR/api$i/pid" ]; then kill "$(cat "$DIR/api$i/pid")" 2>/dev/null || true; rm -f "$DIR/api$i/pid"; fi
+    done
     ;;
 esac
