@@ -9,13 +9,17 @@
 # Ludolog: `ludolog bench append`: each writer appends the moves of pre-played Five Tribes games
 # to games of its own; every append is validated by the rules, dealt, checksummed, written in
 # one transaction and flushed (group commit) before it is acknowledged.
-# Both run with 16 writers and with 1. Results go to stdout as a table; paste them, with the
+# Ludolog on JetStream: the same `bench append` with `--store` on a three-node NATS cluster on
+# this machine (`ops/cluster/jetstream.sh`), the stream with 3 replicas: each append is
+# acknowledged once a majority of the three servers holds it (JetStream's own fsync policy:
+# its default syncs every 2 minutes, the replicas are the durability).
+# All run with 16 writers and with 1. Results go to stdout as a table; paste them, with the
 # date and `nproc`, into ops/BENCHMARKS.md.
 set -euo pipefail
 SECONDS_PER_RUN=${1:-10}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 WORK=$(mktemp -d /tmp/ludolog-bench.XXXXXX)
-trap 'su postgres -c "$PGBIN/pg_ctl -D $WORK/pg -m immediate stop" >/dev/null 2>&1 || true; rm -rf "$WORK"' EXIT
+trap 'su postgres -c "$PGBIN/pg_ctl -D $WORK/pg -m immediate stop" >/dev/null 2>&1 || true; "$ROOT/ops/cluster/jetstream.sh" stop "$WORK/cluster" >/dev/null 2>&1 || true; rm -rf "$WORK"' EXIT
 
 if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
@@ -48,9 +52,19 @@ ll_tps() {
     | python3 -c 'import json,sys; print(int(json.load(sys.stdin)["appends_per_second"]))'
 }
 
-printf '| writers | PostgreSQL appends/s | Ludolog appends/s | ratio |\n|---|---|---|---|\n'
+"$ROOT/ops/cluster/jetstream.sh" start "$WORK/cluster" >/dev/null
+js_tps() {
+  rm -rf "$WORK/js"
+  "$LUDOLOG" bench append --writers "$1" --seconds "$SECONDS_PER_RUN" --data-dir "$WORK/js" \
+    --store nats://127.0.0.1:4221,nats://127.0.0.1:4222,nats://127.0.0.1:4223 --replicas 3 \
+    | python3 -c 'import json,sys; print(int(json.load(sys.stdin)["appends_per_second"]))'
+}
+
+printf '| writers | PostgreSQL appends/s | Ludolog (sled) appends/s | ratio | Ludolog (JetStream, 3 replicas) appends/s | ratio |\n|---|---|---|---|---|---|\n'
 for w in 16 1; do
   pg=$(pg_tps "$w")
   ll=$(ll_tps "$w")
-  printf '| %s | %s | %s | %s |\n' "$w" "$pg" "$ll" "$(python3 -c "print(f'{$ll/$pg:.2f}x')")"
+  js=$(js_tps "$w")
+  printf '| %s | %s | %s | %s | %s | %s |\n' "$w" "$pg" "$ll" "$(python3 -c "print(f'{$ll/$pg:.2f}x')")" \
+    "$js" "$(python3 -c "print(f'{$js/$pg:.2f}x')")"
 done
