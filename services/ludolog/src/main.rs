@@ -331,7 +331,12 @@ fn main() -> Result<()> {
             ..
         }) => {
             let store = storecmd::open(&data.data_dir)?;
-            print_json(&bench::bench_append(&store, Some(&store), writers, seconds)?)?;
+            print_json(&bench::bench_append(
+                &store,
+                Some(&store),
+                writers,
+                seconds,
+            )?)?;
         }
         Command::Bench(Bench::Append {
             writers,
