@@ -19,7 +19,7 @@ fn a_corrupted_byte_is_reported_not_served() {
         id
     };
     {
-        let db = sled::open(dir.path()).unwrap();
+        let db = retry_locked(|| sled::open(dir.path()).map_err(|e| e.to_string()));
         let entries = db.open_tree("entries").unwrap();
         let mut k = id.to_bytes().to_vec();
         k.extend_from_slice(&5u32.to_be_bytes());
@@ -158,7 +158,7 @@ fn a_store_of_a_newer_layout_is_refused_and_left_as_it_is() {
 /// Sets the store's layout marker to `v` (sled opened directly, the store closed) and returns
 /// what it was.
 fn swap_format(dir: &std::path::Path, v: u32) -> Option<Vec<u8>> {
-    let db = sled::open(dir).unwrap();
+    let db = retry_locked(|| sled::open(dir).map_err(|e| e.to_string()));
     let old = db
         .insert("ludolog:store-format", &v.to_le_bytes())
         .unwrap()
