@@ -131,9 +131,13 @@ fn a_store_of_a_newer_layout_is_refused_and_left_as_it_is() {
         Some(2u32.to_le_bytes().to_vec()),
         "a store is marked with its layout"
     );
-    let e = Store::open(dir.path(), registry(), store::Config::default())
-        .err()
-        .expect("a newer layout is refused");
+    let e = retry_locked(
+        || match Store::open(dir.path(), registry(), store::Config::default()) {
+            Err(StoreError::InUse(d)) => Err(format!("{d} in use")),
+            Err(e) => Ok(e),
+            Ok(_) => panic!("a newer layout is refused"),
+        },
+    );
     assert!(
         matches!(
             e,
