@@ -123,7 +123,7 @@ pub struct Inner {
     dir: PathBuf,
     hooks: Hooks,
     tips: Mutex<HashMap<GameId, Arc<Mutex<Tip>>>>,
-    last_id: Mutex<(u64, u16)>,
+    ids: store::id::IdClock,
     /// Whether the follower thread runs (see [`follow`]).
     following: AtomicBool,
     /// The stream sequence of the last entry the follower has handled.
@@ -161,7 +161,7 @@ impl NatsLog {
             dir: dir.to_path_buf(),
             hooks: RwLock::default(),
             tips: Mutex::default(),
-            last_id: Mutex::default(),
+            ids: store::id::IdClock::default(),
             following: AtomicBool::new(false),
             followed: AtomicU64::new(0),
             grow_hooks: RwLock::default(),

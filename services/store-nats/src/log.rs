@@ -157,27 +157,10 @@ impl NatsLog {
     async fn load_tip(&self, id: GameId) -> Result<Tip> {
         let mut header = self.read_header(id).await?;
         let entries = self.read_entries(id).await?;
-        let rules = plan::rules(&self.registry, header.kind)?;
-        let mut state = rules
-            .new_game_recorded(
-                &header.options_json(),
-                &header.rules_version,
-                &header.data_hash,
-            )
-            .map_err(|e| StoreError::Corrupt {
-                game: id,
-                ply: None,
-                what: format!("stored options no longer valid: {e}"),
-            })?;
+        let mut state = plan::recorded_start(&self.registry, &header)?;
         let mut keys = HashMap::new();
         for (i, (e, _)) in entries.iter().enumerate() {
-            state
-                .apply(e.actor, &e.notation)
-                .map_err(|err| StoreError::Corrupt {
-                    game: id,
-                    ply: Some(e.ply),
-                    what: err.to_string(),
-                })?;
+            plan::apply_stored(state.as_mut(), id, e)?;
             if let Some(k) = &e.key {
                 let dealt = entries[i + 1..]
                     .iter()
@@ -300,25 +283,10 @@ impl NatsLog {
         }
     }
 
-    /// A fresh, sortable id: the creation time, then a counter; another node may take the
-    /// same one, which the header's publish finds out.
-    fn new_id(&self, at: chrono::DateTime<chrono::Utc>) -> GameId {
-        let millis = u64::try_from(at.timestamp_millis()).unwrap_or(0);
-        let mut last = self.last_id.lock().unwrap_or_else(|e| e.into_inner());
-        let (m, c) = if millis > last.0 {
-            (millis, 0)
-        } else if last.1 == u16::MAX {
-            (last.0 + 1, 0)
-        } else {
-            (last.0, last.1 + 1)
-        };
-        *last = (m, c);
-        GameId::from_parts(m, c)
-    }
-
     pub(crate) fn create_game(&self, g: NewGame) -> Result<(Header, Vec<Entry>)> {
         for _ in 0..ID_TRIES {
-            let id = self.new_id(g.at);
+            // Another node may take the same id: the header's publish finds out.
+            let id = self.ids.next(g.at, |_| false);
             let planned = plan::create(&self.registry, &self.config.store, id, g.clone())?;
             let finished = planned.header.status == Status::Finished;
             let written = self.rt.block_on(async {
@@ -454,26 +422,9 @@ impl NatsLog {
                 plies: header.plies,
             });
         }
-        let rules = plan::rules(&self.registry, header.kind)?;
-        let mut state = rules
-            .new_game_recorded(
-                &header.options_json(),
-                &header.rules_version,
-                &header.data_hash,
-            )
-            .map_err(|e| StoreError::Corrupt {
-                game: id,
-                ply: None,
-                what: format!("stored options no longer valid: {e}"),
-            })?;
+        let mut state = plan::recorded_start(&self.registry, &header)?;
         for e in store::GameLog::entries(self, id, 0, ply)? {
-            state
-                .apply(e.actor, &e.notation)
-                .map_err(|err| StoreError::Corrupt {
-                    game: id,
-                    ply: Some(e.ply),
-                    what: err.to_string(),
-                })?;
+            plan::apply_stored(state.as_mut(), id, &e)?;
         }
         Ok(state)
     }
@@ -491,10 +442,7 @@ impl NatsLog {
                 continue;
             }
             let h = self.rt.block_on(self.read_header(id))?;
-            let ok = filter.kind.is_none_or(|k| h.kind == k)
-                && filter.status.is_none_or(|s| h.status == s)
-                && filter.player.as_ref().is_none_or(|p| h.players.contains(p));
-            if ok {
+            if filter.accepts(&h) {
                 games.push(h);
                 if games.len() > first {
                     break;

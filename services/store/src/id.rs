@@ -16,6 +16,39 @@ pub struct GameId(pub u64);
 #[error("`{0}` is not a game id (13 characters of 0-9 a-z without i, l, o, u)")]
 pub struct BadGameId(pub String);
 
+/// Fresh, sortable ids for games created at a given time: its milliseconds, then a counter
+/// within one millisecond; ids that `taken` says exist already are passed over.
+#[derive(Debug, Default)]
+pub struct IdClock(std::sync::Mutex<(u64, u16)>);
+
+impl IdClock {
+    pub fn next(
+        &self,
+        at: chrono::DateTime<chrono::Utc>,
+        taken: impl Fn(GameId) -> bool,
+    ) -> GameId {
+        let millis = u64::try_from(at.timestamp_millis()).unwrap_or(0);
+        let mut last = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        *last = if millis > last.0 {
+            (millis, 0)
+        } else if last.1 == u16::MAX {
+            (last.0 + 1, 0)
+        } else {
+            (last.0, last.1 + 1)
+        };
+        loop {
+            let id = GameId::from_parts(last.0, last.1);
+            if !taken(id) {
+                return id;
+            }
+            last.1 = last.1.wrapping_add(1);
+            if last.1 == 0 {
+                last.0 += 1;
+            }
+        }
+    }
+}
+
 impl GameId {
     pub fn from_parts(millis: u64, counter: u16) -> GameId {
         GameId((millis << 16) | u64::from(counter))

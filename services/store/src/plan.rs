@@ -28,6 +28,33 @@ pub fn rules(registry: &Registry, kind: GameKind) -> Result<&dyn GameRules> {
         .ok_or_else(|| StoreError::UnknownKind(kind.to_string()))
 }
 
+/// A stored game as it began, under the rules version and component data it was recorded
+/// with; options no longer valid are `Corrupt`.
+pub fn recorded_start(registry: &Registry, header: &Header) -> Result<Box<dyn GameState>> {
+    rules(registry, header.kind)?
+        .new_game_recorded(
+            &header.options_json(),
+            &header.rules_version,
+            &header.data_hash,
+        )
+        .map_err(|e| StoreError::Corrupt {
+            game: header.id,
+            ply: None,
+            what: format!("stored options no longer valid: {e}"),
+        })
+}
+
+/// Applies a stored entry; one that no longer applies is `Corrupt`.
+pub fn apply_stored(state: &mut dyn GameState, id: GameId, e: &Entry) -> Result<()> {
+    state
+        .apply(e.actor, &e.notation)
+        .map_err(|err| StoreError::Corrupt {
+            game: id,
+            ply: Some(e.ply),
+            what: format!("stored entry no longer applies: {err}"),
+        })
+}
+
 /// A new game `id` from `g`: options and names checked, dealt from its seed.
 pub fn create(registry: &Registry, config: &Config, id: GameId, g: NewGame) -> Result<Planned> {
     let rules = rules(registry, g.kind)?;

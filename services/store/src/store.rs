@@ -113,6 +113,14 @@ pub struct Filter {
     pub player: Option<String>,
 }
 
+impl Filter {
+    pub fn accepts(&self, h: &Header) -> bool {
+        self.kind.is_none_or(|k| h.kind == k)
+            && self.status.is_none_or(|s| h.status == s)
+            && self.player.as_ref().is_none_or(|p| h.players.contains(p))
+    }
+}
+
 /// One page of games, newest first. `next` is the cursor for the following page.
 #[derive(Debug, Clone)]
 pub struct Page {
@@ -172,7 +180,7 @@ pub struct Store {
     /// costs one apply. A std mutex: held only for map lookups, never across I/O.
     tips: Mutex<HashMap<GameId, Arc<Mutex<Tip>>>>,
     commit: GroupCommit,
-    last_id: Mutex<(u64, u16)>,
+    ids: crate::id::IdClock,
     hooks: std::sync::RwLock<Vec<FinishHook>>,
     space: crate::space::SpaceGuard,
     /// The folder the store lives in (other crates keep their own files beside it).
@@ -289,16 +297,6 @@ fn recover(all: &[sled::Tree], records: &[Vec<WalWrite>]) -> Result<()> {
 
 /// Applies an entry read back from the store: one that no longer applies means the stored log
 /// (or the rules under it) changed, which is corruption, not a client's mistake.
-fn apply_stored(state: &mut dyn GameState, id: GameId, e: &Entry) -> Result<()> {
-    state
-        .apply(e.actor, &e.notation)
-        .map_err(|err| StoreError::Corrupt {
-            game: id,
-            ply: Some(e.ply),
-            what: format!("stored entry no longer applies: {err}"),
-        })
-}
-
 fn tx_error(e: TransactionError<StoreError>) -> StoreError {
     match e {
         TransactionError::Abort(e) => e,
@@ -363,7 +361,7 @@ impl Store {
             config: config.clone(),
             tips: Mutex::new(HashMap::new()),
             db,
-            last_id: Mutex::new((0, 0)),
+            ids: crate::id::IdClock::default(),
             hooks: Default::default(),
             space: crate::space::SpaceGuard::new(path, config.min_free_bytes),
             dir: path.to_path_buf(),
@@ -498,26 +496,9 @@ impl Store {
 
     /// A fresh, sortable id for a game created at `at`.
     pub(crate) fn new_id(&self, at: DateTime<Utc>) -> GameId {
-        let millis = u64::try_from(at.timestamp_millis()).unwrap_or(0);
-        let mut last = self.last_id.lock().unwrap_or_else(|e| e.into_inner());
-        let (m, c) = if millis > last.0 {
-            (millis, 0)
-        } else if last.1 == u16::MAX {
-            (last.0 + 1, 0)
-        } else {
-            (last.0, last.1 + 1)
-        };
-        *last = (m, c);
-        loop {
-            let id = GameId::from_parts(last.0, last.1);
-            if !self.games.contains_key(id.to_bytes()).unwrap_or(false) {
-                return id;
-            }
-            last.1 = last.1.wrapping_add(1);
-            if last.1 == 0 {
-                last.0 += 1;
-            }
-        }
+        self.ids.next(at, |id| {
+            self.games.contains_key(id.to_bytes()).unwrap_or(false)
+        })
     }
 
     /// A game's header. A game with an append in flight has a warm tip, whose header changes

@@ -16,18 +16,7 @@ impl Store {
         let ids: Vec<GameId> = self.game_ids().collect::<Result<_>>()?;
         for id in ids {
             let header = self.header(id)?;
-            let rules = self.rules(header.kind)?;
-            let mut state = rules
-                .new_game_recorded(
-                    &header.options_json(),
-                    &header.rules_version,
-                    &header.data_hash,
-                )
-                .map_err(|e| StoreError::Corrupt {
-                    game: id,
-                    ply: None,
-                    what: e.to_string(),
-                })?;
+            let mut state = crate::plan::recorded_start(&self.registry, &header)?;
             let mut batch = sled::Batch::default();
             let entries = self.entries(id, 0, header.plies)?;
             if entries.len() != header.plies as usize {
@@ -39,7 +28,7 @@ impl Store {
                 });
             }
             for e in &entries {
-                apply_stored(state.as_mut(), id, e)?;
+                crate::plan::apply_stored(state.as_mut(), id, e)?;
                 if (e.ply + 1) % self.config.snapshot_every == 0 {
                     batch.insert(&key(id, e.ply + 1), frame(&state.encode()));
                 }

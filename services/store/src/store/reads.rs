@@ -76,20 +76,10 @@ impl Store {
         }
         let mut state = match state {
             Some(s) => s,
-            None => rules
-                .new_game_recorded(
-                    &header.options_json(),
-                    &header.rules_version,
-                    &header.data_hash,
-                )
-                .map_err(|e| StoreError::Corrupt {
-                    game: id,
-                    ply: None,
-                    what: format!("stored options no longer valid: {e}"),
-                })?,
+            None => crate::plan::recorded_start(&self.registry, &header)?,
         };
         for e in self.entries(id, from, ply)? {
-            apply_stored(state.as_mut(), id, &e)?;
+            crate::plan::apply_stored(state.as_mut(), id, &e)?;
         }
         Ok(state)
     }
@@ -99,10 +89,7 @@ impl Store {
         let mut games = Vec::new();
         let push = |id: GameId, games: &mut Vec<Header>| -> Result<bool> {
             let h = self.header(id)?;
-            let ok = filter.kind.is_none_or(|k| h.kind == k)
-                && filter.status.is_none_or(|s| h.status == s)
-                && filter.player.as_ref().is_none_or(|p| h.players.contains(p));
-            if ok {
+            if filter.accepts(&h) {
                 games.push(h);
             }
             Ok(games.len() > first)
