@@ -449,13 +449,7 @@ impl NatsLog {
                 }
             }
         }
-        let next = if games.len() > first {
-            games.truncate(first);
-            games.last().map(|h| h.id)
-        } else {
-            None
-        };
-        Ok(Page { games, next })
+        Ok(Page::of(games, first))
     }
 
     pub(crate) fn import_prepared(&self, p: PreparedImport) -> Result<Header, RecordError> {

@@ -128,6 +128,20 @@ pub struct Page {
     pub next: Option<GameId>,
 }
 
+impl Page {
+    /// The page of the first `first` of `games`, which a listing fetched one past the page
+    /// (so that it knows whether another page follows).
+    pub fn of(mut games: Vec<Header>, first: usize) -> Page {
+        let next = if games.len() > first {
+            games.truncate(first);
+            games.last().map(|h| h.id)
+        } else {
+            None
+        };
+        Page { games, next }
+    }
+}
+
 /// The `idem` key of an actor's idempotency key: game (8) ‖ actor (1: seat, or 0xFF for the
 /// dealer) ‖ key. Records written before keys were per actor (game ‖ key) are not looked up:
 /// a retry of a move sent before the upgrade is not recognised, which costs that client a

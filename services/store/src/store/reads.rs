@@ -127,13 +127,7 @@ impl Store {
                 break;
             }
         }
-        let next = if games.len() > first {
-            games.truncate(first);
-            games.last().map(|h| h.id)
-        } else {
-            None
-        };
-        Ok(Page { games, next })
+        Ok(Page::of(games, first))
     }
 
     /// Every game id, in id order.
