@@ -427,7 +427,9 @@ impl store::GameLog for NatsLog {
         "nats-jetstream"
     }
     fn check_ready(&self) -> store::Result<()> {
-        self.last_sequence().map(|_| ())
+        // A read through the stream's leader, which needs a quorum (the stream's info does
+        // not: a lone server still answers it).
+        self.rt.block_on(self.leader_read()).map(|_| ())
     }
     fn on_grow(&self, hook: store::log::GrowHook) {
         self.grow_hooks

@@ -35,6 +35,14 @@ impl NatsLog {
         }
     }
 
+    /// A read the stream's leader answers (a subject with no message): fails without a
+    /// quorum.
+    pub(crate) async fn leader_read(&self) -> Result<()> {
+        self.last_on(&format!("{}.ready", self.config.prefix))
+            .await
+            .map(|_| ())
+    }
+
     /// The game's header: as created, brought up to date by its last entry.
     pub(crate) async fn read_header(&self, id: GameId) -> Result<Header> {
         let created = self

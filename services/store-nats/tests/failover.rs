@@ -140,3 +140,83 @@ fn a_server_killed_under_writers_loses_no_acknowledged_move() {
         log.state_at(*id, entries.len() as u32).unwrap();
     }
 }
+
+/// Two of three servers down: no quorum. The store says so (`check_ready`, the node's
+/// `/readyz`), an append is `UNAVAILABLE` and writes nothing, reads of what was kept may go on;
+/// with the servers back, the store recovers by itself and appends again.
+#[test]
+fn a_cluster_without_quorum_is_unready_refuses_writes_and_recovers_by_itself() {
+    let cluster = Cluster::start();
+    let mut config = NatsConfig::from_urls(&cluster.urls()).with_stream("QUORUM");
+    config.replicas = 3;
+    config.timeout = Duration::from_secs(2);
+    let dir = tempfile::tempdir().unwrap();
+    let start = Instant::now();
+    let log = loop {
+        match NatsLog::open(config.clone(), store_conformance::registry(), dir.path()) {
+            Ok(l) => break l,
+            Err(_) if start.elapsed() < Duration::from_secs(60) => {
+                std::thread::sleep(Duration::from_millis(500))
+            }
+            Err(e) => panic!("the cluster did not form: {e}"),
+        }
+    };
+    let id = store_conformance::new_game(&log, 2, 5);
+    let before = log.header(id).unwrap();
+    log.check_ready().unwrap();
+    cluster.kill(1);
+    cluster.kill(2);
+    let unready = Instant::now();
+    while log.check_ready().is_ok() {
+        assert!(
+            unready.elapsed() < Duration::from_secs(20),
+            "still ready without quorum"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert_eq!(log.check_ready().unwrap_err().code(), "UNAVAILABLE");
+    let st = log.state_at(id, before.plies).unwrap();
+    let ToAct::Seat(seat) = st.to_act() else {
+        panic!("a seat to move")
+    };
+    let m = st.legal_moves()[0].clone();
+    let append = || {
+        log.append(Append {
+            game: id,
+            expected_ply: before.plies,
+            actor: Actor::Seat(seat),
+            notation: &m,
+            key: Some("q-1"),
+            at: t0(),
+        })
+    };
+    let e = append().unwrap_err();
+    assert_eq!(e.code(), "UNAVAILABLE", "{e}");
+    cluster.start_node(1);
+    cluster.start_node(2);
+    let back = Instant::now();
+    let done = loop {
+        match append() {
+            Ok(a) => break a,
+            Err(e) if back.elapsed() < Duration::from_secs(60) => {
+                assert!(
+                    ["UNAVAILABLE", "VERSION_CONFLICT"].contains(&e.code()),
+                    "{e}"
+                );
+                std::thread::sleep(Duration::from_millis(300));
+            }
+            Err(e) => panic!("the store did not recover: {e}"),
+        }
+    };
+    log.check_ready().unwrap();
+    // The refused attempt wrote nothing: the move is in the log once, at the ply it expected.
+    let entries = log.entries(id, 0, done.header.plies).unwrap();
+    assert_eq!(entries[before.plies as usize].notation, m);
+    assert_eq!(
+        entries
+            .iter()
+            .filter(|e| e.key.as_deref() == Some("q-1"))
+            .count(),
+        1
+    );
+}
