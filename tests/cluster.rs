@@ -186,3 +186,43 @@ fn a_move_on_one_node_reaches_subscribers_on_the_other_within_100_ms() {
     );
     assert!(lags.iter().all(|l| *l < Duration::from_secs(1)), "{lags:?}");
 }
+
+/// `--store` that is neither `sled` nor `nats://…`, and a NATS store nobody answers: `serve`
+/// stops at once with an error saying what to do, before it makes any projections.
+#[test]
+fn serve_refuses_a_store_it_cannot_use_before_serving() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let nobody = format!("nats://127.0.0.1:{port}");
+    for (store, says) in [
+        ("postgres://x", "say `sled`"),
+        (nobody.as_str(), "cannot reach"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("node");
+        let started = Instant::now();
+        let out = std::process::Command::new(common::ludolog())
+            .args([
+                "serve",
+                "--listen",
+                "127.0.0.1:0",
+                "--store",
+                store,
+                "--data-dir",
+            ])
+            .arg(&data)
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{store}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{store}: {err}");
+        assert!(started.elapsed() < Duration::from_secs(30), "{store}");
+        assert!(
+            !data.join("projections").exists(),
+            "{store}: no projections made before the store answered"
+        );
+    }
+}

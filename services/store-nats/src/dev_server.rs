@@ -66,8 +66,19 @@ fn start() -> Server {
         dir = dir.display(),
         parent = std::process::id(),
     );
+    let watcher = watched(&script, port, &format!("{}.log", dir.display()));
+    Server {
+        url: format!("nats://127.0.0.1:{port}"),
+        _watcher: Mutex::new(watcher),
+    }
+}
+
+/// Runs a watcher `script` (a server in the background, ended with this process) and waits
+/// until the server accepts connections on `port`; `log` is named if it never does.
+#[allow(clippy::expect_used)]
+fn watched(script: &str, port: u16, log: &str) -> Child {
     let watcher = Command::new("sh")
-        .args(["-c", &script])
+        .args(["-c", script])
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -77,15 +88,11 @@ fn start() -> Server {
     while TcpStream::connect(("127.0.0.1", port)).is_err() {
         assert!(
             started.elapsed() < Duration::from_secs(20),
-            "nats-server did not start: see {}.log",
-            dir.display()
+            "nats-server did not start: see {log}"
         );
         std::thread::sleep(Duration::from_millis(50));
     }
-    Server {
-        url: format!("nats://127.0.0.1:{port}"),
-        _watcher: Mutex::new(watcher),
-    }
+    watcher
 }
 
 /// A three-server JetStream cluster on loopback for failure tests: each server started by a
@@ -162,26 +169,12 @@ impl Cluster {
             dir = self.dir.display(),
             parent = std::process::id(),
         );
-        let w = Command::new("sh")
-            .args(["-c", &script])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("sh");
+        let log = format!("{}/n{i}.log", self.dir.display());
+        let w = watched(&script, self.clients[i], &log);
         self.watchers
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .push(w);
-        let started = Instant::now();
-        while TcpStream::connect(("127.0.0.1", self.clients[i])).is_err() {
-            assert!(
-                started.elapsed() < Duration::from_secs(20),
-                "server n{i} did not start: see {}/n{i}.log",
-                self.dir.display()
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
     }
 
     /// `kill -9` of server `i`, as a crash.

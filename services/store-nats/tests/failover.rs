@@ -10,25 +10,30 @@ use store_conformance::t0;
 use store_nats::dev_server::Cluster;
 use store_nats::{NatsConfig, NatsLog};
 
-#[test]
-fn a_server_killed_under_writers_loses_no_acknowledged_move() {
+/// A store on a fresh three-server cluster, its stream `stream` with 3 replicas, opened once
+/// the cluster has elected its leaders (a few seconds after the servers start).
+fn on_a_cluster(stream: &str, timeout: Duration) -> (Cluster, NatsLog, tempfile::TempDir) {
     let cluster = Cluster::start();
-    let mut config = NatsConfig::from_urls(&cluster.urls()).with_stream("FAILOVER");
+    let mut config = NatsConfig::from_urls(&cluster.urls()).with_stream(stream);
     config.replicas = 3;
-    config.timeout = Duration::from_secs(3);
+    config.timeout = timeout;
     let dir = tempfile::tempdir().unwrap();
-    // The cluster elects its leaders a few seconds after the servers start.
     let start = Instant::now();
     let log = loop {
         match NatsLog::open(config.clone(), store_conformance::registry(), dir.path()) {
             Ok(l) => break l,
-            Err(e) if start.elapsed() < Duration::from_secs(60) => {
-                let _ = e;
-                std::thread::sleep(Duration::from_millis(500));
+            Err(_) if start.elapsed() < Duration::from_secs(60) => {
+                std::thread::sleep(Duration::from_millis(500))
             }
             Err(e) => panic!("the cluster did not form: {e}"),
         }
     };
+    (cluster, log, dir)
+}
+
+#[test]
+fn a_server_killed_under_writers_loses_no_acknowledged_move() {
+    let (cluster, log, _dir) = on_a_cluster("FAILOVER", Duration::from_secs(3));
     let stop = AtomicBool::new(false);
     let (acked, errors) = std::thread::scope(|s| {
         let writers: Vec<_> = (0..4u64)
@@ -146,21 +151,7 @@ fn a_server_killed_under_writers_loses_no_acknowledged_move() {
 /// with the servers back, the store recovers by itself and appends again.
 #[test]
 fn a_cluster_without_quorum_is_unready_refuses_writes_and_recovers_by_itself() {
-    let cluster = Cluster::start();
-    let mut config = NatsConfig::from_urls(&cluster.urls()).with_stream("QUORUM");
-    config.replicas = 3;
-    config.timeout = Duration::from_secs(2);
-    let dir = tempfile::tempdir().unwrap();
-    let start = Instant::now();
-    let log = loop {
-        match NatsLog::open(config.clone(), store_conformance::registry(), dir.path()) {
-            Ok(l) => break l,
-            Err(_) if start.elapsed() < Duration::from_secs(60) => {
-                std::thread::sleep(Duration::from_millis(500))
-            }
-            Err(e) => panic!("the cluster did not form: {e}"),
-        }
-    };
+    let (cluster, log, _dir) = on_a_cluster("QUORUM", Duration::from_secs(2));
     let id = store_conformance::new_game(&log, 2, 5);
     let before = log.header(id).unwrap();
     log.check_ready().unwrap();
