@@ -10,10 +10,10 @@ use common::{create_game, data, gql, play_first, subscribe_timed, Server};
 use serde_json::json;
 use std::time::{Duration, Instant};
 
-/// A `serve` node on the test server's stream `stream`.
+/// A `serve` node on the test server's stream `stream`, once ready.
 fn node(stream: &str) -> Server {
     let url = store_nats::dev_server::url();
-    Server::start(&[
+    ready(Server::start(&[
         "--store",
         &url,
         "--store-replicas",
@@ -21,7 +21,24 @@ fn node(stream: &str) -> Server {
         "--store-stream",
         stream,
         "--no-samples",
-    ])
+    ]))
+}
+
+/// `server` once its `/readyz` says so: a node listens before its shared store is open, and
+/// a load balancer (here, the test) sends it nothing until then.
+fn ready(server: Server) -> Server {
+    let start = Instant::now();
+    loop {
+        match ureq::get(&format!("{}/readyz", server.url)).call() {
+            Ok(_) => return server,
+            Err(e) => assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "{} not ready: {e}",
+                server.url
+            ),
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }
 
 fn finished_games(server: &Server) -> (bool, u64) {
@@ -187,23 +204,16 @@ fn a_move_on_one_node_reaches_subscribers_on_the_other_within_100_ms() {
     assert!(lags.iter().all(|l| *l < Duration::from_secs(1)), "{lags:?}");
 }
 
-/// `--store` that is neither `sled` nor `nats://…`, and a NATS store nobody answers: `serve`
-/// stops at once with an error saying what to do, before it makes any projections.
+/// `--store` that is neither `sled` nor `nats://…`, or a `nats://` that is no address:
+/// `serve` stops at once with an error saying what to do, before it makes any projections.
 #[test]
-fn serve_refuses_a_store_it_cannot_use_before_serving() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let nobody = format!("nats://127.0.0.1:{port}");
+fn serve_refuses_a_store_setting_it_cannot_use() {
     for (store, says) in [
         ("postgres://x", "say `sled`"),
-        (nobody.as_str(), "cannot reach"),
+        ("nats://127.0.0.1:notaport", "store URL"),
     ] {
         let dir = tempfile::tempdir().unwrap();
         let data = dir.path().join("node");
-        let started = Instant::now();
         let out = std::process::Command::new(common::ludolog())
             .args([
                 "serve",
@@ -219,10 +229,275 @@ fn serve_refuses_a_store_it_cannot_use_before_serving() {
         assert!(!out.status.success(), "{store}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(says), "{store}: {err}");
-        assert!(started.elapsed() < Duration::from_secs(30), "{store}");
-        assert!(
-            !data.join("projections").exists(),
-            "{store}: no projections made before the store answered"
-        );
+        assert!(!data.join("projections").exists(), "{store}");
     }
+}
+
+/// A NATS store that nobody answers when the node starts: the node listens but is unready —
+/// `/readyz` and `/graphql` answer 503 `UNAVAILABLE` saying it cannot reach the cluster,
+/// `/healthz` says it lives — and makes no projections; once a server starts at that address,
+/// the node opens the store by itself and serves.
+#[test]
+fn a_node_started_before_its_cluster_is_unready_then_serves_when_the_cluster_comes() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let store = format!("nats://127.0.0.1:{port}");
+    let n = Server::start(&["--store", &store, "--store-replicas", "1", "--no-samples"]);
+    let get = |path: &str| match ureq::get(&format!("{}{path}", n.url)).call() {
+        Ok(r) => (r.status(), r.into_string().unwrap()),
+        Err(ureq::Error::Status(code, r)) => (code, r.into_string().unwrap()),
+        Err(e) => panic!("{path}: {e}"),
+    };
+    assert_eq!(get("/healthz").0, 200);
+    // (The first attempt to reach the cluster takes a moment to fail.)
+    let start = Instant::now();
+    let (status, body) = loop {
+        let (status, body) = get("/readyz");
+        if body.contains("cannot reach") || start.elapsed() > Duration::from_secs(20) {
+            break (status, body);
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(status, 503, "{body}");
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(common::code(&v), "UNAVAILABLE", "{v}");
+    assert!(body.contains("cannot reach"), "{body}");
+    let v = gql(&n, None, "{ games(first: 1) { nodes { id } } }", json!({}));
+    assert_eq!(common::code(&v), "UNAVAILABLE", "{v}");
+    assert!(!n.dir.path().join("store/projections").exists());
+
+    // The cluster comes: a server at that address.
+    let bin = std::env::var("LUDOLOG_NATS_SERVER").unwrap_or_else(|_| "nats-server".into());
+    let sd = tempfile::tempdir().unwrap();
+    struct Kill(std::process::Child);
+    impl Drop for Kill {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let _nats = Kill(
+        std::process::Command::new(bin)
+            .args(["-js", "-a", "127.0.0.1", "-p", &port.to_string(), "-sd"])
+            .arg(sd.path())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let start = Instant::now();
+    while get("/readyz").0 != 200 {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "{:?}",
+            get("/readyz")
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let (id, _) = create_game(&n, "five-tribes", 2, 3);
+    let v = gql(
+        &n,
+        None,
+        "query($id: ID!) { game(id: $id) { plies } }",
+        json!({ "id": id }),
+    );
+    assert_eq!(data(&v)["game"]["plies"], 1);
+}
+
+/// A GraphQL request that may fail to reach its node: `Err` for a transport failure (the node
+/// down, a reset, no answer in time), else the JSON answer, errors included.
+fn post(
+    url: &str,
+    token: Option<&str>,
+    query: &str,
+    vars: serde_json::Value,
+) -> Result<serde_json::Value, String> {
+    let mut req = ureq::post(&format!("{url}/graphql")).timeout(Duration::from_secs(10));
+    if let Some(t) = token {
+        req = req.set("Authorization", &format!("Bearer {t}"));
+    }
+    match req.send_json(json!({ "query": query, "variables": vars })) {
+        Ok(r) => r.into_json().map_err(|e| e.to_string()),
+        Err(ureq::Error::Status(_, r)) => r.into_json().map_err(|e| e.to_string()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// The seats' moves of a game as stored (the dealer's left out): (ply, move) in order.
+fn seat_moves(server: &Server, id: &str) -> Vec<(u64, String)> {
+    common::stored_entries(server, id)
+        .into_iter()
+        .filter(|(_, actor, _)| actor != "dealer")
+        .map(|(ply, _, m)| (ply, m))
+        .collect()
+}
+
+/// What one writer saw: its games with the moves acknowledged in each, and its retriable
+/// failures; any other failure fails the test at once.
+#[derive(Default)]
+struct Written {
+    games: Vec<(String, Vec<(u64, String)>)>,
+    retried: usize,
+}
+
+/// One writer: plays the first legal move of its game through the nodes in turn, each move
+/// under an idempotency key and retried with it at the next node until acknowledged; a new
+/// game when one ends; stops after `stop` is set, once its move in hand is acknowledged.
+fn api_writer(
+    w: usize,
+    nodes: &std::sync::RwLock<Vec<String>>,
+    stop: &std::sync::atomic::AtomicBool,
+) -> Written {
+    use std::sync::atomic::Ordering;
+    let mut out = Written::default();
+    let mut turn = w;
+    // Each request goes to the next node; a failure is only ever retriable.
+    let mut ask = |token: Option<&str>, q: &str, v: serde_json::Value, out: &mut Written| loop {
+        let url = nodes.read().unwrap()[turn % 3].clone();
+        turn += 1;
+        match post(&url, token, q, v.clone()) {
+            Ok(a) if a.get("errors").is_none() => return a["data"].clone(),
+            Ok(a) => {
+                assert_eq!(common::code(&a), "UNAVAILABLE", "writer {w}: {a}");
+                out.retried += 1;
+            }
+            Err(_) => out.retried += 1,
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    while !stop.load(Ordering::SeqCst) {
+        let d = ask(
+            None,
+            "mutation($p: [String!]!, $s: String) { createGame(kind: FIVE_TRIBES, players: $p, seed: $s) { game { id } seatTokens } }",
+            json!({ "p": ["a", "b"], "s": (w * 1000 + out.games.len()).to_string() }),
+            &mut out,
+        );
+        let id = d["createGame"]["game"]["id"].as_str().unwrap().to_string();
+        let tokens: Vec<String> =
+            serde_json::from_value(d["createGame"]["seatTokens"].clone()).unwrap();
+        out.games.push((id.clone(), Vec::new()));
+        loop {
+            if stop.load(Ordering::SeqCst) {
+                return out;
+            }
+            let d = ask(
+                None,
+                "query($id: ID!) { game(id: $id) { plies position { seatsToAct } } }",
+                json!({ "id": id }),
+                &mut out,
+            );
+            let plies = d["game"]["plies"].as_u64().unwrap();
+            let Some(seat) = d["game"]["position"]["seatsToAct"][0].as_u64() else {
+                break; // the game ended: a new one
+            };
+            let token = tokens[seat as usize].as_str();
+            let d = ask(
+                Some(token),
+                "query($id: ID!) { game(id: $id) { position { legalMoves(first: 1) { moves } } } }",
+                json!({ "id": id }),
+                &mut out,
+            );
+            let m = d["game"]["position"]["legalMoves"]["moves"][0]
+                .as_str()
+                .unwrap()
+                .to_string();
+            let d = ask(
+                Some(token),
+                "mutation($id: ID!, $p: Int!, $m: String!, $k: String) { playMove(gameId: $id, expectedPly: $p, move: $m, idempotencyKey: $k) { entries { ply move } } }",
+                json!({ "id": id, "p": plies, "m": m, "k": format!("{id}-{plies}") }),
+                &mut out,
+            );
+            let first = &d["playMove"]["entries"][0];
+            assert_eq!(first["move"].as_str(), Some(m.as_str()), "writer {w}: {d}");
+            out.games
+                .last_mut()
+                .unwrap()
+                .1
+                .push((first["ply"].as_u64().unwrap(), m));
+        }
+    }
+    out
+}
+
+/// Three `serve` nodes on a three-server JetStream cluster (3 replicas) under four writers
+/// that spread their requests over all three nodes: one JetStream server is killed with
+/// `kill -9` and restarted, then one API node is killed with `kill -9` and restarted on its
+/// folder. Every acknowledged move is stored exactly once, at its place, every game replays,
+/// and the writers saw only retriable failures (a node unreachable, `UNAVAILABLE`).
+#[test]
+fn kill_9_of_a_jetstream_server_then_of_an_api_node_loses_no_acknowledged_move() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::RwLock;
+    let cluster = store_nats::dev_server::Cluster::start();
+    let urls = cluster.urls();
+    let dirs: Vec<_> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
+    let start = |i: usize| {
+        ready(Server::start_in(
+            Some(&dirs[i].path().join("node")),
+            &[
+                "--store",
+                &urls,
+                "--store-stream",
+                "FAILOVER",
+                "--no-samples",
+            ],
+        ))
+    };
+    let mut servers: Vec<Server> = (0..3).map(start).collect();
+    let nodes = RwLock::new(servers.iter().map(|s| s.url.clone()).collect::<Vec<_>>());
+    let stop = AtomicBool::new(false);
+    let started = Instant::now();
+    let written: Vec<Written> = std::thread::scope(|scope| {
+        let writers: Vec<_> = (0..4)
+            .map(|w| {
+                let (nodes, stop) = (&nodes, &stop);
+                scope.spawn(move || api_writer(w, nodes, stop))
+            })
+            .collect();
+        std::thread::sleep(Duration::from_secs(3));
+        cluster.kill(1);
+        std::thread::sleep(Duration::from_secs(3));
+        cluster.start_node(1);
+        std::thread::sleep(Duration::from_secs(3));
+        // An API node crashes: its requests in flight fail; the writers go on at the others.
+        let _ = servers[1].child.kill();
+        let _ = servers[1].child.wait();
+        std::thread::sleep(Duration::from_secs(2));
+        servers[1] = start(1);
+        nodes.write().unwrap()[1] = servers[1].url.clone();
+        std::thread::sleep(Duration::from_secs(3));
+        stop.store(true, Ordering::SeqCst);
+        writers.into_iter().map(|w| w.join().unwrap()).collect()
+    });
+    let (mut acked, mut retried) = (0, 0);
+    for (i, w) in written.iter().enumerate() {
+        retried += w.retried;
+        for (id, moves) in &w.games {
+            acked += moves.len();
+            // Read through a node the writers' failures never touched and through the
+            // restarted one: the seats' moves are exactly the acknowledged ones, in order.
+            for server in [&servers[2], &servers[1]] {
+                let stored = seat_moves(server, id);
+                assert_eq!(&stored, moves, "writer {i}, game {id}");
+            }
+            // Every game replays to its end.
+            let v = gql(
+                &servers[0],
+                None,
+                "query($id: ID!) { game(id: $id) { plies position { ply phase } } }",
+                json!({ "id": id }),
+            );
+            let g = &data(&v)["game"];
+            assert_eq!(g["position"]["ply"], g["plies"], "{v}");
+        }
+    }
+    eprintln!(
+        "API failover: {acked} moves acknowledged, 0 lost, {retried} retriable failures, {:?}",
+        started.elapsed()
+    );
+    assert!(acked > 50, "the writers made progress: {acked}");
+    assert!(retried > 0, "the failures reached the writers");
 }

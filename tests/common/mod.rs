@@ -174,6 +174,14 @@ pub fn play_first(
 
 /// The moves of a game as stored: (ply, move) in order.
 pub fn stored_moves(server: &Server, id: &str) -> Vec<(u64, String)> {
+    stored_entries(server, id)
+        .into_iter()
+        .map(|(ply, _, m)| (ply, m))
+        .collect()
+}
+
+/// The entries of a game as stored: (ply, actor, move) in order, page by page.
+pub fn stored_entries(server: &Server, id: &str) -> Vec<(u64, String, String)> {
     let mut out = Vec::new();
     let mut after: Option<String> = None;
     loop {
@@ -187,6 +195,7 @@ pub fn stored_moves(server: &Server, id: &str) -> Vec<(u64, String)> {
         for e in m["edges"].as_array().unwrap() {
             out.push((
                 e["node"]["ply"].as_u64().unwrap(),
+                e["node"]["actor"].as_str().unwrap().to_string(),
                 e["node"]["move"].as_str().unwrap().to_string(),
             ));
             after = Some(e["cursor"].as_str().unwrap().to_string());

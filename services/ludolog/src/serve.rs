@@ -127,6 +127,7 @@ struct FileConfig {
 }
 
 /// The settings in force.
+#[derive(Clone)]
 pub struct Settings {
     pub listen: SocketAddr,
     pub data_dir: PathBuf,
@@ -188,7 +189,11 @@ pub fn settings(args: ServeArgs) -> Result<Settings> {
         .unwrap_or_else(|| PathBuf::from("./var/ludolog"));
     let nats = match args.store.or(file.store).as_deref() {
         None | Some("sled") => None,
-        Some(url) if url.starts_with("nats://") => Some(url.to_string()),
+        Some(url) if url.starts_with("nats://") => {
+            let urls: Vec<String> = url.split(',').map(str::to_string).collect();
+            store_nats::parse_urls(&urls).map_err(|e| anyhow::anyhow!("--store: {e}"))?;
+            Some(url.to_string())
+        }
         Some(other) => anyhow::bail!(
             "--store {other}: say `sled` (the embedded store) or nats://host:port[,nats://host:port…]"
         ),
@@ -254,6 +259,31 @@ fn init_logs(json: bool) {
 pub fn serve(args: ServeArgs) -> Result<()> {
     let s = settings(args)?;
     init_logs(s.log_json);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    let store = if s.nats.is_some() {
+        // A shared store may be away when the node starts: the node listens, unready, and
+        // opens it when it answers (`api::http::gate`).
+        runtime.block_on(run(None, s))?
+    } else {
+        // The embedded store is this process's own: if it cannot be opened, say so and stop.
+        let opened = open_store(&s)?;
+        runtime.block_on(run(Some(opened), s))?
+    };
+    if let Some(store) = store {
+        store.flush()?;
+        tracing::info!("store flushed; bye");
+    }
+    Ok(())
+}
+
+/// A store ready to serve, with its analysis attached.
+type Opened = (Arc<dyn GameLog>, Arc<analysis::Analysis>);
+
+/// Opens the store the settings name, attaches the analysis, loads the samples into an empty
+/// store.
+fn open_store(s: &Settings) -> Result<Opened> {
     let store: Arc<dyn GameLog> = match &s.nats {
         None => Arc::new(crate::storecmd::open_with(&s.data_dir, s.store.clone())?),
         Some(urls) => {
@@ -275,13 +305,7 @@ pub fn serve(args: ServeArgs) -> Result<()> {
             None => load_builtin_samples(&*store)?,
         }
     }
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?;
-    runtime.block_on(run(store.clone(), analysis, s))?;
-    store.flush()?;
-    tracing::info!("store flushed; bye");
-    Ok(())
+    Ok((store, analysis))
 }
 
 /// The sample games shipped in the binary (`data/samples/`), so `serve` has them wherever it
@@ -332,25 +356,62 @@ fn load_samples(store: &dyn GameLog, dir: &Path) -> Result<()> {
     Ok(())
 }
 
-async fn run(
-    store: Arc<dyn GameLog>,
-    analysis: Arc<analysis::Analysis>,
-    s: Settings,
-) -> Result<()> {
+/// Serves until SIGTERM or Ctrl-C: the store `opened`, or else the shared store the settings
+/// name, opened in the background (tried every two seconds) while the node answers
+/// `UNAVAILABLE`. Returns the store, if it was opened, for the caller to flush.
+async fn run(opened: Option<Opened>, s: Settings) -> Result<Option<Arc<dyn GameLog>>> {
     let control = api::auth::new_token().map_err(|e| anyhow::anyhow!("no randomness: {e}"))?;
-    let app = api::App::new(
-        store,
-        analysis,
-        api::ApiConfig {
-            control_token: Some(control.clone()),
-            ..s.api.clone()
-        },
-    );
-    let router = api::http::router(app).layer(tower_http_trace());
+    let config = api::ApiConfig {
+        control_token: Some(control.clone()),
+        ..s.api.clone()
+    };
+    let serving = move |(store, analysis): Opened| {
+        let app = api::App::new(store, analysis, config.clone());
+        api::http::router(app).layer(tower_http_trace())
+    };
+    let store = Arc::new(std::sync::OnceLock::<Arc<dyn GameLog>>::new());
+    let router = match opened {
+        Some(o) => {
+            let _ = store.set(o.0.clone());
+            serving(o)
+        }
+        None => {
+            let gate = api::http::gate::Gate::new("opening the store");
+            let (opening, store, s) = (gate.clone(), store.clone(), s.clone());
+            tokio::spawn(async move {
+                let gate = opening;
+                let mut said = String::new();
+                loop {
+                    let s = s.clone();
+                    match tokio::task::spawn_blocking(move || open_store(&s)).await {
+                        Ok(Ok(o)) => {
+                            let _ = store.set(o.0.clone());
+                            gate.open(serving(o));
+                            tracing::info!("store open: serving");
+                            return;
+                        }
+                        Ok(Err(e)) => {
+                            let why = format!("{e:#}");
+                            if why != said {
+                                tracing::error!(error = %why, "the store cannot be opened yet; unready, trying again every 2 s");
+                                said = why.clone();
+                            }
+                            gate.waiting(why);
+                        }
+                        Err(e) => gate.waiting(format!("opening the store: {e}")),
+                    }
+                    tokio::time::sleep(Duration::from_secs(2)).await;
+                }
+            });
+            gate.router()
+        }
+    };
     let listener = tokio::net::TcpListener::bind(s.listen)
         .await
         .with_context(|| format!("binding {}", s.listen))?;
     let addr = listener.local_addr()?;
+    std::fs::create_dir_all(&s.data_dir)
+        .with_context(|| format!("creating {}", s.data_dir.display()))?;
     let runtime_file = crate::storecmd::RuntimeFile::write(&s.data_dir, addr, &control)?;
     println!("Ludolog is listening on http://{addr}/graphql (GraphiQL: open it in a browser)");
     tracing::info!(%addr, data_dir = %s.data_dir.display(), "listening");
@@ -361,7 +422,7 @@ async fn run(
         .await?;
     tracing::info!("shutting down");
     drop(runtime_file);
-    Ok(())
+    Ok(store.get().cloned())
 }
 
 fn tower_http_trace() -> tower_http::trace::TraceLayer<

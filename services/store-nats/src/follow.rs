@@ -1,6 +1,9 @@
 //! How a node's projections follow the logs that every node writes: a durable consumer of
 //! this node's own (`ludolog-node-<id>`, the id kept in the node's folder) reads each entry
-//! that ends a game, whichever node wrote it, and runs the finish hooks for it; the server
+//! that ends a game and each archive record, whichever node wrote it, and runs the finish
+//! hooks for the game, once per game on this node: a game that finished in play is seen
+//! twice (its last entry, then its record when sealed) unless its entries were purged before
+//! this node read them, and a game born sealed only by its record. The server
 //! keeps the consumer's place (its acknowledgements), so a restarted node resumes where it
 //! stopped and a new node starts from the first game. [`NatsLog::caught_up_to`] says how far
 //! this node has read.
@@ -63,14 +66,19 @@ impl NatsLog {
         Ok((self.followed.load(Ordering::SeqCst), self.last_sequence()?))
     }
 
-    /// Runs the finish hooks for a game the log says has ended.
+    /// Runs the finish hooks for a game the log says has ended, unless this node has.
     fn finished_in_log(&self, id: GameId) -> store::Result<()> {
+        let done = self.local.open_tree("follow:finished")?;
+        if done.contains_key(id.to_bytes())? {
+            return Ok(());
+        }
         let header = self.header(id)?;
         let state = self.state_at(id, header.plies)?;
         let hooks = self.hooks.read().unwrap_or_else(|e| e.into_inner()).clone();
         for h in hooks {
             h(self, &header, state.as_ref(), None);
         }
+        done.insert(id.to_bytes(), Vec::new())?;
         Ok(())
     }
 
@@ -91,19 +99,26 @@ impl NatsLog {
             Ok::<_, StoreError>(out)
         })?;
         let prefix = format!("{}.e.", self.config.prefix);
+        let archive = self.subject_archive();
         for m in batch {
             let seq = m.info().map(|i| i.stream_sequence).unwrap_or(0);
-            if codec::is_finished(m.headers.as_ref()) {
-                let id = m
-                    .subject
+            let id = if m.subject.as_str() == archive {
+                m.headers
+                    .as_ref()
+                    .and_then(|h| h.get(crate::archive::GAME))
+                    .and_then(|v| v.as_str().parse::<GameId>().ok())
+            } else if codec::is_finished(m.headers.as_ref()) {
+                m.subject
                     .as_str()
                     .strip_prefix(&prefix)
-                    .and_then(|s| s.parse::<GameId>().ok());
-                if let Some(id) = id {
-                    // Unacknowledged on failure: the server offers it again after its ack
-                    // wait, and the follower stops here until then.
-                    self.finished_in_log(id)?;
-                }
+                    .and_then(|s| s.parse::<GameId>().ok())
+            } else {
+                None
+            };
+            if let Some(id) = id {
+                // Unacknowledged on failure: the server offers it again after its ack wait,
+                // and the follower stops here until then.
+                self.finished_in_log(id)?;
             }
             self.rt.block_on(m.ack()).map_err(codec::unavailable)?;
             self.followed.fetch_max(seq, Ordering::SeqCst);
@@ -141,7 +156,7 @@ async fn durable(log: &NatsLog) -> store::Result<Consumer<pull::Config>> {
                 durable_name: Some(name.clone()),
                 deliver_policy: DeliverPolicy::All,
                 ack_policy: AckPolicy::Explicit,
-                filter_subject: format!("{}.e.>", log.config.prefix),
+                filter_subjects: vec![format!("{}.e.>", log.config.prefix), log.subject_archive()],
                 ack_wait: Duration::from_secs(10),
                 ..Default::default()
             },

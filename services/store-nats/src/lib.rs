@@ -8,6 +8,7 @@
 //! |---|---|
 //! | `<prefix>.g.<game id>` | one: the game's header as created or imported (JSON) |
 //! | `<prefix>.e.<game id>` | the game's entries in ply order, one each (JSON `Entry`); header `Ludolog-Ply`, and `Ludolog-Status: finished` on the entry that ends the game |
+//! | `<prefix>.archive` | one record per finished game, header and entries (JSON), header `Ludolog-Game`: see [`archive`]; a sealed game's two subjects above are purged |
 //!
 //! A game's current header is its header message brought up to date by its last entry. An
 //! append publishes each new entry with `Nats-Expected-Last-Subject-Sequence` set to the
@@ -26,6 +27,8 @@
 //! - this file: [`NatsLog`], opening (connection, the stream and its limits checked), the
 //!   node-local parts;
 //! - [`log`]: the logs — create, append, reads, listings, import;
+//! - [`archive`]: finished games sealed into one record each;
+//! - `catalog`: this node's catalog of every game (listings, sealed records' places);
 //! - [`codec`]: messages to and from entries and headers; errors to `StoreError`;
 //! - [`dev_server`]: a local `nats-server` for tests and trying things out;
 //! - [`follow`]: the durable consumer that feeds this node's projections (finish hooks) from
@@ -34,6 +37,8 @@
 //! The trait is synchronous: each call blocks on this backend's own runtime. Call it from a
 //! thread that is not driving async tasks (`spawn_blocking`, as for sled).
 
+pub mod archive;
+mod catalog;
 pub mod codec;
 pub mod dev_server;
 pub mod follow;
@@ -47,6 +52,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 use store::{GameId, StoreError};
+
+/// How many decoded sealed records a node keeps (~25 KB each).
+const SEALED_KEPT: usize = 512;
 
 /// The finish hooks registered on this node.
 type Hooks = RwLock<Vec<store::FinishHook>>;
@@ -66,6 +74,9 @@ pub struct NatsConfig {
     pub timeout: Duration,
     /// Snapshots and limits, as for the sled store.
     pub store: store::Config,
+    /// How long a finished game keeps its own subjects before this node seals it into one
+    /// archive record ([`archive`]); `None`: this node never seals (others may).
+    pub seal_after: Option<Duration>,
 }
 
 impl NatsConfig {
@@ -86,6 +97,9 @@ impl NatsConfig {
             replicas: 3,
             timeout: Duration::from_secs(5),
             store: store::Config::default(),
+            // Long enough that a reader of a game that has just ended is done with its
+            // subjects before they go (a read that loses the race reads the record instead).
+            seal_after: Some(Duration::from_secs(10)),
         }
     }
 }
@@ -132,6 +146,10 @@ pub struct Inner {
     grow_hooks: RwLock<Vec<store::log::GrowHook>>,
     /// Whether the live-updates subscription runs.
     watching: AtomicBool,
+    /// One reader of the stream into the catalog at a time.
+    catalog_lock: tokio::sync::Mutex<()>,
+    /// Sealed records lately read, by stream sequence ([`archive`]).
+    sealed_cache: quick_cache::sync::Cache<u64, Arc<archive::Sealed>>,
 }
 
 impl NatsLog {
@@ -151,7 +169,7 @@ impl NatsLog {
             .path(dir.join("projections"))
             .cache_capacity(config.store.cache_bytes)
             .open()?;
-        Ok(NatsLog(Arc::new(Inner {
+        let log = NatsLog(Arc::new(Inner {
             rt,
             js,
             stream,
@@ -166,7 +184,11 @@ impl NatsLog {
             followed: AtomicU64::new(0),
             grow_hooks: RwLock::default(),
             watching: AtomicBool::new(false),
-        })))
+            catalog_lock: tokio::sync::Mutex::new(()),
+            sealed_cache: quick_cache::sync::Cache::new(SEALED_KEPT),
+        }));
+        log.start_keeping();
+        Ok(log)
     }
 
     /// The stream's sequence of its last message: how far the logs go (`caughtUpTo`).
@@ -175,6 +197,16 @@ impl NatsLog {
             let mut s = self.stream.clone();
             let info = s.info().await.map_err(codec::unavailable)?;
             Ok(info.state.last_sequence)
+        })
+    }
+
+    /// How many distinct subjects the stream has: the server keeps state in memory for each
+    /// (two per game in play, none per sealed game).
+    pub fn subjects(&self) -> store::Result<u64> {
+        self.rt.block_on(async {
+            let mut s = self.stream.clone();
+            let info = s.info().await.map_err(codec::unavailable)?;
+            Ok(info.state.subjects_count)
         })
     }
 
@@ -256,14 +288,19 @@ async fn watch(
     Ok(())
 }
 
+/// The servers' addresses, checked: `BadInput` names the first that is not one.
+pub fn parse_urls(urls: &[String]) -> store::Result<Vec<async_nats::ServerAddr>> {
+    urls.iter()
+        .map(|u| {
+            u.parse::<async_nats::ServerAddr>()
+                .map_err(|e| StoreError::BadInput(format!("store URL {u}: {e}")))
+        })
+        .collect()
+}
+
 /// The connection, and the stream checked for limits that delete events.
 async fn connect(config: &NatsConfig) -> store::Result<(jetstream::Context, stream::Stream)> {
-    let addrs = config
-        .urls
-        .iter()
-        .map(|u| u.parse::<async_nats::ServerAddr>())
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| StoreError::BadInput(format!("store URL: {e}")))?;
+    let addrs = parse_urls(&config.urls)?;
     let client = async_nats::ConnectOptions::new()
         .connection_timeout(config.timeout)
         .request_timeout(Some(config.timeout))
@@ -361,13 +398,16 @@ impl store::GameLog for NatsLog {
         self.list_games(filter, first, after)
     }
     fn game_ids(&self) -> Box<dyn Iterator<Item = store::Result<GameId>> + '_> {
-        match self.rt.block_on(self.read_ids()) {
+        match self.game_ids_now() {
             Ok(ids) => Box::new(ids.into_iter().map(Ok)),
             Err(e) => Box::new(std::iter::once(Err(e))),
         }
     }
     fn game_count(&self) -> usize {
-        self.rt.block_on(self.read_ids()).map_or(0, |ids| ids.len())
+        self.rt
+            .block_on(self.sync_catalog())
+            .and_then(|()| self.known_count())
+            .map_or(0, |n| n as usize)
     }
     fn on_finish(&self, hook: store::FinishHook) {
         self.hooks

@@ -14,15 +14,23 @@ use store::portable::{PreparedImport, RecordError};
 use store::{plan, Append, Appended, Entry, Filter, GameId, Header, NewGame, Page, Status};
 use store::{Result, StoreError};
 
+/// Where a game's log is.
+enum Place {
+    /// On its own subjects; the header brought up to date by the last entry.
+    Live(Header),
+    /// In its archive record, at this stream sequence.
+    Sealed(Header, u64),
+}
+
 /// How many fresh ids a creation tries when another node took the same one.
 const ID_TRIES: u32 = 16;
 
 impl NatsLog {
-    fn subject_header(&self, id: GameId) -> String {
+    pub(crate) fn subject_header(&self, id: GameId) -> String {
         format!("{}.g.{id}", self.config.prefix)
     }
 
-    fn subject_entries(&self, id: GameId) -> String {
+    pub(crate) fn subject_entries(&self, id: GameId) -> String {
         format!("{}.e.{id}", self.config.prefix)
     }
 
@@ -43,12 +51,67 @@ impl NatsLog {
             .map(|_| ())
     }
 
-    /// The game's header: as created, brought up to date by its last entry.
+    /// Where a game's log is now: its own subjects, or its archive record.
+    async fn locate(&self, id: GameId) -> Result<Place> {
+        if let Some(found) = self.known_sealed(id)? {
+            return Ok(found);
+        }
+        if let Some(h) = self.read_live_header(id).await? {
+            return Ok(Place::Live(h));
+        }
+        // Sealed on another node since this node's catalog last read the stream?
+        self.sync_catalog().await?;
+        self.known_sealed(id)?.ok_or(StoreError::NotFound(id))
+    }
+
+    fn known_sealed(&self, id: GameId) -> Result<Option<Place>> {
+        Ok(self.known(id)?.and_then(|k| {
+            let seq = k.sealed?;
+            Some(Place::Sealed(k.header, seq))
+        }))
+    }
+
+    /// The game's header, wherever its log is.
     pub(crate) async fn read_header(&self, id: GameId) -> Result<Header> {
-        let created = self
-            .last_on(&self.subject_header(id))
-            .await?
-            .ok_or(StoreError::NotFound(id))?;
+        match self.locate(id).await? {
+            Place::Live(h) | Place::Sealed(h, _) => Ok(h),
+        }
+    }
+
+    /// Every entry of a game in ply order, each with its stream sequence (0 for a sealed
+    /// game's: it has no subject to append to).
+    pub(crate) async fn read_entries(&self, id: GameId) -> Result<Vec<(Entry, u64)>> {
+        let from_record = |s: Arc<crate::archive::Sealed>| -> Vec<(Entry, u64)> {
+            s.entries.iter().map(|e| (e.clone(), 0)).collect()
+        };
+        match self.locate(id).await? {
+            Place::Sealed(_, seq) => Ok(from_record(self.read_sealed(id, seq).await?)),
+            Place::Live(h) => {
+                let live =
+                    tokio::time::timeout(self.config.timeout, self.read_live_entries(id)).await;
+                match live {
+                    Ok(Ok(entries)) if entries.len() as u32 >= h.plies => Ok(entries),
+                    // Purged while being read: sealed meanwhile, so the record is there.
+                    other => match self.locate(id).await? {
+                        Place::Sealed(_, seq) => Ok(from_record(self.read_sealed(id, seq).await?)),
+                        Place::Live(_) => match other {
+                            Ok(Err(e)) => Err(e),
+                            _ => Err(StoreError::Unavailable(format!(
+                                "game {id}: its entries could not be read in time"
+                            ))),
+                        },
+                    },
+                }
+            }
+        }
+    }
+
+    /// The header of a game that still has its own subjects: as created, brought up to date
+    /// by its last entry. `None` if it has none (never existed, or sealed).
+    pub(crate) async fn read_live_header(&self, id: GameId) -> Result<Option<Header>> {
+        let Some(created) = self.last_on(&self.subject_header(id)).await? else {
+            return Ok(None);
+        };
         let mut h = codec::decode_header(id, &created.payload)?;
         if let Some(last) = self.last_on(&self.subject_entries(id)).await? {
             let e = codec::decode_entry(id, &last.payload)?;
@@ -62,11 +125,11 @@ impl NatsLog {
                 };
             }
         }
-        Ok(h)
+        Ok(Some(h))
     }
 
-    /// Every entry of a game in ply order, each with its stream sequence.
-    pub(crate) async fn read_entries(&self, id: GameId) -> Result<Vec<(Entry, u64)>> {
+    /// Every entry on a game's own subject in ply order, each with its stream sequence.
+    pub(crate) async fn read_live_entries(&self, id: GameId) -> Result<Vec<(Entry, u64)>> {
         let consumer = self
             .stream
             .create_consumer(pull::OrderedConfig {
@@ -117,47 +180,6 @@ impl NatsLog {
             }
         }
         Ok(out)
-    }
-
-    /// Every game id, oldest first: the subjects of the header messages.
-    pub(crate) async fn read_ids(&self) -> Result<Vec<GameId>> {
-        let prefix = format!("{}.g.", self.config.prefix);
-        let consumer = self
-            .stream
-            .create_consumer(pull::OrderedConfig {
-                filter_subject: format!("{prefix}*"),
-                deliver_policy: DeliverPolicy::All,
-                headers_only: true,
-                ..Default::default()
-            })
-            .await
-            .map_err(codec::unavailable)?;
-        let name = consumer.cached_info().name.clone();
-        let mut ids = Vec::new();
-        if consumer.cached_info().num_pending == 0 {
-            self.drop_consumer(&name).await;
-            return Ok(ids);
-        }
-        let mut messages = consumer.messages().await.map_err(codec::unavailable)?;
-        while let Some(m) = messages.next().await {
-            let m = m.map_err(codec::unavailable)?;
-            let pending = m.info().map_err(codec::unavailable)?.pending;
-            if let Some(id) = m
-                .subject
-                .as_str()
-                .strip_prefix(&prefix)
-                .and_then(|s| s.parse::<GameId>().ok())
-            {
-                ids.push(id);
-            }
-            if pending == 0 {
-                break;
-            }
-        }
-        drop(messages);
-        self.drop_consumer(&name).await;
-        ids.sort();
-        Ok(ids)
     }
 
     /// The game's state, header and last sequence from its log; a seeded game left waiting on
@@ -294,13 +316,21 @@ impl NatsLog {
     pub(crate) fn create_game(&self, g: NewGame) -> Result<(Header, Vec<Entry>)> {
         for _ in 0..ID_TRIES {
             // Another node may take the same id: the header's publish finds out.
-            let id = self.ids.next(g.at, |_| false);
+            let id = self
+                .ids
+                .next(g.at, |id| matches!(self.known(id), Ok(Some(_))));
             let planned = plan::create(&self.registry, &self.config.store, id, g.clone())?;
             let finished = planned.header.status == Status::Finished;
             let written = self.rt.block_on(async {
+                if finished {
+                    let seq = self
+                        .publish_sealed(&planned.header, &planned.entries)
+                        .await?;
+                    self.learn_sealed(planned.header.clone(), seq).await?;
+                    return Ok(0);
+                }
                 self.publish_header(&planned.header).await?;
-                self.publish_entries(id, 0, &planned.entries, finished)
-                    .await
+                self.publish_entries(id, 0, &planned.entries, false).await
             });
             match written {
                 Err(StoreError::Exists(_)) => continue,
@@ -437,19 +467,17 @@ impl NatsLog {
         Ok(state)
     }
 
+    /// A page of the catalog, newest first (brought up to the stream's end first).
     pub(crate) fn list_games(
         &self,
         filter: &Filter,
         first: usize,
         after: Option<GameId>,
     ) -> Result<Page> {
-        let ids = self.rt.block_on(self.read_ids())?;
+        self.rt.block_on(self.sync_catalog())?;
         let mut games = Vec::new();
-        for id in ids.into_iter().rev() {
-            if after.is_some_and(|a| id >= a) {
-                continue;
-            }
-            let h = self.rt.block_on(self.read_header(id))?;
+        for k in self.known_games(true, after)? {
+            let h = k?.header;
             if filter.accepts(&h) {
                 games.push(h);
                 if games.len() > first {
@@ -458,6 +486,14 @@ impl NatsLog {
             }
         }
         Ok(Page::of(games, first))
+    }
+
+    /// Every game id, oldest first, from the catalog brought up to the stream's end.
+    pub(crate) fn game_ids_now(&self) -> Result<Vec<GameId>> {
+        self.rt.block_on(self.sync_catalog())?;
+        self.known_games(false, None)?
+            .map(|k| k.map(|k| k.header.id))
+            .collect()
     }
 
     pub(crate) fn import_prepared(&self, p: PreparedImport) -> Result<Header, RecordError> {
@@ -471,15 +507,27 @@ impl NatsLog {
         let finished = header.status == Status::Finished;
         self.rt
             .block_on(async {
+                // A sealed game's subjects are gone: only the catalog knows its id is taken.
+                if self.known(header.id)?.is_some() {
+                    return Err(StoreError::Exists(header.id));
+                }
+                if finished {
+                    if self.read_live_header(header.id).await?.is_some() {
+                        return Err(StoreError::Exists(header.id));
+                    }
+                    let seq = self.publish_sealed(&header, p.entries()).await?;
+                    return self.learn_sealed(header.clone(), seq).await;
+                }
                 self.publish_header(&header).await?;
-                self.publish_entries(header.id, 0, p.entries(), finished)
+                self.publish_entries(header.id, 0, p.entries(), false)
                     .await
+                    .map(|_| ())
             })
             .map_err(|e| match e {
                 StoreError::Exists(id) => err(format!("game {id} already exists")),
                 other => err(other.to_string()),
             })?;
-        // Hooks run when the follower reads the last entry (`follow`).
+        // Hooks run when the follower reads the record (`follow`).
         Ok(header)
     }
 }

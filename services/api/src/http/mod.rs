@@ -9,6 +9,7 @@ mod admin;
 mod assets;
 pub mod cache;
 mod exports;
+pub mod gate;
 mod graphql;
 pub mod ratelimit;
 pub mod reply;
