@@ -338,3 +338,127 @@ fn positions_are_read_from_the_command_line_while_serve_writes_the_store() {
     let (ok, _, err) = run(&["stats", "--kind", "five-tribes"], &data);
     assert!(!ok && err.contains("in use"), "{err}");
 }
+
+/// Every sample game of every kind written as game text (`export --text`), read into a new
+/// store (`import --text`) and written again gives the same text, and the same games: each
+/// entry, each player, each status.
+#[test]
+fn every_sample_game_round_trips_through_game_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    for kind in ["five-tribes", "caledonia", "mombasa"] {
+        let file = format!(
+            "{}/../../data/samples/{kind}.ndjson",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let (ok, _, err) = run(&["import", &file, "--allow-rejects"], &a);
+        assert!(ok, "{err}");
+    }
+    let texts = |data: &Path, name: &str| {
+        let out = dir.path().join(name);
+        let (ok, _, err) = run(
+            &[
+                "export",
+                "--text",
+                "--include-active",
+                "--out",
+                out.to_str().unwrap(),
+            ],
+            data,
+        );
+        assert!(ok, "{err}");
+        std::fs::read_to_string(out).unwrap()
+    };
+    let first = texts(&a, "a.txt");
+    let games = first.matches("\nGame: ").count();
+    assert!(games > 300, "{games} games");
+    let (ok, out, err) = run(
+        &[
+            "import",
+            "--text",
+            dir.path().join("a.txt").to_str().unwrap(),
+        ],
+        &b,
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains(&format!("imported {games} games")), "{out}");
+    assert!(out.contains("rejected 0"), "{out}");
+    assert_eq!(
+        texts(&b, "b.txt"),
+        first,
+        "text → store → text is the identity"
+    );
+    // The same games: compare the records, but for the times a text does not keep.
+    let records = |data: &Path, name: &str| -> Vec<Value> {
+        let out = dir.path().join(name);
+        let (ok, _, err) = run(
+            &["export", "--include-active", "--out", out.to_str().unwrap()],
+            data,
+        );
+        assert!(ok, "{err}");
+        std::fs::read_to_string(out)
+            .unwrap()
+            .lines()
+            .map(|l| {
+                let r: Value = serde_json::from_str(l).unwrap();
+                let entries: Vec<Value> = r["entries"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|e| json!([e["ply"], e["actor"], e["notation"]]))
+                    .collect();
+                json!([
+                    r["id"],
+                    r["kind"],
+                    r["players"],
+                    r["options"],
+                    r["seed"],
+                    r["status"],
+                    entries
+                ])
+            })
+            .collect()
+    };
+    assert_eq!(records(&b, "b.ndjson"), records(&a, "a.ndjson"));
+}
+
+/// The examples of `schema/notation/game-text.md` are games this build reads, and a typed
+/// mistake is refused with its line, storing nothing.
+#[test]
+fn the_documented_game_texts_import_and_a_mistake_is_refused_at_its_line() {
+    let doc = include_str!("../schema/notation/game-text.md");
+    let examples = doc.split("## Examples").nth(1).unwrap();
+    let blocks: Vec<&str> = examples.split("```").skip(1).step_by(2).collect();
+    assert_eq!(blocks.len(), 3, "one example of each game");
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("store");
+    for (i, block) in blocks.iter().enumerate() {
+        let file = dir.path().join(format!("{i}.txt"));
+        std::fs::write(
+            &file,
+            block
+                .trim_start_matches(|c: char| c.is_alphanumeric())
+                .trim_start(),
+        )
+        .unwrap();
+        let (ok, out, err) = run(
+            &["import", "--text", file.to_str().unwrap(), "--strict"],
+            &data,
+        );
+        assert!(
+            ok && out.contains("imported 1 games"),
+            "example {i}: {out}{err}"
+        );
+    }
+    // A mistake: a deal that is no deal, on line 6 (after the header, a blank and a comment).
+    let typed = "Game: five-tribes\nPlayers: Ana, Bruno\nDate: 2026-11-28\n\n# at the club\ndealer: deal nonsense\n";
+    let file = dir.path().join("bad.txt");
+    std::fs::write(&file, typed).unwrap();
+    let (ok, out, err) = run(&["import", "--text", file.to_str().unwrap()], &data);
+    assert!(!ok, "{out}");
+    assert!(err.contains("line 6, ply 0"), "{err}");
+    assert!(
+        out.contains("imported 0 games") && out.contains("rejected 1"),
+        "{out}"
+    );
+}

@@ -64,9 +64,13 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Import game records (NDJSON, one game per line), validating every entry.
+    /// Import game records (NDJSON, one game per line), validating every entry; with
+    /// `--text`, games written by hand (schema/notation/game-text.md).
     Import {
         file: PathBuf,
+        /// The file is game text, not NDJSON records.
+        #[arg(long)]
+        text: bool,
         /// Stop at the first bad record instead of going on with the next line.
         #[arg(long)]
         strict: bool,
@@ -76,8 +80,12 @@ pub enum Command {
         #[command(flatten)]
         data: DataDir,
     },
-    /// Export game records as NDJSON (finished games; see --include-active).
+    /// Export game records as NDJSON (finished games; see --include-active); with `--text`,
+    /// as game text (schema/notation/game-text.md), games separated by `---` lines.
     Export {
+        /// Write game text, not NDJSON records.
+        #[arg(long)]
+        text: bool,
         #[arg(long, value_parser = kind_parser())]
         kind: Option<GameKind>,
         /// File to write, or `-` for standard output.

@@ -13,6 +13,7 @@ mod migrate;
 mod serve;
 mod simulate;
 mod storecmd;
+mod textcmd;
 
 use anyhow::{Context, Result};
 use clap::Parser;
@@ -189,6 +190,7 @@ fn main() -> Result<()> {
         }
         Command::Import {
             file,
+            text,
             strict,
             allow_rejects,
             data,
@@ -196,7 +198,11 @@ fn main() -> Result<()> {
             // Attached, so every finished game imported updates the summaries and the
             // position index as it is stored (as `serve`'s `importGame` does).
             let (store, _analysis) = storecmd::open_analysed(&data.data_dir)?;
-            let s = storecmd::import(&store, &file, strict)?;
+            let s = if text {
+                textcmd::import_text(&store, &file, strict)?
+            } else {
+                storecmd::import(&store, &file, strict)?
+            };
             println!(
                 "imported {} games ({} entries, {:.0} entries/s), rejected {}",
                 s.imported,
@@ -224,6 +230,7 @@ fn main() -> Result<()> {
             )?)?;
         }
         Command::Export {
+            text,
             kind,
             out,
             include_active,
@@ -236,7 +243,11 @@ fn main() -> Result<()> {
                      keep this file private"
                 );
             }
-            let n = storecmd::export(&store, kind, include_active, &out)?;
+            let n = if text {
+                textcmd::export_text(&store, kind, include_active, &out)?
+            } else {
+                storecmd::export(&store, kind, include_active, &out)?
+            };
             eprintln!("exported {n} games to {}", out.display());
         }
         Command::Backup { to, data } => {

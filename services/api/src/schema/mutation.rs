@@ -123,9 +123,15 @@ impl Mutation {
         })
     }
 
-    /// Imports a game record (one NDJSON line of `schema/game-record.schema.json`). Needs the
-    /// admin token; with none configured, imports are refused.
-    async fn import_game(&self, ctx: &Context<'_>, record: String) -> Result<Game> {
+    /// Imports one game: a record (one NDJSON line of `schema/game-record.schema.json`), or a
+    /// game text written by hand (`schema/notation/game-text.md`) — exactly one of the two.
+    /// Needs the admin token; with none configured, imports are refused.
+    async fn import_game(
+        &self,
+        ctx: &Context<'_>,
+        record: Option<String>,
+        text: Option<String>,
+    ) -> Result<Game> {
         let app = app(ctx);
         if app.config.admin_token.is_none() {
             return Err(ApiError::Unauthorized(
@@ -137,6 +143,15 @@ impl Mutation {
             return Err(ApiError::Unauthorized("importGame needs the admin token".into()).into());
         }
         let header = blocking(app, move |s| {
+            let record = match (record, text) {
+                (Some(r), None) => r,
+                (None, Some(t)) => text_record(s.registry(), &t)?,
+                _ => {
+                    return Err(ApiError::BadInput(
+                        "give either `record` or `text`, not both or neither".into(),
+                    ))
+                }
+            };
             let h = s.import_line(1, &record).map_err(ApiError::BadRecord)?;
             s.flush()?;
             Ok(h)
@@ -144,4 +159,20 @@ impl Mutation {
         .await?;
         Ok(Game::new(header))
     }
+}
+
+/// The record of the one game a game text holds.
+fn text_record(registry: &rules_core::Registry, text: &str) -> Result<String, ApiError> {
+    let mut games = store::portable::text::parse_all(registry, text);
+    if games.len() != 1 {
+        return Err(ApiError::BadInput(format!(
+            "the text holds {} games; importGame takes one (`ludolog import --text` takes many)",
+            games.len()
+        )));
+    }
+    let game = games
+        .pop()
+        .ok_or_else(|| ApiError::BadInput("no game".into()))?
+        .map_err(ApiError::BadRecord)?;
+    serde_json::to_string(&game.record).map_err(|e| ApiError::Internal(e.to_string()))
 }

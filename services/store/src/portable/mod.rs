@@ -17,6 +17,7 @@ use rules_core::{Actor, GameKind, Ply, ToAct};
 use serde::{Deserialize, Serialize};
 
 pub mod check;
+pub mod text;
 
 /// Largest record (one line) accepted.
 pub const MAX_RECORD_BYTES: usize = 8 << 20;
