@@ -246,21 +246,9 @@ fn a_node_started_before_its_cluster_is_unready_then_serves_when_the_cluster_com
         .port();
     let store = format!("nats://127.0.0.1:{port}");
     let n = Server::start(&["--store", &store, "--store-replicas", "1", "--no-samples"]);
-    let get = |path: &str| match ureq::get(&format!("{}{path}", n.url)).call() {
-        Ok(r) => (r.status(), r.into_string().unwrap()),
-        Err(ureq::Error::Status(code, r)) => (code, r.into_string().unwrap()),
-        Err(e) => panic!("{path}: {e}"),
-    };
-    assert_eq!(get("/healthz").0, 200);
+    assert_eq!(get(&n, "/healthz").0, 200);
     // (The first attempt to reach the cluster takes a moment to fail.)
-    let start = Instant::now();
-    let (status, body) = loop {
-        let (status, body) = get("/readyz");
-        if body.contains("cannot reach") || start.elapsed() > Duration::from_secs(20) {
-            break (status, body);
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    };
+    let (status, body) = wait_for(&n, "/readyz", |_, body| body.contains("cannot reach"));
     assert_eq!(status, 503, "{body}");
     let v: serde_json::Value = serde_json::from_str(&body).unwrap();
     assert_eq!(common::code(&v), "UNAVAILABLE", "{v}");
@@ -288,15 +276,7 @@ fn a_node_started_before_its_cluster_is_unready_then_serves_when_the_cluster_com
             .spawn()
             .unwrap(),
     );
-    let start = Instant::now();
-    while get("/readyz").0 != 200 {
-        assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "{:?}",
-            get("/readyz")
-        );
-        std::thread::sleep(Duration::from_millis(200));
-    }
+    wait_for(&n, "/readyz", |status, _| status == 200);
     let (id, _) = create_game(&n, "five-tribes", 2, 3);
     let v = gql(
         &n,
@@ -305,6 +285,69 @@ fn a_node_started_before_its_cluster_is_unready_then_serves_when_the_cluster_com
         json!({ "id": id }),
     );
     assert_eq!(data(&v)["game"]["plies"], 1);
+}
+
+/// A stream someone else made with an age limit (events older than a day would vanish): the
+/// node will not write to it and is unready, naming the limit, and leaves the stream as it
+/// was; once its owner takes the limit off, the node opens the store by itself and serves.
+#[test]
+fn a_node_on_a_stream_with_limits_is_unready_until_its_owner_removes_them() {
+    use store_nats::dev_server::{make_limited_stream, max_age, remove_age_limit, url};
+    let day = Duration::from_secs(86_400);
+    make_limited_stream(&url(), "LIMITED", "limited", day);
+    let n = Server::start(&[
+        "--store",
+        &url(),
+        "--store-replicas",
+        "1",
+        "--store-stream",
+        "LIMITED",
+        "--no-samples",
+    ]);
+    let (status, body) = wait_for(&n, "/readyz", |_, body| body.contains("max_age"));
+    assert_eq!(status, 503, "{body}");
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(common::code(&v), "UNAVAILABLE", "{v}");
+    assert_eq!(
+        max_age(&url(), "LIMITED"),
+        day,
+        "the stream is left as it was"
+    );
+    remove_age_limit(&url(), "LIMITED");
+    wait_for(&n, "/readyz", |status, _| status == 200);
+    let (id, _) = create_game(&n, "mombasa", 2, 5);
+    let v = gql(
+        &n,
+        None,
+        "query($id: ID!) { game(id: $id) { status } }",
+        json!({ "id": id }),
+    );
+    assert_eq!(data(&v)["game"]["status"], "ACTIVE");
+}
+
+/// A plain GET: its status and body.
+fn get(n: &Server, path: &str) -> (u16, String) {
+    match ureq::get(&format!("{}{path}", n.url)).call() {
+        Ok(r) => (r.status(), r.into_string().unwrap()),
+        Err(ureq::Error::Status(code, r)) => (code, r.into_string().unwrap()),
+        Err(e) => panic!("{path}: {e}"),
+    }
+}
+
+/// GETs `path` until `until` holds of the answer (30 s at most); the last answer.
+fn wait_for(n: &Server, path: &str, until: impl Fn(u16, &str) -> bool) -> (u16, String) {
+    let start = Instant::now();
+    loop {
+        let (status, body) = get(n, path);
+        if until(status, &body) {
+            return (status, body);
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "{path}: {status} {body}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }
 
 /// A GraphQL request that may fail to reach its node: `Err` for a transport failure (the node

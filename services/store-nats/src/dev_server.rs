@@ -202,3 +202,52 @@ impl Drop for Cluster {
         let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
+
+/// Runs `f` with a JetStream context on the server at `url` (for the helpers below).
+#[allow(clippy::expect_used)]
+fn with_js<T>(url: &str, f: impl AsyncFnOnce(async_nats::jetstream::Context) -> T) -> T {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    rt.block_on(async {
+        let client = async_nats::connect(url).await.expect("the test server");
+        f(async_nats::jetstream::new(client)).await
+    })
+}
+
+/// What someone else might do: makes `stream` (subjects `<prefix>.>`) on the server at `url`
+/// with an age limit, under which events older than `max_age` would vanish.
+#[allow(clippy::expect_used)]
+pub fn make_limited_stream(url: &str, stream: &str, prefix: &str, max_age: Duration) {
+    with_js(url, async |js| {
+        js.create_stream(async_nats::jetstream::stream::Config {
+            name: stream.to_string(),
+            subjects: vec![format!("{prefix}.>")],
+            max_age,
+            ..Default::default()
+        })
+        .await
+        .expect("a stream with limits");
+    })
+}
+
+/// The age limit of `stream` now (zero: none).
+#[allow(clippy::expect_used)]
+pub fn max_age(url: &str, stream: &str) -> Duration {
+    with_js(url, async |js| {
+        let mut s = js.get_stream(stream).await.expect("the stream");
+        s.info().await.expect("its info").config.max_age
+    })
+}
+
+/// What its owner does once told: takes the age limit off `stream`.
+#[allow(clippy::expect_used)]
+pub fn remove_age_limit(url: &str, stream: &str) {
+    with_js(url, async |js| {
+        let mut s = js.get_stream(stream).await.expect("the stream");
+        let mut config = s.info().await.expect("its info").config.clone();
+        config.max_age = Duration::ZERO;
+        js.update_stream(config).await.expect("the stream updated");
+    })
+}

@@ -166,34 +166,22 @@ fn a_retry_with_its_key_at_the_other_node_is_recognised_not_applied_twice() {
 fn a_stream_made_by_someone_else_with_limits_is_refused_and_left_alone() {
     let config = server::fresh_config();
     // Someone made the stream with an age limit: events older than a day would vanish.
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    rt.block_on(async {
-        let client = async_nats::connect(server::url()).await.unwrap();
-        let js = async_nats::jetstream::new(client);
-        js.create_stream(async_nats::jetstream::stream::Config {
-            name: config.stream.clone(),
-            subjects: vec![format!("{}.>", config.prefix)],
-            max_age: Duration::from_secs(86_400),
-            ..Default::default()
-        })
-        .await
-        .unwrap();
-    });
+    let day = Duration::from_secs(86_400);
+    store_nats::dev_server::make_limited_stream(
+        &server::url(),
+        &config.stream,
+        &config.prefix,
+        day,
+    );
     let dir = tempfile::tempdir().unwrap();
     let e = NatsLog::open(config.clone(), store_conformance::registry(), dir.path())
         .err()
         .expect("a stream with limits is refused");
     assert_eq!(e.code(), "BAD_INPUT");
     assert!(e.to_string().contains("max_age"), "{e}");
-    let kept = rt.block_on(async {
-        let client = async_nats::connect(server::url()).await.unwrap();
-        let js = async_nats::jetstream::new(client);
-        let mut s = js.get_stream(&config.stream).await.unwrap();
-        s.info().await.unwrap().config.max_age
-    });
     assert_eq!(
-        kept,
-        Duration::from_secs(86_400),
+        store_nats::dev_server::max_age(&server::url(), &config.stream),
+        day,
         "the stream is left as it was"
     );
 }
