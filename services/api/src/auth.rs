@@ -66,6 +66,15 @@ impl Caller {
             .map(|i| Seat(i as u8))
     }
 
+    /// Whether this caller holds `game`'s recorder token (enters any seat's move and every
+    /// chance entry of a game at a real table).
+    pub fn is_recorder(&self, game: &Header) -> bool {
+        match (&self.token, &game.recorder_token_hash) {
+            (Some(t), Some(h)) => constant_time_eq(hash_token(t).as_bytes(), h.as_bytes()),
+            _ => false,
+        }
+    }
+
     /// What this caller may see of `game`: its seat's view, or a spectator's.
     pub fn viewer(&self, game: &Header) -> Viewer {
         self.seat_in(game).map_or(Viewer::Spectator, Viewer::Seat)

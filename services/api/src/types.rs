@@ -121,6 +121,17 @@ pub struct PositionHit {
     pub ply: u32,
 }
 
+/// Who deals a game's chance entries (the layout, every draw and refill, a first player).
+#[derive(Enum, Copy, Clone, Eq, PartialEq, Default)]
+pub enum Dealing {
+    /// The store, from the game's seed (dealt the moment the rules ask).
+    #[default]
+    Seeded,
+    /// The players, at a real table: the recorder types each outcome in as it was dealt, and
+    /// the rules check it against the components left.
+    Table,
+}
+
 #[derive(Enum, Copy, Clone, Eq, PartialEq)]
 pub enum GameStatus {
     Active,

@@ -15,9 +15,10 @@ fn new_game(store: &Store, seed: u64) -> Result<GameId> {
         kind: GameKind::FiveTribes,
         players: vec!["a".into(), "b".into(), "c".into(), "d".into()],
         options: serde_json::json!({ "players": 4 }),
-        seed,
+        seed: Some(seed),
         at: Utc::now(),
         seat_token_hashes: vec![],
+        recorder_token_hash: None,
     })?;
     Ok(h.id)
 }
@@ -141,9 +142,10 @@ pub fn bench_append(
                             kind: GameKind::FiveTribes,
                             players: vec!["a".into(), "b".into(), "c".into(), "d".into()],
                             options: serde_json::json!({ "players": 4 }),
-                            seed: *seed,
+                            seed: Some(*seed),
                             at: Utc::now(),
                             seat_token_hashes: vec![],
+                            recorder_token_hash: None,
                         })?;
                         let mut ply = h.plies;
                         for (seat, m) in moves {

@@ -421,9 +421,10 @@ pub fn play_random_games(
             kind,
             players: names,
             options: serde_json::json!({ "players": players }),
-            seed: game_seed,
+            seed: Some(game_seed),
             at: start,
             seat_token_hashes: vec![],
+            recorder_token_hash: None,
         })?;
         let mut policy = Dealer::new(game_seed, rules_core::playout::POLICY_STREAM);
         let mut plies = h.plies;

@@ -67,9 +67,10 @@ pub fn new_game(store: &dyn GameLog, players: u8, seed: u64) -> GameId {
             kind: rules_core::GameKind::FiveTribes,
             players: names,
             options: serde_json::json!({ "players": players }),
-            seed,
+            seed: Some(seed),
             at: t0(),
             seat_token_hashes: vec![],
+            recorder_token_hash: None,
         })
         .unwrap();
     assert_eq!(entries.len(), 1, "the deal is entry 0");

@@ -50,9 +50,10 @@ fn a_server_killed_under_writers_loses_no_acknowledged_move() {
                                 kind: rules_core::GameKind::FiveTribes,
                                 players: vec!["a".into(), "b".into()],
                                 options: serde_json::json!({ "players": 2 }),
-                                seed: 100 + w,
+                                seed: Some(100 + w),
                                 at: t0(),
                                 seat_token_hashes: vec![],
+                                recorder_token_hash: None,
                             }) {
                                 Ok((h, _)) => {
                                     game = Some(h.id);

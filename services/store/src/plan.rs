@@ -80,7 +80,7 @@ pub fn create(registry: &Registry, config: &Config, id: GameId, g: NewGame) -> R
         config,
         id,
         &mut state,
-        Some(g.seed),
+        g.seed,
         0,
         &mut entries,
         &mut snaps,
@@ -91,7 +91,7 @@ pub fn create(registry: &Registry, config: &Config, id: GameId, g: NewGame) -> R
         kind: g.kind,
         players: g.players,
         options: options.to_string(),
-        seed: Some(g.seed),
+        seed: g.seed,
         rules_version: rules.rules_version().to_string(),
         data_hash: rules.data_hash(),
         created_at: g.at,
@@ -99,6 +99,7 @@ pub fn create(registry: &Registry, config: &Config, id: GameId, g: NewGame) -> R
         status: status_of(state.as_ref()),
         plies: entries.len() as u32,
         seat_token_hashes: g.seat_token_hashes,
+        recorder_token_hash: g.recorder_token_hash,
     };
     Ok(Planned {
         header,

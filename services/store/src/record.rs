@@ -50,6 +50,10 @@ pub struct Header {
     pub plies: u32,
     /// Hashes of the seats' secret tokens (filled by the API; empty for imports).
     pub seat_token_hashes: Vec<String>,
+    /// Hash of the recorder's token: one person entering every seat's moves and every chance
+    /// entry of a game played at a real table (filled by the API; none for imports).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recorder_token_hash: Option<String>,
 }
 
 impl Header {
@@ -95,7 +99,14 @@ impl Header {
                 rules_version: self.rules_version.clone(),
                 data_hash: self.data_hash.clone(),
                 created_at: self.created_at,
-                seat_token_hashes: self.seat_token_hashes.clone(),
+                // The recorder's hash rides after the seats' (one more than the players):
+                // the sled layout of `StoredHeader` stays as it was.
+                seat_token_hashes: self
+                    .seat_token_hashes
+                    .iter()
+                    .chain(&self.recorder_token_hash)
+                    .cloned()
+                    .collect(),
             },
             self.tip(),
         )
@@ -110,6 +121,12 @@ impl Header {
     }
 
     pub(crate) fn join(h: StoredHeader, t: StoredTip) -> Header {
+        let mut seat_token_hashes = h.seat_token_hashes;
+        let recorder_token_hash = if seat_token_hashes.len() > h.players.len() {
+            seat_token_hashes.pop()
+        } else {
+            None
+        };
         Header {
             id: h.id,
             kind: h.kind,
@@ -122,7 +139,8 @@ impl Header {
             updated_at: t.updated_at,
             status: t.status,
             plies: t.plies,
-            seat_token_hashes: h.seat_token_hashes,
+            seat_token_hashes,
+            recorder_token_hash,
         }
     }
 }
@@ -220,5 +238,40 @@ mod tests {
             );
         }
         assert!(decode::<Entry>(&[1, 2], GameId(1), None).is_err());
+    }
+
+    /// The recorder's token hash is kept by the sled layout without changing it: a header
+    /// with one comes back with it, and one without (every header written before recorders)
+    /// comes back without.
+    #[test]
+    fn the_recorder_hash_survives_the_stored_layout() {
+        let at = DateTime::from_timestamp(1_700_000_000, 0).unwrap();
+        let mut h = Header {
+            id: GameId(9),
+            kind: GameKind::Mombasa,
+            players: vec!["a".into(), "b".into()],
+            options: "{}".into(),
+            seed: None,
+            rules_version: "mombasa/1".into(),
+            data_hash: "x".into(),
+            created_at: at,
+            updated_at: at,
+            status: Status::Active,
+            plies: 0,
+            seat_token_hashes: vec!["s0".into(), "s1".into()],
+            recorder_token_hash: Some("r".into()),
+        };
+        for _ in 0..2 {
+            let (fixed, tip) = h.split();
+            let fixed: StoredHeader = decode(&encode(&fixed), h.id, None).unwrap();
+            assert_eq!(Header::join(fixed, tip), h);
+            h.recorder_token_hash = None;
+        }
+        let (fixed, _) = h.split();
+        assert_eq!(
+            fixed.seat_token_hashes,
+            vec!["s0", "s1"],
+            "the old layout, unchanged"
+        );
     }
 }

@@ -78,10 +78,12 @@ pub struct NewGame {
     pub kind: GameKind,
     pub players: Vec<String>,
     pub options: serde_json::Value,
-    /// The store deals from this seed.
-    pub seed: u64,
+    /// The store deals from this seed; `None`: the game is dealt at a real table, and its
+    /// chance entries are typed in (by its recorder).
+    pub seed: Option<u64>,
     pub at: DateTime<Utc>,
     pub seat_token_hashes: Vec<String>,
+    pub recorder_token_hash: Option<String>,
 }
 
 /// An entry to append.

@@ -15,6 +15,9 @@ pub struct CreatedGame {
     pub game: Game,
     /// One secret per seat, in seat order: shown once, stored only hashed.
     pub seat_tokens: Vec<String>,
+    /// The recorder's secret, shown once: one person may enter every seat's move with it
+    /// (`recordEntry`) and, for a game dealt at the table, every chance entry.
+    pub recorder_token: String,
 }
 
 #[derive(async_graphql::SimpleObject)]
@@ -38,14 +41,23 @@ impl Mutation {
         players: Vec<String>,
         options: Option<Json<serde_json::Value>>,
         seed: Option<String>,
+        #[graphql(default)] dealing: Dealing,
     ) -> Result<CreatedGame> {
         let app = app(ctx);
         let kind: rules_core::GameKind = kind.into();
-        let seed = match seed {
-            Some(s) => s.parse::<u64>().map_err(|_| {
+        let seed = match (dealing, seed) {
+            (Dealing::Table, Some(_)) => return Err(ApiError::BadInput(
+                "a game dealt at the table has no seed: give `seed` or `dealing: TABLE`, not both"
+                    .into(),
+            )
+            .into()),
+            (Dealing::Table, None) => None,
+            (Dealing::Seeded, Some(s)) => Some(s.parse::<u64>().map_err(|_| {
                 ApiError::BadInput(format!("seed `{s}` is not a 64-bit unsigned integer"))
-            })?,
-            None => random_seed().map_err(|e| ApiError::Internal(e.to_string()))?,
+            })?),
+            (Dealing::Seeded, None) => {
+                Some(random_seed().map_err(|e| ApiError::Internal(e.to_string()))?)
+            }
         };
         let options = options
             .map(|o| o.0)
@@ -55,6 +67,8 @@ impl Mutation {
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| ApiError::Internal(e.to_string()))?;
         let hashes = tokens.iter().map(|t| hash_token(t)).collect();
+        let recorder = new_token().map_err(|e| ApiError::Internal(e.to_string()))?;
+        let recorder_hash = hash_token(&recorder);
         let (header, _) = blocking(app, move |s| {
             Ok(s.create(NewGame {
                 kind,
@@ -63,6 +77,7 @@ impl Mutation {
                 seed,
                 at: Utc::now(),
                 seat_token_hashes: hashes,
+                recorder_token_hash: Some(recorder_hash),
             })?)
         })
         .await?;
@@ -72,6 +87,7 @@ impl Mutation {
         Ok(CreatedGame {
             game: Game::new(header),
             seat_tokens: tokens,
+            recorder_token: recorder,
         })
     }
 
@@ -86,41 +102,69 @@ impl Mutation {
     ) -> Result<PlayResult> {
         let app = app(ctx);
         let id = parse_id(&game_id)?;
-        let caller = caller(ctx);
         let header = blocking(app, move |s| Ok(s.header(id)?)).await?;
-        let seat = caller.seat_in(&header).ok_or_else(|| {
+        let seat = caller(ctx).seat_in(&header).ok_or_else(|| {
             ApiError::Unauthorized("playMove needs the token of a seat of this game".into())
         })?;
-        let appended = blocking(app, move |s| {
-            Ok(s.append(Append {
-                game: id,
-                expected_ply,
-                actor: Actor::Seat(seat),
-                notation: &notation,
-                key: idempotency_key.as_deref(),
-                at: Utc::now(),
-            })?)
-        })
-        .await?;
-        if !appended.replayed {
-            app.metrics
-                .appends
-                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            app.hub.publish(id, appended.header.plies);
+        let at = Actor::Seat(seat);
+        enter(
+            app,
+            id,
+            expected_ply,
+            at,
+            notation,
+            idempotency_key,
+            Viewer::Seat(seat),
+        )
+        .await
+    }
+
+    /// Enters one entry of a game played at a real table, as the person recording it: any
+    /// seat's move (`actor`: the seat number) or, for a game dealt at the table
+    /// (`dealing: TABLE`), a chance outcome as the table dealt it (`actor: "dealer"`), which
+    /// the rules check against the components left. Needs the game's recorder token; a seat's
+    /// token may enter that seat's own moves. The answer shows the entries as a spectator sees
+    /// them.
+    async fn record_entry(
+        &self,
+        ctx: &Context<'_>,
+        game_id: ID,
+        expected_ply: u32,
+        actor: String,
+        notation: String,
+        idempotency_key: Option<String>,
+    ) -> Result<PlayResult> {
+        let app = app(ctx);
+        let id = parse_id(&game_id)?;
+        let header = blocking(app, move |s| Ok(s.header(id)?)).await?;
+        let actor: Actor = actor.parse().map_err(|_| {
+            ApiError::BadInput(format!("actor `{actor}`: a seat number or `dealer`"))
+        })?;
+        if let Actor::Seat(s) = actor {
+            if usize::from(s.0) >= header.players.len() {
+                return Err(ApiError::BadInput(format!("this game has no seat {}", s.0)).into());
+            }
         }
-        // The caller sees its own move; dealt entries as the rules let it.
-        let first = appended.entries.first().map_or(0, |e| e.ply);
-        let entries = appended.entries.clone();
-        let viewer = Viewer::Seat(seat);
-        let moves = blocking(app, move |s| {
-            visible_moves(s.state_at(id, first)?, &entries, viewer)
-        })
-        .await?;
-        Ok(PlayResult {
-            game: Game::new(appended.header),
-            entries: moves,
-            replayed: appended.replayed,
-        })
+        let c = caller(ctx);
+        let allowed =
+            c.is_recorder(&header) || c.seat_in(&header).is_some_and(|s| actor == Actor::Seat(s));
+        if !allowed {
+            return Err(ApiError::Unauthorized(
+                "recordEntry needs the game's recorder token (or a seat's own, for its moves)"
+                    .into(),
+            )
+            .into());
+        }
+        enter(
+            app,
+            id,
+            expected_ply,
+            actor,
+            notation,
+            idempotency_key,
+            Viewer::Spectator,
+        )
+        .await
     }
 
     /// Imports one game: a record (one NDJSON line of `schema/game-record.schema.json`), or a
@@ -175,4 +219,46 @@ fn text_record(registry: &rules_core::Registry, text: &str) -> Result<String, Ap
         .ok_or_else(|| ApiError::BadInput("no game".into()))?
         .map_err(ApiError::BadRecord)?;
     serde_json::to_string(&game.record).map_err(|e| ApiError::Internal(e.to_string()))
+}
+
+/// Appends one entry for `actor` and tells the live subscribers; the entries written, as
+/// `viewer` may see them.
+async fn enter(
+    app: &std::sync::Arc<crate::App>,
+    id: store::GameId,
+    expected_ply: u32,
+    actor: Actor,
+    notation: String,
+    key: Option<String>,
+    viewer: Viewer,
+) -> Result<PlayResult> {
+    let appended = blocking(app, move |s| {
+        Ok(s.append(Append {
+            game: id,
+            expected_ply,
+            actor,
+            notation: &notation,
+            key: key.as_deref(),
+            at: Utc::now(),
+        })?)
+    })
+    .await?;
+    if !appended.replayed {
+        app.metrics
+            .appends
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        app.hub.publish(id, appended.header.plies);
+    }
+    // The caller sees its own move; dealt entries as the rules let it.
+    let first = appended.entries.first().map_or(0, |e| e.ply);
+    let entries = appended.entries.clone();
+    let moves = blocking(app, move |s| {
+        visible_moves(s.state_at(id, first)?, &entries, viewer)
+    })
+    .await?;
+    Ok(PlayResult {
+        game: Game::new(appended.header),
+        entries: moves,
+        replayed: appended.replayed,
+    })
 }

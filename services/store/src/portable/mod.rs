@@ -287,6 +287,7 @@ pub fn prepare_import(
         status,
         plies: entries.len() as u32,
         seat_token_hashes: Vec::new(),
+        recorder_token_hash: None,
     };
     Ok(PreparedImport {
         line: line_no,
