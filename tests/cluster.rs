@@ -112,28 +112,26 @@ fn migrate_moves_every_game_to_jetstream_and_back_with_identical_exports() {
         env!("CARGO_MANIFEST_DIR"),
         "/../../data/samples/mombasa.ndjson"
     );
-    let out = std::process::Command::new(common::ludolog())
-        .args(["import", samples, "--allow-rejects", "--data-dir"])
-        .arg(&src)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::ludolog_ok([
+        "import",
+        samples,
+        "--allow-rejects",
+        "--data-dir",
+        src.to_str().unwrap(),
+    ]);
     let migrate = |from: &str, to: &str| {
-        let out = std::process::Command::new(common::ludolog())
-            .args(["migrate", "--from", from, "--to", to, "--replicas", "1"])
-            .args(["--stream", "MIGRATED"])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let out = common::ludolog_ok([
+            "migrate",
+            "--from",
+            from,
+            "--to",
+            to,
+            "--replicas",
+            "1",
+            "--stream",
+            "MIGRATED",
+        ]);
+        let report: serde_json::Value = serde_json::from_slice(&out).unwrap();
         assert_eq!(report["identical"], true, "{report}");
         report
     };

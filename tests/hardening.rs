@@ -350,20 +350,12 @@ fn csv_cells_never_start_a_formula() {
     rec["players"] = json!(["=HYPERLINK(\"http://x\")", "@SUM(A1)"]);
     let file = dir.path().join("evil.ndjson");
     std::fs::write(&file, format!("{rec}\n")).unwrap();
-    let ok = std::process::Command::new(ludolog())
-        .args([
-            "import",
-            file.to_str().unwrap(),
-            "--data-dir",
-            data.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        ok.status.success(),
-        "{}",
-        String::from_utf8_lossy(&ok.stderr)
-    );
+    common::ludolog_ok([
+        "import",
+        file.to_str().unwrap(),
+        "--data-dir",
+        data.to_str().unwrap(),
+    ]);
     let out = std::process::Command::new(ludolog())
         .args([
             "table",

@@ -182,19 +182,14 @@ fn an_online_backup_holds_every_move_acknowledged_before_it() {
             .map(|(id, _)| stored_moves(&server, id))
             .collect();
         let to = server.dir.path().join("copy");
-        let out = Command::new(ludolog())
-            .args(["backup", "--to"])
-            .arg(&to)
-            .arg("--data-dir")
-            .arg(&data)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let out = common::ludolog_ok([
+            "backup".as_ref(),
+            "--to".as_ref(),
+            to.as_os_str(),
+            "--data-dir".as_ref(),
+            data.as_os_str(),
+        ]);
+        let report: serde_json::Value = serde_json::from_slice(&out).unwrap();
         assert_eq!(report["online"], true, "{report}");
         assert_eq!(report["games"], 4, "{report}");
         std::thread::sleep(std::time::Duration::from_millis(300));

@@ -14,6 +14,18 @@ pub fn ludolog() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_ludolog"))
 }
 
+/// Runs `ludolog` with `args` and asserts that it succeeded (showing its standard error if
+/// not); its standard output.
+pub fn ludolog_ok<S: AsRef<std::ffi::OsStr>>(args: impl IntoIterator<Item = S>) -> Vec<u8> {
+    let out = Command::new(ludolog()).args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
 /// A `ludolog serve` process on a free port, killed when dropped.
 pub struct Server {
     pub child: std::process::Child,

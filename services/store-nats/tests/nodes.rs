@@ -19,6 +19,24 @@ fn two_nodes() -> (NatsLog, NatsLog, tempfile::TempDir, tempfile::TempDir) {
     (a, b, da, db)
 }
 
+/// `seat` plays `m` at `ply` through node `log`.
+fn play(
+    log: &NatsLog,
+    id: store::GameId,
+    ply: u32,
+    seat: rules_core::Seat,
+    m: &str,
+) -> store::Result<store::Appended> {
+    log.append(Append {
+        game: id,
+        expected_ply: ply,
+        actor: Actor::Seat(seat),
+        notation: m,
+        key: None,
+        at: t0(),
+    })
+}
+
 /// The first legal move at the game's tip, as node `log` sees it.
 fn a_move(log: &dyn GameLog, id: store::GameId) -> (u32, rules_core::Seat, String) {
     let h = log.header(id).unwrap();
@@ -35,45 +53,18 @@ fn a_move_on_one_node_is_read_on_the_other_and_a_stale_node_gets_a_conflict() {
     let id = new_game(&a, 2, 7);
     // Node A warms its tip; node B plays.
     let (ply, seat, m) = a_move(&a, id);
-    let on_b = b
-        .append(Append {
-            game: id,
-            expected_ply: ply,
-            actor: Actor::Seat(seat),
-            notation: &m,
-            key: None,
-            at: t0(),
-        })
-        .unwrap();
+    let on_b = play(&b, id, ply, seat, &m).unwrap();
     assert_eq!(a.header(id).unwrap(), on_b.header, "A reads what B wrote");
     assert_eq!(a.entries(id, ply, on_b.header.plies).unwrap(), on_b.entries);
     // A's tip is stale: the same ply again is a conflict naming the ply B reached.
-    let e = a
-        .append(Append {
-            game: id,
-            expected_ply: ply,
-            actor: Actor::Seat(seat),
-            notation: &m,
-            key: None,
-            at: t0(),
-        })
-        .unwrap_err();
+    let e = play(&a, id, ply, seat, &m).unwrap_err();
     assert!(
         matches!(e, StoreError::VersionConflict { current, .. } if current == on_b.header.plies),
         "{e}"
     );
     // At the right ply A appends, and B sees it.
     let (ply, seat, m) = a_move(&a, id);
-    let on_a = a
-        .append(Append {
-            game: id,
-            expected_ply: ply,
-            actor: Actor::Seat(seat),
-            notation: &m,
-            key: None,
-            at: t0(),
-        })
-        .unwrap();
+    let on_a = play(&a, id, ply, seat, &m).unwrap();
     assert_eq!(b.header(id).unwrap(), on_a.header);
 }
 
