@@ -370,6 +370,28 @@ fn a_table_game_of_each_kind_recorded_by_its_recorder_alone_is_the_game_dealt_by
                 common::stored_entries(&server, id),
             )
         };
+        // Each entry says who typed it in: here the recorder; in the dealt game the seats
+        // (their own moves), and nobody for the store's deals.
+        let by = |id: &str| {
+            let v = gql(&server, None, "query($id: ID!) { game(id: $id) { moves(first: 6) { nodes { actor enteredBy } } } }", json!({ "id": id }));
+            data(&v)["game"]["moves"]["nodes"]
+                .as_array()
+                .unwrap()
+                .clone()
+        };
+        assert!(
+            by(&id).iter().all(|m| m["enteredBy"] == "recorder"),
+            "{:?}",
+            by(&id)
+        );
+        for m in by(&dealt) {
+            let want = if m["actor"] == "dealer" {
+                serde_json::Value::Null
+            } else {
+                m["actor"].clone()
+            };
+            assert_eq!(m["enteredBy"], want, "{m}");
+        }
         let table = end(&id);
         assert_eq!(table.0["status"], "FINISHED", "{kind}");
         assert_eq!(table.0["plies"].as_u64(), Some(entries.len() as u64));

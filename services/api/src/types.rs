@@ -162,6 +162,9 @@ pub struct Move {
     /// The same in words, as this viewer may know it.
     pub description: String,
     pub recorded_at: chrono::DateTime<chrono::Utc>,
+    /// Who typed it in: the seat number (its own move) or `recorder` (the person recording the
+    /// whole table); null for the store's own deals and where nobody said (imports).
+    pub entered_by: Option<String>,
 }
 
 impl Move {
@@ -172,6 +175,7 @@ impl Move {
             notation: text,
             description,
             recorded_at: e.recorded_at,
+            entered_by: e.entered_by.map(|b| b.to_string()),
         }
     }
 }

@@ -66,6 +66,7 @@ fn writer(
             notation: m,
             key: None,
             at: Utc::now(),
+            entered_by: None,
         })?;
         for e in &r.entries {
             state.apply(e.actor, &e.notation)?;
@@ -159,6 +160,7 @@ pub fn bench_append(
                                 notation: m,
                                 key: None,
                                 at: Utc::now(),
+                                entered_by: None,
                             })?;
                             ply = r.header.plies;
                             n += 1;
@@ -338,6 +340,7 @@ pub fn bench_import(
                         notation,
                         at,
                         key: None,
+                        entered_by: None,
                     }
                 })
                 .collect(),

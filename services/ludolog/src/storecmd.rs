@@ -439,6 +439,7 @@ pub fn play_random_games(
                 notation: m,
                 key: None,
                 at: start + Duration::seconds(i64::from(plies) * 20),
+                entered_by: None,
             })?;
             for e in &r.entries {
                 state.apply(e.actor, &e.notation)?;

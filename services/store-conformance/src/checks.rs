@@ -55,6 +55,7 @@ pub fn conflicts_illegal_moves_and_client_deals_are_refused_and_write_nothing(
         notation: &good,
         key: None,
         at: t0(),
+        entered_by: None,
     };
 
     let e = store
@@ -153,6 +154,7 @@ pub fn an_idempotent_retry_returns_the_first_result_and_writes_nothing(new: &dyn
         notation: &m,
         key: Some("k-1"),
         at: t0(),
+        entered_by: None,
     };
     let first = store.append(req.clone()).unwrap();
     assert!(!first.replayed);
@@ -199,6 +201,7 @@ pub fn sixteen_threads_racing_on_one_game_write_each_ply_once(new: &dyn Fn() -> 
                             notation: m,
                             key: None,
                             at: t0(),
+                            entered_by: None,
                         }) {
                             Ok(_) => wins += 1,
                             Err(StoreError::VersionConflict {

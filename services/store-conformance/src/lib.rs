@@ -97,6 +97,7 @@ pub fn play_out(store: &dyn GameLog, id: GameId, choose: u64, max: usize) -> u32
                 notation: m,
                 key: None,
                 at: t0() + Duration::seconds(i as i64),
+                entered_by: None,
             })
             .unwrap();
     }

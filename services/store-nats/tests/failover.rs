@@ -80,6 +80,7 @@ fn a_server_killed_under_writers_loses_no_acknowledged_move() {
                                 notation: &m,
                                 key: None,
                                 at: t0(),
+                                entered_by: None,
                             })?;
                             Ok(Some((r.entries[0].ply, r.entries[0].notation.clone())))
                         })();
@@ -180,6 +181,7 @@ fn a_cluster_without_quorum_is_unready_refuses_writes_and_recovers_by_itself() {
             notation: &m,
             key: Some("q-1"),
             at: t0(),
+            entered_by: None,
         })
     };
     let e = append().unwrap_err();

@@ -34,6 +34,7 @@ fn play(
         notation: m,
         key: None,
         at: t0(),
+        entered_by: None,
     })
 }
 
@@ -100,6 +101,7 @@ fn writers_racing_on_two_nodes_write_each_ply_once() {
                             notation: &moves[pick % moves.len()],
                             key: None,
                             at: t0(),
+                            entered_by: None,
                         }) {
                             Ok(_) => wins += 1,
                             Err(StoreError::VersionConflict { .. }) => {}
@@ -141,6 +143,7 @@ fn a_retry_with_its_key_at_the_other_node_is_recognised_not_applied_twice() {
         notation: &m,
         key: Some("k-1"),
         at: t0(),
+        entered_by: None,
     };
     let first = a.append(req.clone()).unwrap();
     assert!(!first.replayed);

@@ -83,6 +83,7 @@ fn a_sealed_game_reads_the_same_everywhere_and_keeps_no_subject() {
             notation: "pass",
             key: None,
             at: t0(),
+            entered_by: None,
         })
         .unwrap_err();
     assert!(

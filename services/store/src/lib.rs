@@ -38,7 +38,7 @@ pub mod wal;
 pub use error::{Result, StoreError};
 pub use id::GameId;
 pub use log::GameLog;
-pub use record::{Entry, Header, Status};
+pub use record::{EnteredBy, Entry, Header, Status};
 pub use store::{
     Append, Appended, BackupReport, Config, Filter, FinishHook, NewGame, Page, RebuildReport, Store,
 };

@@ -164,6 +164,7 @@ pub trait GameLog: Send + Sync {
                     notation: e.notation,
                     at: e.recorded_at,
                     key: e.key,
+                    entered_by: e.entered_by.map(|b| b.to_string()),
                 })
                 .collect(),
         })

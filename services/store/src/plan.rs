@@ -179,6 +179,7 @@ pub fn append(
         notation,
         recorded_at: req.at,
         key: req.key.map(str::to_string),
+        entered_by: req.entered_by,
     }];
     let mut snaps = Vec::new();
     if (ply + 1).is_multiple_of(config.snapshot_every) {
@@ -254,6 +255,7 @@ pub fn deal_chance(
             notation,
             recorded_at: at,
             key: None,
+            entered_by: None,
         });
         ply += 1;
         if ply.is_multiple_of(config.snapshot_every) {

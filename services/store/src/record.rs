@@ -154,6 +154,98 @@ pub struct Entry {
     #[serde(with = "nanos")]
     pub recorded_at: DateTime<Utc>,
     pub key: Option<String>,
+    /// Who typed the entry in, when it was said. Last, and left out when `None`: an entry
+    /// without it is stored exactly as entries were before it existed ([`decode_entry`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entered_by: Option<EnteredBy>,
+}
+
+/// Who typed an entry in: a seat, its own move, or the person recording the whole table.
+/// Text: the seat number, or `recorder`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EnteredBy {
+    Seat(rules_core::Seat),
+    Recorder,
+}
+
+impl std::fmt::Display for EnteredBy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EnteredBy::Seat(s) => write!(f, "{}", s.0),
+            EnteredBy::Recorder => f.write_str("recorder"),
+        }
+    }
+}
+
+impl std::str::FromStr for EnteredBy {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        match s {
+            "recorder" => Ok(EnteredBy::Recorder),
+            _ => s
+                .parse::<u8>()
+                .map(|n| EnteredBy::Seat(rules_core::Seat(n)))
+                .map_err(|_| format!("`{s}`: a seat number or `recorder`")),
+        }
+    }
+}
+
+impl Serialize for EnteredBy {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for EnteredBy {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        String::deserialize(d)?
+            .parse()
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+/// An entry's fields before `entered_by`, as postcard lays them out.
+#[derive(Serialize, Deserialize)]
+struct EntryCore {
+    ply: u32,
+    actor: Actor,
+    notation: String,
+    #[serde(with = "nanos")]
+    recorded_at: DateTime<Utc>,
+    key: Option<String>,
+}
+
+/// An entry from its postcard bytes: its fields, then `entered_by` if anything follows (an
+/// entry stored before `entered_by` existed, or without it, ends after `key`).
+pub(crate) fn entry_from_postcard(bytes: &[u8]) -> std::result::Result<Entry, postcard::Error> {
+    let (core, rest) = postcard::take_from_bytes::<EntryCore>(bytes)?;
+    let entered_by = if rest.is_empty() {
+        None
+    } else {
+        postcard::from_bytes::<Option<EnteredBy>>(rest)?
+    };
+    Ok(Entry {
+        ply: core.ply,
+        actor: core.actor,
+        notation: core.notation,
+        recorded_at: core.recorded_at,
+        key: core.key,
+        entered_by,
+    })
+}
+
+/// A framed entry (see [`entry_from_postcard`]).
+pub fn decode_entry(bytes: &[u8], game: GameId, ply: Option<u32>) -> Result<Entry> {
+    let payload = unframe(bytes).ok_or_else(|| StoreError::Corrupt {
+        game,
+        ply,
+        what: "checksum mismatch".into(),
+    })?;
+    entry_from_postcard(payload).map_err(|e| StoreError::Corrupt {
+        game,
+        ply,
+        what: e.to_string(),
+    })
 }
 
 /// Timestamps as nanoseconds since the epoch: exact, compact, and they round-trip the text of
@@ -225,19 +317,20 @@ mod tests {
             notation: "draw cards=fi".into(),
             recorded_at: DateTime::from_timestamp(1_700_000_000, 123_456_789).unwrap(),
             key: Some("k".into()),
+            entered_by: Some(EnteredBy::Recorder),
         };
         let bytes = encode(&e);
-        assert_eq!(decode::<Entry>(&bytes, GameId(1), Some(3)).unwrap(), e);
+        assert_eq!(decode_entry(&bytes, GameId(1), Some(3)).unwrap(), e);
         for i in 0..bytes.len() {
             let mut bad = bytes.clone();
             bad[i] ^= 0x10;
-            let err = decode::<Entry>(&bad, GameId(1), Some(3)).unwrap_err();
+            let err = decode_entry(&bad, GameId(1), Some(3)).unwrap_err();
             assert!(
                 matches!(err, StoreError::Corrupt { ply: Some(3), .. }),
                 "{err}"
             );
         }
-        assert!(decode::<Entry>(&[1, 2], GameId(1), None).is_err());
+        assert!(decode_entry(&[1, 2], GameId(1), None).is_err());
     }
 
     /// The recorder's token hash is kept by the sled layout without changing it: a header
@@ -273,5 +366,36 @@ mod tests {
             vec!["s0", "s1"],
             "the old layout, unchanged"
         );
+    }
+
+    /// Who typed an entry in is kept after the fields entries had before it, so an entry
+    /// without it is stored byte for byte as before and an entry stored before reads back.
+    #[test]
+    fn entered_by_follows_the_older_fields_and_older_entries_read() {
+        let at = DateTime::from_timestamp(1_700_000_000, 5).unwrap();
+        let mut e = Entry {
+            ply: 4,
+            actor: Actor::Seat(rules_core::Seat(1)),
+            notation: "bid 3".into(),
+            recorded_at: at,
+            key: None,
+            entered_by: None,
+        };
+        let before = encode(&EntryCore {
+            ply: 4,
+            actor: e.actor,
+            notation: "bid 3".into(),
+            recorded_at: at,
+            key: None,
+        });
+        assert_eq!(encode(&e), before, "without it, the old layout");
+        assert_eq!(decode_entry(&before, GameId(1), Some(4)).unwrap(), e);
+        for by in [EnteredBy::Recorder, EnteredBy::Seat(rules_core::Seat(1))] {
+            e.entered_by = Some(by);
+            assert_eq!(decode_entry(&encode(&e), GameId(1), Some(4)).unwrap(), e);
+            let json = serde_json::to_string(&e).unwrap();
+            assert_eq!(serde_json::from_str::<Entry>(&json).unwrap(), e);
+        }
+        assert!(decode_entry(&frame(&[4, 0]), GameId(1), Some(4)).is_err());
     }
 }

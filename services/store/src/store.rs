@@ -21,7 +21,7 @@ use crate::durability::GroupCommit;
 use crate::error::{Result, StoreError};
 use crate::id::GameId;
 use crate::record::{
-    decode, encode, frame, unframe, Entry, Header, Status, StoredHeader, StoredTip,
+    decode, encode, frame, unframe, EnteredBy, Entry, Header, Status, StoredHeader, StoredTip,
 };
 use crate::wal::{record, WalFile, WalWrite};
 use chrono::{DateTime, Utc};
@@ -96,6 +96,9 @@ pub struct Append<'a> {
     pub notation: &'a str,
     pub key: Option<&'a str>,
     pub at: DateTime<Utc>,
+    /// Who typed it in: the seat itself, or the game's recorder (`None`: not said, as for the
+    /// store's own tools).
+    pub entered_by: Option<EnteredBy>,
 }
 
 /// What an append wrote: the entry, then any dealer entries that followed it.
@@ -553,7 +556,7 @@ impl Store {
             {
                 let (k, v) = kv?;
                 let ply = u32::from_be_bytes([k[8], k[9], k[10], k[11]]);
-                let last: Entry = decode(&v, id, Some(ply))?;
+                let last = crate::record::decode_entry(&v, id, Some(ply))?;
                 tip.plies = ply + 1;
                 tip.updated_at = last.recorded_at;
             }

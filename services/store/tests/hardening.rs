@@ -27,6 +27,7 @@ fn an_idempotency_key_belongs_to_the_seat_that_used_it() {
         notation: &m,
         key: Some("k-secret"),
         at: t0(),
+        entered_by: None,
     };
     store.append(secret.clone()).unwrap();
     let plies = store.header(id).unwrap().plies;
@@ -82,6 +83,7 @@ fn moves_are_stored_in_their_canonical_spelling() {
                 notation: variant,
                 key: Some(&format!("k{i}")),
                 at: t0(),
+                entered_by: None,
             })
             .unwrap();
         assert_eq!(a.entries[0].notation, "bid 0", "{variant:?}");
@@ -95,6 +97,7 @@ fn moves_are_stored_in_their_canonical_spelling() {
                 notation: "bid 0",
                 key: Some(&format!("k{i}")),
                 at: t0(),
+                entered_by: None,
             })
             .unwrap();
         assert!(again.replayed);

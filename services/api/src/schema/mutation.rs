@@ -8,7 +8,7 @@ use crate::types::*;
 use async_graphql::{Context, Json, Object, Result, ID};
 use chrono::Utc;
 use rules_core::{Actor, Viewer};
-use store::{Append, NewGame};
+use store::{Append, EnteredBy, NewGame};
 
 #[derive(async_graphql::SimpleObject)]
 pub struct CreatedGame {
@@ -114,7 +114,7 @@ impl Mutation {
             at,
             notation,
             idempotency_key,
-            Viewer::Seat(seat),
+            EnteredBy::Seat(seat),
         )
         .await
     }
@@ -146,25 +146,18 @@ impl Mutation {
             }
         }
         let c = caller(ctx);
-        let allowed =
-            c.is_recorder(&header) || c.seat_in(&header).is_some_and(|s| actor == Actor::Seat(s));
-        if !allowed {
+        let by = if c.is_recorder(&header) {
+            EnteredBy::Recorder
+        } else if let Some(s) = c.seat_in(&header).filter(|s| actor == Actor::Seat(*s)) {
+            EnteredBy::Seat(s)
+        } else {
             return Err(ApiError::Unauthorized(
                 "recordEntry needs the game's recorder token (or a seat's own, for its moves)"
                     .into(),
             )
             .into());
-        }
-        enter(
-            app,
-            id,
-            expected_ply,
-            actor,
-            notation,
-            idempotency_key,
-            Viewer::Spectator,
-        )
-        .await
+        };
+        enter(app, id, expected_ply, actor, notation, idempotency_key, by).await
     }
 
     /// Imports one game: a record (one NDJSON line of `schema/game-record.schema.json`), or a
@@ -221,8 +214,9 @@ fn text_record(registry: &rules_core::Registry, text: &str) -> Result<String, Ap
     serde_json::to_string(&game.record).map_err(|e| ApiError::Internal(e.to_string()))
 }
 
-/// Appends one entry for `actor` and tells the live subscribers; the entries written, as
-/// `viewer` may see them.
+/// Appends one entry for `actor`, typed in `by` a seat or the recorder, and tells the live
+/// subscribers; the entries written, as the seat (or, for the recorder, a spectator) may see
+/// them.
 async fn enter(
     app: &std::sync::Arc<crate::App>,
     id: store::GameId,
@@ -230,8 +224,12 @@ async fn enter(
     actor: Actor,
     notation: String,
     key: Option<String>,
-    viewer: Viewer,
+    by: EnteredBy,
 ) -> Result<PlayResult> {
+    let viewer = match by {
+        EnteredBy::Seat(s) => Viewer::Seat(s),
+        EnteredBy::Recorder => Viewer::Spectator,
+    };
     let appended = blocking(app, move |s| {
         Ok(s.append(Append {
             game: id,
@@ -240,6 +238,7 @@ async fn enter(
             notation: &notation,
             key: key.as_deref(),
             at: Utc::now(),
+            entered_by: Some(by),
         })?)
     })
     .await?;

@@ -79,6 +79,7 @@ impl FilterTarget {
                             notation: e.notation.clone(),
                             recorded_at: e.at,
                             key: None,
+                            entered_by: None,
                         })
                     })
                     .collect();

@@ -50,6 +50,9 @@ pub struct RecordEntry {
     pub at: DateTime<Utc>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
+    /// Who typed it in: a seat number or `recorder` (absent when not said).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entered_by: Option<String>,
 }
 
 /// Reads an optional value whose field must be there (`deserialize_with` turns off serde's
@@ -256,6 +259,10 @@ pub fn prepare_import(
             notation,
             recorded_at: e.at,
             key: e.key.clone(),
+            entered_by: match &e.entered_by {
+                None => None,
+                Some(by) => Some(by.parse().map_err(|x| err(gid.clone(), Some(ply), x))?),
+            },
         });
     }
     let status = if state.to_act() == ToAct::Over {

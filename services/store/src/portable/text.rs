@@ -379,6 +379,7 @@ impl Reader<'_> {
                     notation,
                     at,
                     key: None,
+                    entered_by: None,
                 })
                 .collect(),
         };

@@ -10,7 +10,7 @@ impl Store {
         for kv in self.entries.range(key(id, from)..key(id, to.max(from))) {
             let (k, v) = kv?;
             let ply = u32::from_be_bytes([k[8], k[9], k[10], k[11]]);
-            let e: Entry = decode(&v, id, Some(ply))?;
+            let e = crate::record::decode_entry(&v, id, Some(ply))?;
             if e.ply != ply {
                 return Err(StoreError::Corrupt {
                     game: id,

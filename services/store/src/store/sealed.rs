@@ -117,8 +117,8 @@ fn unseal(bytes: &[u8], id: GameId, first: u32, from: u32, to: u32) -> Result<(V
             .zip(at(i + 1))
             .and_then(|(a, b)| body.get(a..b))
             .ok_or_else(|| corrupt(id, Some(ply), "offsets out of bounds"))?;
-        let e: Entry =
-            postcard::from_bytes(bytes).map_err(|e| corrupt(id, Some(ply), &e.to_string()))?;
+        let e = crate::record::entry_from_postcard(bytes)
+            .map_err(|e| corrupt(id, Some(ply), &e.to_string()))?;
         if e.ply != ply {
             return Err(corrupt(id, Some(ply), "entry in the wrong place"));
         }
@@ -144,6 +144,8 @@ mod tests {
                 recorded_at: DateTime::from_timestamp(1_767_225_600 + i64::from(ply), 0)
                     .unwrap_or_default(),
                 key: (ply % 5 == 0).then(|| format!("k{ply}")),
+                // Some entries say who typed them in: the sealed body holds both kinds.
+                entered_by: (ply % 4 == 1).then_some(crate::record::EnteredBy::Recorder),
             })
             .collect()
     }
