@@ -435,7 +435,11 @@ fn impossible_deals_and_entries_nobody_may_make_are_refused_and_write_nothing() 
     let bad_meeple = format!("{}{other}{}", &deal[..m], &deal[m + 1..]);
     for (bad, code_is, says) in [
         (extra_tile, "BAD_NOTATION", "too many"),
-        (bad_meeple, "ILLEGAL_MOVE", ""),
+        (
+            bad_meeple,
+            "ILLEGAL_MOVE",
+            "a colour is laid more or fewer times than the bag holds it",
+        ),
     ] {
         let v = record(&server, &recorder, &id, 0, "dealer", &bad);
         assert_eq!(code(&v), code_is, "{bad}: {v}");
@@ -475,6 +479,10 @@ fn impossible_deals_and_entries_nobody_may_make_are_refused_and_write_nothing() 
     let taken = mb[1].1.replacen("tiles 0", "tiles 1", 1);
     let v = record(&server, &mrec, &mid, 2, "dealer", &taken);
     assert_eq!(code(&v), "ILLEGAL_MOVE", "{taken}: {v}");
+    assert!(
+        v.to_string().contains("two different tiles still left"),
+        "{v}"
+    );
     eprintln!("refused: {}", v["errors"][0]["message"]);
     assert_eq!(plies(&mid), 2);
 

@@ -336,33 +336,36 @@ fn check_deal(players: u8, d: &Deal) -> Result<(), Rule> {
     let c = components();
     let mut kinds = vec![0u8; c.kinds.len()];
     for &k in &d.layout {
-        *kinds.get_mut(usize::from(k)).ok_or(Rule::BadDeal)? += 1;
+        *kinds.get_mut(usize::from(k)).ok_or(Rule::DealTiles)? += 1;
     }
     if kinds.iter().zip(&c.kinds).any(|(&n, k)| n != k.count) {
-        return Err(Rule::BadDeal);
+        return Err(Rule::DealTiles);
     }
     let mut colours = [0u8; 5];
     for m in d.meeples.iter().flatten() {
         colours[*m as usize] += 1;
     }
     if colours != c.meeple_counts {
-        return Err(Rule::BadDeal);
+        return Err(Rule::DealMeeples);
     }
     let markers = c.markers[usize::from(players)];
     if d.bid_order.len() != usize::from(players * markers)
         || (0..players)
             .any(|s| d.bid_order.iter().filter(|&&x| x == s).count() != usize::from(markers))
     {
-        return Err(Rule::BadDeal);
+        return Err(Rule::DealOrder);
     }
-    if d.cards.len() != c.row_size || d.djinns.len() != c.djinn_row {
-        return Err(Rule::BadDeal);
+    if d.cards.len() != c.row_size {
+        return Err(Rule::DealCards);
+    }
+    if d.djinns.len() != c.djinn_row {
+        return Err(Rule::DealDjinns);
     }
     let mut deck = full_deck();
     let mut none = [0; Res::COUNT];
-    State::draw_cards(&mut deck, &mut none, &d.cards).ok_or(Rule::BadDeal)?;
+    State::draw_cards(&mut deck, &mut none, &d.cards).ok_or(Rule::DealCards)?;
     let mut all = DjinnSet::ALL;
     let mut nodj = DjinnSet::default();
-    draw_djinns(&mut all, &mut nodj, &d.djinns).ok_or(Rule::BadDeal)?;
+    draw_djinns(&mut all, &mut nodj, &d.djinns).ok_or(Rule::DealDjinns)?;
     Ok(())
 }

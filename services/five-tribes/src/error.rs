@@ -49,7 +49,11 @@ rules_core::rule_set! {
     EmptySet = "sell.empty": "a set holds at least one good",
     SellAfterMove = "sell.after-move": "merchandise is sold at the end of the turn, after the meeple move and its actions (before picking up only when no move is possible)",
     Notation = "notation": "the move does not parse",
-    BadDeal = "chance.deal": "the deal does not match the components",
+    DealTiles = "chance.deal": "the layout is not the box's 30 tiles: a tile kind is laid more or fewer times than the box holds it",
+    DealMeeples = "chance.deal": "the meeples laid are not the bag's 90: a colour is laid more or fewer times than the bag holds it",
+    DealOrder = "chance.deal": "the turn order markers are not each seat's markers, each once",
+    DealCards = "chance.deal": "the resource cards dealt are not the row's count, or not cards the deck holds",
+    DealDjinns = "chance.deal": "the djinns dealt are not the row's count, or not djinns the box holds (each once)",
     BadDraw = "chance.draw": "the outcome does not match what the table can draw",
     WrongChance = "chance.kind": "the outcome is not the kind of chance the game waits on",
 }

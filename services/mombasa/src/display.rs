@@ -204,15 +204,15 @@ impl State {
                 },
             ) => {
                 if display.len() != 12 || draw_cards(self.data(), self.deck, display).is_none() {
-                    return Err(Rule::BadDeal);
+                    return Err(Rule::DealDisplay);
                 }
                 match first {
                     None if !self.first_is_drawn() => {}
                     Some(f) if self.first_is_drawn() && *f < self.players => {}
-                    _ => return Err(Rule::BadDeal),
+                    _ => return Err(Rule::DealFirst),
                 }
                 if check_books(self, books).is_none() {
-                    return Err(Rule::BadDeal);
+                    return Err(Rule::DealBooks);
                 }
                 match (self.options.track_cards, sides) {
                     (false, None) => Ok(()),
@@ -220,13 +220,13 @@ impl State {
                         let mut seen = 0u8;
                         for &x in sd {
                             if x >= 8 || seen & (1 << (x / 2)) != 0 {
-                                return Err(Rule::BadDeal);
+                                return Err(Rule::DealSides);
                             }
                             seen |= 1 << (x / 2);
                         }
                         Ok(())
                     }
-                    _ => Err(Rule::BadDeal),
+                    _ => Err(Rule::DealSides),
                 }
             }
             (Phase::StartDeal, Chance::StartTiles { seat, tiles }) => {
@@ -240,7 +240,7 @@ impl State {
                     || tiles[0] == tiles[1]
                     || tiles.iter().any(|&t| usize::from(t) >= START_TILES)
                 {
-                    return Err(Rule::BadDeal);
+                    return Err(Rule::DealStartTiles);
                 }
                 Ok(())
             }
