@@ -39,11 +39,6 @@ impl Gate {
         let _ = self.ready.set(router);
     }
 
-    /// Whether the gate is open.
-    pub fn is_open(&self) -> bool {
-        self.ready.get().is_some()
-    }
-
     /// The router to serve from the start.
     pub fn router(self: &Arc<Gate>) -> Router {
         Router::new().fallback(dispatch).with_state(self.clone())
