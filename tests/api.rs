@@ -197,7 +197,7 @@ fn spectator_sees_no_secret(server: &Server, id: &str) {
     let v = gql(
         server,
         None,
-        "query($id: ID!) { game(id: $id) { status replay { move patch } moves(first: 100) { edges { node { move } } } position { view scores { seat } } } }",
+        "query($id: ID!) { game(id: $id) { status replay { move patch } moves(first: 100) { edges { node { move } } } position { view scores { seat } } withdrawals { moves { move } } takebacks { status } annotations { comment } } }",
         json!({ "id": id }),
     );
     let g = &data(&v)["game"];
@@ -224,6 +224,16 @@ fn spectator_sees_no_secret(server: &Server, id: &str) {
             .as_str()
             .unwrap()
             .starts_with("draw djinns="));
+    }
+    // Entries a takeback withdrew are shown as the line's are (`tests/api_journal.rs` takes
+    // back a secret Mombasa move and checks it stays hidden).
+    for w in g["withdrawals"].as_array().unwrap() {
+        for m in w["moves"].as_array().unwrap() {
+            assert!(
+                !m["move"].as_str().unwrap().starts_with("draw djinns="),
+                "{m}"
+            );
+        }
     }
 }
 

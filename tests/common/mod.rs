@@ -227,6 +227,21 @@ pub fn subscribe_timed(
     from: u64,
     token: Option<String>,
 ) -> std::thread::JoinHandle<Vec<(std::time::Instant, Value)>> {
+    subscribe_fields(server, id, from, token, "ply actor move", usize::MAX)
+}
+
+/// As [`subscribe_timed`], selecting `fields` of each update, until `count` updates came.
+pub fn subscribe_fields(
+    server: &Server,
+    id: &str,
+    from: u64,
+    token: Option<String>,
+    fields: &str,
+    count: usize,
+) -> std::thread::JoinHandle<Vec<(std::time::Instant, Value)>> {
+    let query = format!(
+        "subscription($id: ID!, $from: Int) {{ gameUpdates(gameId: $id, fromPly: $from) {{ {fields} }} }}"
+    );
     let url = format!("{}/graphql/ws", server.url.replace("http://", "ws://"));
     let id = id.to_string();
     std::thread::spawn(move || {
@@ -248,7 +263,7 @@ pub fn subscribe_timed(
                 "id": "1",
                 "type": "subscribe",
                 "payload": {
-                    "query": "subscription($id: ID!, $from: Int) { gameUpdates(gameId: $id, fromPly: $from) { ply actor move } }",
+                    "query": query,
                     "variables": { "id": id, "from": from }
                 }
             })
@@ -264,10 +279,15 @@ pub fn subscribe_timed(
             let Message::Text(t) = msg else { continue };
             let v: Value = serde_json::from_str(&t).unwrap();
             match v["type"].as_str() {
-                Some("next") => got.push((
-                    std::time::Instant::now(),
-                    v["payload"]["data"]["gameUpdates"].clone(),
-                )),
+                Some("next") => {
+                    got.push((
+                        std::time::Instant::now(),
+                        v["payload"]["data"]["gameUpdates"].clone(),
+                    ));
+                    if got.len() >= count {
+                        break;
+                    }
+                }
                 Some("complete") | Some("error") => break,
                 _ => {}
             }

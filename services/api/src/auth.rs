@@ -1,4 +1,4 @@
-//! Seat tokens and the admin token.
+//! Seat tokens, the recorder's, annotation tokens and the admin token.
 //!
 //! `createGame` returns one random secret token per seat; the store keeps only their SHA-256.
 //! A request carries a token as `Authorization: Bearer …` (HTTP) or in the WebSocket
@@ -78,6 +78,15 @@ impl Caller {
     /// What this caller may see of `game`: its seat's view, or a spectator's.
     pub fn viewer(&self, game: &Header) -> Viewer {
         self.seat_in(game).map_or(Viewer::Spectator, Viewer::Seat)
+    }
+
+    /// The analyst whose annotation token this caller holds, if any.
+    pub fn analyst(&self, annotators: &[(String, String)]) -> Option<String> {
+        let t = self.token.as_ref()?;
+        annotators
+            .iter()
+            .find(|(_, tok)| constant_time_eq(tok.as_bytes(), t.as_bytes()))
+            .map(|(name, _)| name.clone())
     }
 
     pub fn is_admin(&self, admin_token: Option<&str>) -> bool {

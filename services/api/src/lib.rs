@@ -60,6 +60,9 @@ pub struct ApiConfig {
     pub scan_budget: u64,
     /// Memory for answers about finished games kept as bytes (`http::cache`); 0: none kept.
     pub response_cache_bytes: u64,
+    /// Annotation tokens: (analyst's name, token). An analyst annotates any game and makes
+    /// studies.
+    pub annotators: Vec<(String, String)>,
 }
 
 impl Default for ApiConfig {
@@ -74,6 +77,7 @@ impl Default for ApiConfig {
             state_hash_key: [0; 16],
             scan_budget: analysis::positions::DEFAULT_BUDGET,
             response_cache_bytes: 64 << 20,
+            annotators: Vec::new(),
         }
     }
 }
@@ -129,17 +133,25 @@ pub fn build_schema(app: Arc<App>) -> schema::LudologSchema {
     for e in typed::install(app.store.registry()) {
         tracing::error!(error = %e, "a game's view schema has no GraphQL form; it is served as JSON");
     }
-    async_graphql::Schema::build(schema::Query, schema::Mutation, schema::Subscription)
-        .limit_depth(app.config.limits.max_depth)
-        .limit_complexity(app.config.limits.max_complexity)
-        .data(app)
-        .finish()
+    async_graphql::Schema::build(
+        schema::Query,
+        schema::Mutation::default(),
+        schema::Subscription,
+    )
+    .limit_depth(app.config.limits.max_depth)
+    .limit_complexity(app.config.limits.max_complexity)
+    .data(app)
+    .finish()
 }
 
 /// The schema in SDL, as `schema/schema.graphql` holds it, for the games of `registry`.
 pub fn sdl(registry: &rules_core::Registry) -> String {
     typed::install(registry);
-    async_graphql::Schema::build(schema::Query, schema::Mutation, schema::Subscription)
-        .finish()
-        .sdl()
+    async_graphql::Schema::build(
+        schema::Query,
+        schema::Mutation::default(),
+        schema::Subscription,
+    )
+    .finish()
+    .sdl()
 }

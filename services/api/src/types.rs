@@ -269,6 +269,8 @@ pub struct ReplayFrame {
     /// The entry in words, as this viewer may know it.
     pub description: String,
     pub patch: Json<serde_json::Value>,
+    /// Annotations on the position this entry leads to (not those a takeback withdrew).
+    pub annotations: Vec<crate::objects::journal::Annotation>,
 }
 
 #[derive(SimpleObject)]

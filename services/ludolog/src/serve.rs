@@ -47,6 +47,15 @@ pub struct ServeArgs {
     /// Token for `importGame`; without one, imports are refused.
     #[arg(long, env = "LUDOLOG_ADMIN_TOKEN", hide_env_values = true)]
     pub admin_token: Option<String>,
+    /// Annotation tokens, comma-separated `NAME=TOKEN`: an analyst holding one annotates
+    /// any game and makes studies, under their name.
+    #[arg(
+        long,
+        env = "LUDOLOG_ANNOTATORS",
+        value_delimiter = ',',
+        hide_env_values = true
+    )]
+    pub annotators: Option<Vec<String>>,
     /// Longest a request may take, in seconds [default: 30].
     #[arg(long, env = "LUDOLOG_TIMEOUT_SECS", help_heading = "Limits")]
     pub timeout_secs: Option<u64>,
@@ -110,6 +119,7 @@ struct FileConfig {
     samples_dir: Option<PathBuf>,
     no_samples: Option<bool>,
     admin_token: Option<String>,
+    annotators: Option<Vec<String>>,
     timeout_secs: Option<u64>,
     max_body: Option<usize>,
     max_response_bytes: Option<usize>,
@@ -224,6 +234,7 @@ pub fn settings(args: ServeArgs) -> Result<Settings> {
                 .admin_token
                 .or(file.admin_token)
                 .filter(|t| !t.is_empty()),
+            annotators: annotators(args.annotators.or(file.annotators).unwrap_or_default())?,
             limits,
             cors_origins: args
                 .cors_origin
@@ -450,4 +461,32 @@ async fn shutdown_signal() {
         _ = ctrl_c => {},
         _ = term => {},
     }
+}
+
+/// Annotation tokens from `NAME=TOKEN` items: names as players' are, tokens as a bearer
+/// token may be written, at least 16 characters.
+fn annotators(items: Vec<String>) -> Result<Vec<(String, String)>> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for item in items.iter().filter(|i| !i.trim().is_empty()) {
+        let Some((name, token)) = item.split_once('=') else {
+            anyhow::bail!(
+                "an annotator is `NAME=TOKEN`, not `{}`",
+                item.chars().take(40).collect::<String>()
+            );
+        };
+        let name = name.trim();
+        store::store::check_name(name).map_err(|e| anyhow::anyhow!("annotator name: {e}"))?;
+        let ok =
+            token.len() >= 16 && api::auth::Caller::parse(Some(&format!("Bearer {token}"))).is_ok();
+        if !ok {
+            anyhow::bail!(
+                "annotator {name}: a token is 16 to 256 characters of A-Z a-z 0-9 - . _ ~ + /"
+            );
+        }
+        if out.iter().any(|(n, t)| n == name || t == token) {
+            anyhow::bail!("annotator {name} (or its token) is given twice");
+        }
+        out.push((name.to_string(), token.to_string()));
+    }
+    Ok(out)
 }

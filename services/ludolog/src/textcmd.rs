@@ -30,10 +30,10 @@ pub fn import_text(store: &dyn GameLog, file: &Path, strict: bool) -> Result<Imp
         entries: 0,
         seconds: 0.0,
     };
-    let mut comments = 0;
+    let (mut kept, mut unkept) = (0usize, Vec::new());
     for game in store::portable::text::parse_all(store.registry(), &text) {
         let imported = game.and_then(|g| {
-            comments += g.comments.len();
+            let notes = store::portable::text::annotations(&g)?;
             let line =
                 serde_json::to_string(&g.record).map_err(|e| store::portable::RecordError {
                     line: 0,
@@ -41,12 +41,18 @@ pub fn import_text(store: &dyn GameLog, file: &Path, strict: bool) -> Result<Imp
                     ply: None,
                     reason: e.to_string(),
                 })?;
-            store.import_line(0, &line)
+            store.import_line(0, &line).map(|h| (h, notes))
         });
         match imported {
-            Ok(h) => {
+            Ok((h, notes)) => {
                 summary.imported += 1;
                 summary.entries += u64::from(h.plies);
+                for (ply, glyph, comment) in notes {
+                    match annotate(store, h.id, ply, glyph, comment) {
+                        Ok(()) => kept += 1,
+                        Err(e) => unkept.push(e),
+                    }
+                }
             }
             Err(e) => {
                 summary.rejected += 1;
@@ -59,8 +65,11 @@ pub fn import_text(store: &dyn GameLog, file: &Path, strict: bool) -> Result<Imp
         }
     }
     store.flush()?;
-    if comments > 0 {
-        eprintln!("note: {comments} comments read but not kept (the store has no annotations yet)");
+    if kept > 0 {
+        eprintln!("{kept} comments kept as annotations");
+    }
+    if let Some(e) = unkept.first() {
+        eprintln!("note: {} comments not kept: {e}", unkept.len());
     }
     summary.seconds = start.elapsed().as_secs_f64();
     Ok(summary)
@@ -84,9 +93,38 @@ pub fn export_text(
         if n > 0 {
             w.write_all(b"---\n")?;
         }
-        w.write_all(store::portable::text::write(&store.record(h.id)?).as_bytes())?;
+        let notes: Vec<store::portable::text::TextNote> =
+            store::journal::annotations(&store.journal(h.id)?)
+                .into_iter()
+                .filter(|a| !a.withdrawn)
+                .map(|a| (a.ply, a.glyph, a.comment))
+                .collect();
+        let text = store::portable::text::write_annotated(&store.record(h.id)?, &notes);
+        w.write_all(text.as_bytes())?;
         n += 1;
     }
     w.flush()?;
     Ok(n)
+}
+
+/// Keeps one comment of an imported text as an annotation of the game.
+fn annotate(
+    store: &dyn GameLog,
+    game: store::GameId,
+    ply: u32,
+    glyph: Option<store::journal::Glyph>,
+    comment: String,
+) -> Result<(), store::StoreError> {
+    store
+        .write_note(store::journal::NewNote {
+            game,
+            by: store::journal::Author::Imported,
+            at: chrono::Utc::now(),
+            request: store::journal::NoteRequest::Annotate {
+                ply,
+                glyph,
+                comment,
+            },
+        })
+        .map(|_| ())
 }

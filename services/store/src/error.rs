@@ -56,6 +56,22 @@ pub enum StoreError {
     /// This backend does not do that; the message says what does.
     #[error("not supported by this store: {0}")]
     Unsupported(String),
+    /// A takeback that may not be asked or carried out (the message says why: it would
+    /// withdraw a chance entry, nothing, or a finished game's; another is open).
+    #[error("takeback refused: {0}")]
+    TakebackRefused(String),
+    /// An answer to a takeback request from someone it did not ask, or to one that is closed.
+    #[error("{0}")]
+    NotAsked(String),
+    /// A change only a finished game takes (a correction) asked of one being played.
+    #[error("game {0} is still being played: only a finished game's record is corrected")]
+    NotFinished(GameId),
+    /// A retried append whose first attempt was applied and then withdrawn by a takeback.
+    #[error("game {game}: the move this idempotency key wrote (entry {ply}) was withdrawn by a takeback; send the move again under a new key")]
+    Withdrawn { game: GameId, ply: u32 },
+    /// No study with this id.
+    #[error("study {0} not found")]
+    NoSuchStudy(String),
 }
 
 impl StoreError {
@@ -79,6 +95,11 @@ impl StoreError {
             StoreError::Sled(_) => "STORAGE",
             StoreError::Unavailable(_) => "UNAVAILABLE",
             StoreError::Unsupported(_) => "UNSUPPORTED",
+            StoreError::TakebackRefused(_) => "TAKEBACK_REFUSED",
+            StoreError::NotAsked(_) => "NOT_ASKED",
+            StoreError::NotFinished(_) => "GAME_ACTIVE",
+            StoreError::NoSuchStudy(_) => "NOT_FOUND",
+            StoreError::Withdrawn { .. } => "WITHDRAWN",
         }
     }
 }

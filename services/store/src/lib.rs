@@ -15,6 +15,10 @@
 //!   every backend).
 //! - [`id`]: `GameId`, sortable, with a fixed-width text form.
 //! - [`record`]: headers, entries, and their checksummed framing.
+//! - [`journal`]: what happens to a game beside its line of play — takebacks asked, answered
+//!   and carried out (append-only: withdrawn entries stay in the journal), annotations — and
+//!   the rules deciding them, shared by every backend.
+//! - [`study`]: named, ordered sets of (game, ply, comment).
 //! - [`store`]: opening, creating, appending (validation, dealing, idempotency, snapshots),
 //!   reading entries and states, listing, rebuilding caches. The tree layout is documented there.
 //! - [`durability`]: group commit, sharing one log write and `fdatasync` between writers.
@@ -27,12 +31,14 @@
 pub mod durability;
 pub mod error;
 pub mod id;
+pub mod journal;
 pub mod log;
 pub mod plan;
 pub mod portable;
 pub mod record;
 pub mod space;
 pub mod store;
+pub mod study;
 pub mod wal;
 
 pub use error::{Result, StoreError};

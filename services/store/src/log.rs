@@ -18,9 +18,11 @@
 //! Portable records ([`GameLog::record`], [`GameLog::export`]) are provided: they are reads,
 //! the same for every backend, which is what makes an export byte-identical across them.
 
+use crate::journal::{NewNote, Note, Noted};
 use crate::portable::{GameRecord, PreparedImport, RecordEntry, RecordError};
 use crate::record::{Entry, Header, Status};
 use crate::store::{Append, Appended, BackupReport, Filter, FinishHook, NewGame, Page};
+use crate::study::{Study, StudyId};
 use crate::{GameId, Result, StoreError};
 use rules_core::{GameKind, GameState, Registry};
 use std::io::Write;
@@ -139,6 +141,38 @@ pub trait GameLog: Send + Sync {
     /// `None` for a store only this node writes (always caught up).
     fn followed(&self) -> Result<Option<Followed>> {
         Ok(None)
+    }
+
+    /// A game's journal (takebacks, annotations: see [`crate::journal`]), in order. A backend
+    /// that keeps no journals has none to show.
+    fn journal(&self, id: GameId) -> Result<Vec<Note>> {
+        self.header(id)?;
+        Ok(Vec::new())
+    }
+
+    /// Writes what a note request decides ([`crate::journal::plan_note`]) under the game's
+    /// write lock: notes, and for an accepted takeback the withdrawal of the line's later
+    /// entries. Durable before it returns; refused whole, writing nothing.
+    fn write_note(&self, note: NewNote) -> Result<Noted> {
+        let _ = note;
+        Err(StoreError::Unsupported(format!(
+            "the {} backend keeps no journals (takebacks, annotations) yet; the embedded store does",
+            self.backend()
+        )))
+    }
+
+    /// Stores a new study (checked with [`crate::study::check`] first); refused if its id is
+    /// taken.
+    fn put_study(&self, study: &Study) -> Result<()> {
+        let _ = study;
+        Err(StoreError::Unsupported(format!(
+            "the {} backend keeps no studies yet; the embedded store does",
+            self.backend()
+        )))
+    }
+
+    fn study(&self, id: StudyId) -> Result<Study> {
+        Err(StoreError::NoSuchStudy(id.to_string()))
     }
 
     /// The portable record of a stored game.
@@ -270,6 +304,18 @@ impl GameLog for crate::Store {
     }
     fn backup_to(&self, dir: &Path) -> Result<BackupReport> {
         crate::Store::backup_to(self, dir)
+    }
+    fn journal(&self, id: GameId) -> Result<Vec<Note>> {
+        crate::Store::journal(self, id)
+    }
+    fn write_note(&self, note: NewNote) -> Result<Noted> {
+        crate::Store::write_note(self, note)
+    }
+    fn put_study(&self, study: &Study) -> Result<()> {
+        crate::Store::put_study(self, study)
+    }
+    fn study(&self, id: StudyId) -> Result<Study> {
+        crate::Store::study(self, id)
     }
     fn backend(&self) -> &'static str {
         "sled"

@@ -12,6 +12,8 @@
 //! | `idem`      | game id (8) + idempotency key    | (first ply, entry count, notation)      |
 //! | `by_kind`   | kind (1) + game id (8)           | empty                                   |
 //! | `by_player` | name + 0x00 + game id (8)        | empty                                   |
+//! | `journal`   | game id (8) + note number (4)    | a `journal::Note`, framed JSON          |
+//! | `studies`   | study id (8)                     | a `study::Study`, framed JSON           |
 //!
 //! One tree holds every game's entries (not a tree per game: sled's space use grows badly
 //! with many trees). `snapshots`, `by_kind` and `by_player` are caches: `rebuild` recomputes
@@ -35,6 +37,7 @@ use std::sync::{Arc, Mutex};
 
 mod backup;
 mod create;
+mod journal;
 mod maintenance;
 mod projections;
 mod reads;
@@ -191,7 +194,11 @@ pub struct Store {
     by_player: sled::Tree,
     /// Per game: the part of the header that appends change (`StoredTip`).
     tip_records: sled::Tree,
-    /// The seven trees above, by tree number, for transactions and log replay.
+    journal: sled::Tree,
+    studies: sled::Tree,
+    /// Serialises journal writes (rare: takebacks, annotations), taken before a tip's lock.
+    notes_lock: Mutex<()>,
+    /// The nine trees above, by tree number, for transactions and log replay.
     all: Vec<sled::Tree>,
     registry: Registry,
     config: Config,
@@ -214,7 +221,9 @@ pub(crate) const IDEM: u8 = 3;
 pub(crate) const BY_KIND: u8 = 4;
 pub(crate) const BY_PLAYER: u8 = 5;
 pub(crate) const TIPS: u8 = 6;
-const TREE_NAMES: [&str; 7] = [
+pub(crate) const JOURNAL: u8 = 7;
+pub(crate) const STUDIES: u8 = 8;
+const TREE_NAMES: [&str; 9] = [
     "games",
     "entries",
     "snapshots",
@@ -222,7 +231,12 @@ const TREE_NAMES: [&str; 7] = [
     "by_kind",
     "by_player",
     "tips",
+    "journal",
+    "studies",
 ];
+/// Set on a write's tree number: the write removes its key (a takeback's withdrawn entries
+/// leave the line; they are kept in the journal note written with the removal).
+pub(crate) const REMOVE: u8 = 0x80;
 
 fn write(tree: u8, key: &[u8], value: Vec<u8>) -> WalWrite {
     WalWrite {
@@ -230,6 +244,26 @@ fn write(tree: u8, key: &[u8], value: Vec<u8>) -> WalWrite {
         key: key.to_vec(),
         value,
     }
+}
+
+fn remove(tree: u8, key: &[u8]) -> WalWrite {
+    WalWrite {
+        tree: tree | REMOVE,
+        key: key.to_vec(),
+        value: Vec::new(),
+    }
+}
+
+/// Applies one logged write to its tree.
+fn apply_write(all: &[sled::Tree], w: &WalWrite) -> sled::Result<()> {
+    if let Some(t) = all.get(usize::from(w.tree & !REMOVE)) {
+        if w.tree & REMOVE != 0 {
+            t.remove(w.key.as_slice())?;
+        } else {
+            t.insert(w.key.as_slice(), w.value.as_slice())?;
+        }
+    }
+    Ok(())
 }
 
 /// The layout of the trees, kept under [`FORMAT_KEY`] in sled's default tree. 2: a finished
@@ -306,9 +340,7 @@ fn id_from_suffix(k: &[u8]) -> Option<GameId> {
 fn recover(all: &[sled::Tree], records: &[Vec<WalWrite>]) -> Result<()> {
     for writes in records {
         for w in writes {
-            if let Some(t) = all.get(usize::from(w.tree)) {
-                t.insert(w.key.as_slice(), w.value.as_slice())?;
-            }
+            apply_write(all, w)?;
         }
     }
     Ok(())
@@ -375,6 +407,9 @@ impl Store {
             by_kind: all[usize::from(BY_KIND)].clone(),
             by_player: all[usize::from(BY_PLAYER)].clone(),
             tip_records: all[usize::from(TIPS)].clone(),
+            journal: all[usize::from(JOURNAL)].clone(),
+            studies: all[usize::from(STUDIES)].clone(),
+            notes_lock: Mutex::new(()),
             all,
             registry,
             config: config.clone(),
@@ -456,7 +491,7 @@ impl Store {
             .map_err(|(free, reserve)| StoreError::StorageFull { free, reserve })?;
         if new_game.is_none() {
             for w in writes {
-                self.all[usize::from(w.tree)].insert(w.key.as_slice(), w.value.as_slice())?;
+                apply_write(&self.all, w)?;
             }
             return Ok(());
         }
@@ -602,6 +637,12 @@ impl Store {
                 let header = tip.header.clone();
                 drop(tip);
                 let entries = self.entries(id, rec.first_ply, rec.first_ply + rec.count)?;
+                if entries.first().and_then(|e| e.key.as_deref()) != req.key {
+                    return Err(StoreError::Withdrawn {
+                        game: id,
+                        ply: rec.first_ply,
+                    });
+                }
                 // The first attempt may still be waiting on its flush: be durable too.
                 self.commit.wait_durable(Vec::new())?;
                 return Ok(Appended {

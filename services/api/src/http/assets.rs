@@ -32,6 +32,8 @@ static ASSETS: LazyLock<HashMap<&'static str, Asset>> = LazyLock::new(|| {
         "viewer/index.html" => "text/html; charset=utf-8",
         "viewer/index.js" => "text/javascript; charset=utf-8",
         "viewer/game.html" => "text/html; charset=utf-8",
+        "viewer/study.html" => "text/html; charset=utf-8",
+        "viewer/study.js" => "text/javascript; charset=utf-8",
         "viewer/viewer.js" => "text/javascript; charset=utf-8",
         "viewer/patch.js" => "text/javascript; charset=utf-8",
         "viewer/style.css" => "text/css; charset=utf-8",
@@ -83,6 +85,11 @@ pub async fn index_page(headers: HeaderMap) -> Result<Response, HttpError> {
 
 pub async fn game_page(headers: HeaderMap) -> Result<Response, HttpError> {
     asset(Path("viewer/game.html".into()), headers).await
+}
+
+/// `/study/{id}`: a study's page (its script reads the id from the path).
+pub async fn study_page(headers: HeaderMap) -> Result<Response, HttpError> {
+    asset(Path("viewer/study.html".into()), headers).await
 }
 
 /// GraphiQL, from the embedded assets, opening with the README's first query.

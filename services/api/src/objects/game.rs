@@ -160,6 +160,12 @@ impl Game {
         }
         let viewer = perspective::viewer(&self.header, &caller(ctx), seat, perspective)?;
         let id = self.header.id;
+        let notes = if ctx.look_ahead().field("annotations").exists() {
+            super::journal::read(ctx, id).await?
+        } else {
+            Vec::new()
+        };
+        let annotations = super::journal::annotations(&notes, false);
         let frames = blocking(app, move |s| {
             let mut state = s.state_at(id, from)?;
             let entries = s.entries(id, from, to)?;
@@ -179,6 +185,11 @@ impl Game {
                     notation: text,
                     description,
                     patch: Json(serde_json::to_value(patch).unwrap_or_default()),
+                    annotations: annotations
+                        .iter()
+                        .filter(|a| a.ply == e.ply + 1)
+                        .cloned()
+                        .collect(),
                 });
                 before = after;
             }
@@ -241,6 +252,41 @@ impl Game {
                 }
             })
             .collect())
+    }
+
+    /// Comments and glyphs on the game's positions, in the order written; with
+    /// `includeWithdrawn`, also those on positions a takeback withdrew.
+    async fn annotations(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(default)] include_withdrawn: bool,
+    ) -> Result<Vec<super::journal::Annotation>> {
+        let notes = super::journal::read(ctx, self.header.id).await?;
+        Ok(super::journal::annotations(&notes, include_withdrawn))
+    }
+
+    /// Every takeback asked, with where it stands.
+    async fn takebacks(&self, ctx: &Context<'_>) -> Result<Vec<super::journal::Takeback>> {
+        let notes = super::journal::read(ctx, self.header.id).await?;
+        Ok(super::journal::takebacks(&notes))
+    }
+
+    /// The entries takebacks withdrew, as the chosen perspective may see them: they stay in
+    /// the game's history, out of its line.
+    #[graphql(complexity = 100)]
+    async fn withdrawals(
+        &self,
+        ctx: &Context<'_>,
+        seat: Option<u8>,
+        perspective: Option<Perspective>,
+    ) -> Result<Vec<super::journal::Withdrawal>> {
+        let viewer = perspective::viewer(&self.header, &caller(ctx), seat, perspective)?;
+        let id = self.header.id;
+        let notes = super::journal::read(ctx, id).await?;
+        Ok(blocking(app(ctx), move |s| {
+            super::journal::withdrawals(s, id, &notes, viewer)
+        })
+        .await?)
     }
 
     /// Final scores and winners, once the game is over.

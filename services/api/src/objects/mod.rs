@@ -1,5 +1,6 @@
-//! The objects queries return — `Game` (`game.rs`), `Position` (`position.rs`) and
-//! `IndexedPosition` (`indexed.rs`) — and the one way entries are shown (`entries`): as a
+//! The objects queries return — `Game` (`game.rs`), `Position` (`position.rs`),
+//! `IndexedPosition` (`indexed.rs`), what a game's journal shows (`journal.rs`: annotations,
+//! takebacks, withdrawn entries) and `Study` (`study.rs`) — and the one way entries are shown (`entries`): as a
 //! viewer may see them, numbered by the ply they lead to.
 //!
 //! Ply numbering, everywhere: position *n* is the game after *n* entries; the entry that turns
@@ -9,9 +10,12 @@
 mod entries;
 mod game;
 mod indexed;
+pub mod journal;
 mod position;
+mod study;
 
 pub use entries::visible_moves;
 pub use game::Game;
 pub use indexed::IndexedPosition;
 pub use position::Position;
+pub use study::StudyObject;

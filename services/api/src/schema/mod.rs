@@ -1,15 +1,17 @@
-//! The GraphQL schema's roots: `Query` (`query.rs`), `Mutation` (`mutation.rs`) and
+//! The GraphQL schema's roots: `Query` (`query.rs`), `Mutation` (`mutation.rs`, `journal.rs`) and
 //! `Subscription` (`subscription.rs`); the objects they return are in `objects`.
 //!
 //! Every store call runs on the blocking pool (`spawn_blocking`): sled is synchronous and must
 //! never stall the async runtime. Whose eyes a position is seen through is decided in one
 //! place, `perspective::viewer`.
 
+mod journal;
 mod mutation;
 mod query;
 mod subscription;
 
-pub use mutation::{CreatedGame, Mutation, PlayResult};
+pub use journal::{JournalMutation, TakebackResult};
+pub use mutation::{CreatedGame, GameMutation, PlayResult};
 pub use query::{Node, Query, StatsFilterInput};
 pub use subscription::Subscription;
 
@@ -21,6 +23,11 @@ use std::sync::Arc;
 use store::{GameId, GameLog};
 
 pub type LudologSchema = Schema<Query, Mutation, Subscription>;
+
+/// Every mutation: games and moves (`mutation.rs`), and the journal — takebacks, annotations,
+/// studies (`journal.rs`).
+#[derive(async_graphql::MergedObject, Default)]
+pub struct Mutation(GameMutation, JournalMutation);
 
 pub(crate) fn app<'a>(ctx: &Context<'a>) -> &'a Arc<App> {
     ctx.data_unchecked::<Arc<App>>()

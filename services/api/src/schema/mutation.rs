@@ -1,4 +1,4 @@
-//! `Mutation`: create a game, play a move, import a record.
+//! Games and moves: create a game, play a move, record a table's entry, import a record.
 
 use super::{app, blocking, caller, parse_id};
 use crate::auth::{hash_token, new_token, random_seed};
@@ -29,10 +29,11 @@ pub struct PlayResult {
     pub replayed: bool,
 }
 
-pub struct Mutation;
+#[derive(Default)]
+pub struct GameMutation;
 
 #[Object]
-impl Mutation {
+impl GameMutation {
     /// Creates a game; the store deals it from `seed` (default: random).
     async fn create_game(
         &self,
@@ -180,8 +181,8 @@ impl Mutation {
             return Err(ApiError::Unauthorized("importGame needs the admin token".into()).into());
         }
         let header = blocking(app, move |s| {
-            let record = match (record, text) {
-                (Some(r), None) => r,
+            let (record, notes) = match (record, text) {
+                (Some(r), None) => (r, Vec::new()),
                 (None, Some(t)) => text_record(s.registry(), &t)?,
                 _ => {
                     return Err(ApiError::BadInput(
@@ -190,6 +191,29 @@ impl Mutation {
                 }
             };
             let h = s.import_line(1, &record).map_err(ApiError::BadRecord)?;
+            // The text's comments become the game's annotations.
+            for (ply, glyph, comment) in notes {
+                let kept = s.write_note(store::journal::NewNote {
+                    game: h.id,
+                    by: store::journal::Author::Imported,
+                    at: Utc::now(),
+                    request: store::journal::NoteRequest::Annotate {
+                        ply,
+                        glyph,
+                        comment,
+                    },
+                });
+                match kept {
+                    // A backend without journals imports the game and drops its comments.
+                    Err(store::StoreError::Unsupported(why)) => {
+                        tracing::warn!(game = %h.id, "comments not kept: {why}");
+                        break;
+                    }
+                    other => {
+                        other?;
+                    }
+                }
+            }
             s.flush()?;
             Ok(h)
         })
@@ -198,8 +222,11 @@ impl Mutation {
     }
 }
 
-/// The record of the one game a game text holds.
-fn text_record(registry: &rules_core::Registry, text: &str) -> Result<String, ApiError> {
+/// The record of the one game a game text holds, and the annotations its comments make.
+fn text_record(
+    registry: &rules_core::Registry,
+    text: &str,
+) -> Result<(String, Vec<store::portable::text::TextNote>), ApiError> {
     let mut games = store::portable::text::parse_all(registry, text);
     if games.len() != 1 {
         return Err(ApiError::BadInput(format!(
@@ -211,7 +238,10 @@ fn text_record(registry: &rules_core::Registry, text: &str) -> Result<String, Ap
         .pop()
         .ok_or_else(|| ApiError::BadInput("no game".into()))?
         .map_err(ApiError::BadRecord)?;
-    serde_json::to_string(&game.record).map_err(|e| ApiError::Internal(e.to_string()))
+    let notes = store::portable::text::annotations(&game).map_err(ApiError::BadRecord)?;
+    let record =
+        serde_json::to_string(&game.record).map_err(|e| ApiError::Internal(e.to_string()))?;
+    Ok((record, notes))
 }
 
 /// Appends one entry for `actor`, typed in `by` a seat or the recorder, and tells the live

@@ -270,6 +270,23 @@ impl Query {
         Ok(game)
     }
 
+    /// A study by id: null when there is none.
+    async fn study(
+        &self,
+        ctx: &Context<'_>,
+        id: ID,
+    ) -> Result<Option<crate::objects::StudyObject>> {
+        let id = super::journal::parse_study_id(&id)?;
+        crate::objects::journal::volatile(ctx);
+        let found = blocking(app(ctx), move |s| match s.study(id) {
+            Ok(st) => Ok(Some(st)),
+            Err(StoreError::NoSuchStudy(_)) => Ok(None),
+            Err(e) => Err(e.into()),
+        })
+        .await?;
+        Ok(found.map(crate::objects::StudyObject))
+    }
+
     /// Any object with an id (Relay's `Node`): today, games.
     async fn node(&self, ctx: &Context<'_>, id: ID) -> Result<Option<Node>> {
         let id = parse_id(&id)?;

@@ -3,6 +3,7 @@
 
 use super::{app, blocking, caller, parse_id};
 use crate::error::ApiError;
+use crate::objects::journal::{Annotation, Takeback};
 use crate::perspective::{self, Perspective};
 use crate::App;
 use async_graphql::{Context, Json, Result, SimpleObject, Subscription, ID};
@@ -10,11 +11,30 @@ use futures_util::Stream;
 use rules_core::{GameState, Viewer};
 use std::collections::VecDeque;
 use std::sync::Arc;
+use store::journal::{Note, NoteBody};
 use store::{GameId, Status};
 
-/// One entry of a followed game, as the subscriber may see it.
+/// What an update is about.
+#[derive(async_graphql::Enum, Clone, Copy, PartialEq, Eq)]
+pub enum UpdateKind {
+    /// An entry of the line.
+    Entry,
+    /// A takeback was asked (`takeback` says by whom and to which ply).
+    TakebackAsked,
+    /// A takeback request was answered.
+    TakebackAnswered,
+    /// The line was taken back to `ply` entries: `patch` brings the board back there, and
+    /// entries after it no longer count (the next update continues from `ply`).
+    Withdrawn,
+    /// An annotation was written (`annotation`).
+    Annotation,
+}
+
+/// One entry of a followed game, as the subscriber may see it; or, from the game's journal, a
+/// takeback asked, answered or carried out, or an annotation.
 #[derive(SimpleObject, Clone)]
 pub struct GameUpdate {
+    pub kind: UpdateKind,
     /// The ply the entry leads to (entry `n` turns position `n − 1` into position `n`).
     pub ply: u32,
     /// A seat number, or `dealer`.
@@ -30,6 +50,28 @@ pub struct GameUpdate {
     pub patch: Json<serde_json::Value>,
     /// Whether the game is over after this entry (the stream then ends).
     pub finished: bool,
+    /// The request, for takeback updates, as it stands after this one.
+    pub takeback: Option<Takeback>,
+    /// The annotation, for an annotation update.
+    pub annotation: Option<Annotation>,
+}
+
+impl GameUpdate {
+    /// An update about note `n`, the line being at `ply`.
+    fn note(kind: UpdateKind, n: &Note, ply: u32, description: String) -> GameUpdate {
+        GameUpdate {
+            kind,
+            ply,
+            actor: n.by.to_string(),
+            notation: String::new(),
+            description,
+            recorded_at: n.at,
+            patch: Json(serde_json::json!([])),
+            finished: false,
+            takeback: None,
+            annotation: None,
+        }
+    }
 }
 
 /// Where a stream stands: the position it has sent up to, and the view there.
@@ -38,6 +80,8 @@ struct Cursor {
     id: GameId,
     viewer: Viewer,
     next: u32,
+    /// The first journal note not yet looked at.
+    next_note: u32,
     state: Option<(Box<dyn GameState>, serde_json::Value)>,
     buf: VecDeque<GameUpdate>,
     done: bool,
@@ -47,49 +91,227 @@ impl Cursor {
     /// Reads what is new (at most 100 entries), as updates. `Ok(true)` when the game is over
     /// and everything was read.
     async fn read(&mut self) -> Result<bool, ApiError> {
-        let (id, viewer, from) = (self.id, self.viewer, self.next);
+        let (id, viewer, from, first_note) = (self.id, self.viewer, self.next, self.next_note);
         let state = self.state.take();
-        let (updates, state, over) = blocking(&self.app, move |s| {
-            let h = s.header(id)?;
-            let finished = h.status == Status::Finished;
-            let to = h.plies.min(from.saturating_add(100));
-            let (mut state, mut view) = match state {
-                Some(sv) => sv,
-                None => {
-                    let st = s.state_at(id, from)?;
-                    let v = st.view(viewer);
-                    (st, v)
+        let (updates, state, next, next_note, over) = blocking(&self.app, move |s| {
+            // Header, journal, entries, then the journal's length again: a takeback between
+            // the reads would mix two lines, so the reads are made again until none came.
+            loop {
+                let h = s.header(id)?;
+                let notes = s.journal(id)?;
+                let mut read = Read::new(s, id, viewer, from, state.as_ref(), notes.clone());
+                for n in notes.iter().skip(first_note as usize) {
+                    read.as_of = Some(n.seq);
+                    read.note(&notes, n)?;
                 }
-            };
-            let mut out = Vec::new();
-            for e in s.entries(id, from, to)? {
-                let notation = state.entry_text(e.actor, &e.notation, viewer);
-                let description = state.describe(e.actor, &e.notation, viewer);
-                state
-                    .apply(e.actor, &e.notation)
-                    .map_err(|err| ApiError::Internal(err.to_string()))?;
-                let after = state.view(viewer);
-                let patch =
-                    serde_json::to_value(json_patch::diff(&view, &after)).unwrap_or_default();
-                view = after;
-                out.push(GameUpdate {
-                    ply: e.ply + 1,
-                    actor: e.actor.to_string(),
-                    notation,
-                    description,
-                    recorded_at: e.recorded_at,
-                    patch: Json(patch),
-                    finished: finished && e.ply + 1 == h.plies,
-                });
+                read.as_of = None;
+                let to = h.plies.min(read.next.saturating_add(100));
+                let finished = h.status == Status::Finished;
+                read.line(to, finished.then_some(h.plies))?;
+                if s.journal(id)?.len() != notes.len() {
+                    continue;
+                }
+                let Read {
+                    out, state, next, ..
+                } = read;
+                return Ok((
+                    out,
+                    state,
+                    next,
+                    notes.len() as u32,
+                    finished && to == h.plies,
+                ));
             }
-            Ok((out, (state, view), finished && to == h.plies))
         })
         .await?;
-        self.next = updates.last().map_or(self.next, |u| u.ply);
-        self.state = Some(state);
+        self.next = next;
+        self.next_note = next_note;
+        self.state = state;
         self.buf.extend(updates);
         Ok(over)
     }
+}
+
+/// One read of a cursor: the updates it makes, the position it reaches.
+struct Read<'a> {
+    s: &'a dyn store::GameLog,
+    id: GameId,
+    viewer: Viewer,
+    next: u32,
+    state: Option<(Box<dyn GameState>, serde_json::Value)>,
+    out: Vec<GameUpdate>,
+    /// The journal, and the note whose time the positions are read as of (`None`: now).
+    notes: Vec<Note>,
+    as_of: Option<u32>,
+}
+
+impl<'a> Read<'a> {
+    fn new(
+        s: &'a dyn store::GameLog,
+        id: GameId,
+        viewer: Viewer,
+        next: u32,
+        state: Option<&(Box<dyn GameState>, serde_json::Value)>,
+        notes: Vec<Note>,
+    ) -> Self {
+        Read {
+            s,
+            id,
+            viewer,
+            next,
+            state: state.map(|(st, v)| (st.clone_box(), v.clone())),
+            out: Vec::new(),
+            notes,
+            as_of: None,
+        }
+    }
+
+    fn at(&mut self) -> Result<(Box<dyn GameState>, serde_json::Value), ApiError> {
+        match self.state.take() {
+            Some(sv) => Ok(sv),
+            None => {
+                let st = match self.as_of {
+                    Some(seq) => crate::objects::journal::state_as_of(
+                        self.s,
+                        self.id,
+                        &self.notes,
+                        seq,
+                        self.next,
+                    )?,
+                    None => self.s.state_at(self.id, self.next)?,
+                };
+                let v = st.view(self.viewer);
+                Ok((st, v))
+            }
+        }
+    }
+
+    /// Sends `entries` (which start at `self.next`).
+    fn send(&mut self, entries: &[store::Entry], end: Option<u32>) -> Result<(), ApiError> {
+        let (mut state, mut view) = self.at()?;
+        for e in entries {
+            let notation = state.entry_text(e.actor, &e.notation, self.viewer);
+            let description = state.describe(e.actor, &e.notation, self.viewer);
+            state
+                .apply(e.actor, &e.notation)
+                .map_err(|err| ApiError::Internal(err.to_string()))?;
+            let after = state.view(self.viewer);
+            let patch = serde_json::to_value(json_patch::diff(&view, &after)).unwrap_or_default();
+            view = after;
+            self.out.push(GameUpdate {
+                kind: UpdateKind::Entry,
+                ply: e.ply + 1,
+                actor: e.actor.to_string(),
+                notation,
+                description,
+                recorded_at: e.recorded_at,
+                patch: Json(patch),
+                finished: end == Some(e.ply + 1),
+                takeback: None,
+                annotation: None,
+            });
+            self.next = e.ply + 1;
+        }
+        self.state = Some((state, view));
+        Ok(())
+    }
+
+    /// The current line up to `to` entries (`end`: the game's length, when it is over).
+    fn line(&mut self, to: u32, end: Option<u32>) -> Result<(), ApiError> {
+        if self.next < to {
+            let entries = self.s.entries(self.id, self.next, to)?;
+            self.send(&entries, end)?;
+        }
+        Ok(())
+    }
+
+    /// The updates note `n` makes: first the entries the line had when it was written, then
+    /// the note itself.
+    fn note(&mut self, notes: &[Note], n: &Note) -> Result<(), ApiError> {
+        if self.next < n.plies {
+            let entries = (self.next..n.plies)
+                .map(|p| entry_as_of(self.s, self.id, notes, n.seq, p))
+                .collect::<Result<Vec<_>, _>>()?;
+            self.send(&entries, None)?;
+        }
+        let takeback = |request: u32| {
+            crate::objects::journal::takebacks(&notes[..=n.seq as usize])
+                .into_iter()
+                .find(|t| t.request == request)
+        };
+        let mut u = match &n.body {
+            NoteBody::TakebackAsked { to_ply } => {
+                let mut u = GameUpdate::note(
+                    UpdateKind::TakebackAsked,
+                    n,
+                    self.next,
+                    format!("{} asks to take back to ply {to_ply}", n.by),
+                );
+                u.takeback = takeback(n.seq);
+                u
+            }
+            NoteBody::TakebackAnswered { request, accept } => {
+                let mut u = GameUpdate::note(
+                    UpdateKind::TakebackAnswered,
+                    n,
+                    self.next,
+                    format!(
+                        "{} {} takeback request {request}",
+                        n.by,
+                        if *accept { "accepts" } else { "refuses" }
+                    ),
+                );
+                u.takeback = takeback(*request);
+                u
+            }
+            NoteBody::Withdrawn {
+                request, to_ply, ..
+            } => {
+                let (_, view) = self.at()?;
+                let st =
+                    crate::objects::journal::state_as_of(self.s, self.id, notes, n.seq, *to_ply)?;
+                let after = st.view(self.viewer);
+                let patch =
+                    serde_json::to_value(json_patch::diff(&view, &after)).unwrap_or_default();
+                self.state = Some((st, after));
+                self.next = *to_ply;
+                let mut u = GameUpdate::note(
+                    UpdateKind::Withdrawn,
+                    n,
+                    *to_ply,
+                    format!("the line is taken back to ply {to_ply}"),
+                );
+                u.patch = Json(patch);
+                u.takeback = takeback(*request);
+                u
+            }
+            NoteBody::Annotation { ply, .. } => {
+                let mut u = GameUpdate::note(
+                    UpdateKind::Annotation,
+                    n,
+                    self.next,
+                    format!("{} annotates ply {ply}", n.by),
+                );
+                u.annotation =
+                    crate::objects::journal::annotations(&notes[..=n.seq as usize], true).pop();
+                u
+            }
+        };
+        u.ply = self.next;
+        self.out.push(u);
+        Ok(())
+    }
+}
+
+/// Entry `ply` as the line had it when note `seq` was written.
+fn entry_as_of(
+    s: &dyn store::GameLog,
+    id: GameId,
+    notes: &[Note],
+    seq: u32,
+    ply: u32,
+) -> Result<store::Entry, ApiError> {
+    crate::objects::journal::entry_as_of(s, id, notes, seq, ply)
 }
 
 pub struct Subscription;
@@ -121,6 +343,8 @@ impl Subscription {
             ))
             .into());
         }
+        // The journal so far is history: the stream tells what is written from now on.
+        let journal_len = blocking(&app, move |s| Ok(s.journal(id)?.len() as u32)).await?;
         let rx = app.hub.subscribe(id);
         app.metrics
             .subscriptions
@@ -130,6 +354,7 @@ impl Subscription {
             id,
             viewer,
             next: start,
+            next_note: journal_len,
             state: None,
             buf: VecDeque::new(),
             done: false,
@@ -153,7 +378,11 @@ impl Subscription {
                                 continue;
                             }
                         }
-                        Err(_) => return None,
+                        Err(e) => {
+                            // The stream ends; the client resubscribes from the last ply it saw.
+                            tracing::warn!(game = %c.id, "gameUpdates ended: {}", e.message());
+                            return None;
+                        }
                     }
                     match rx.recv().await {
                         Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {

@@ -12,6 +12,7 @@
 
 use super::{GameRecord, RecordEntry, RecordError};
 use crate::id::GameId;
+use crate::journal::Glyph;
 use crate::record::Status;
 use chrono::{DateTime, NaiveDate, Utc};
 use rules_core::{Actor, GameKind, Registry, Seat, ToAct};
@@ -123,6 +124,95 @@ pub fn write(record: &GameRecord) -> String {
             _ => e.actor.clone(),
         };
         out.push_str(&format!("{who}: {}\n", e.notation));
+    }
+    out
+}
+
+/// One annotation as a game text carries it: a comment on position `ply`.
+pub type TextNote = (u32, Option<Glyph>, String);
+
+/// The annotations a text's comments make. A comment after an entry is on the position that
+/// entry leads to (one before any entry, on the start); consecutive comments on one position
+/// are one annotation, their lines joined; a comment opening with a glyph (`!`, `?`, `!!`,
+/// `??`, `!?`, `?!`) gives the annotation that glyph. Refused: a comment the journal would
+/// refuse (too long, control characters).
+pub fn annotations(t: &GameText) -> Result<Vec<TextNote>, RecordError> {
+    let mut out: Vec<TextNote> = Vec::new();
+    let mut last: Option<Option<u32>> = None;
+    for (at, text) in &t.comments {
+        let ply = at.map_or(0, |p| p + 1);
+        let (first, rest) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
+        let glyph = Glyph::parse(first);
+        let body = if glyph.is_some() {
+            rest.trim()
+        } else {
+            text.as_str()
+        };
+        match out.last_mut() {
+            Some(prev) if last == Some(*at) => {
+                if !prev.2.is_empty() && !body.is_empty() {
+                    prev.2.push('\n');
+                }
+                prev.2.push_str(body);
+                prev.1 = prev.1.or(glyph);
+            }
+            _ => out.push((ply, glyph, body.to_string())),
+        }
+        last = Some(*at);
+    }
+    for (ply, _, c) in &out {
+        crate::journal::check_comment(c).map_err(|e| RecordError {
+            line: 0,
+            game: Some(t.record.id.to_string()),
+            ply: Some(*ply),
+            reason: format!("comment: {e}"),
+        })?;
+    }
+    Ok(out)
+}
+
+/// A record as text, with annotations as comments (see [`annotations`], which reads them
+/// back as they were).
+pub fn write_annotated(record: &GameRecord, notes: &[TextNote]) -> String {
+    let plain = write(record);
+    if notes.is_empty() {
+        return plain;
+    }
+    let comment = |(_, glyph, text): &TextNote| -> String {
+        let mut lines: Vec<&str> = text.lines().collect();
+        if lines.is_empty() {
+            lines.push("");
+        }
+        let mut out = String::new();
+        for (i, l) in lines.iter().enumerate() {
+            let g = glyph.filter(|_| i == 0).map(Glyph::as_str);
+            let words: Vec<&str> = g
+                .into_iter()
+                .chain(Some(*l).filter(|l| !l.is_empty()))
+                .collect();
+            out.push_str(format!("# {}", words.join(" ")).trim_end());
+            out.push('\n');
+        }
+        out
+    };
+    let mut out = String::new();
+    let mut body = false;
+    let mut entry = 0u32;
+    for line in plain.split_inclusive('\n') {
+        out.push_str(line);
+        if !body {
+            if line == "\n" {
+                body = true;
+                for n in notes.iter().filter(|n| n.0 == 0) {
+                    out.push_str(&comment(n));
+                }
+            }
+            continue;
+        }
+        entry += 1;
+        for n in notes.iter().filter(|n| n.0 == entry) {
+            out.push_str(&comment(n));
+        }
     }
     out
 }

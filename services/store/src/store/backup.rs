@@ -82,7 +82,15 @@ impl Store {
             for p in &header.players {
                 to[usize::from(BY_PLAYER)].insert(player_key(p, id), Vec::new())?;
             }
+            for kv in self.journal.scan_prefix(id.to_bytes()) {
+                let (k, v) = kv?;
+                to[usize::from(JOURNAL)].insert(k, v)?;
+            }
             report.games += 1;
+        }
+        for kv in self.studies.iter() {
+            let (k, v) = kv?;
+            to[usize::from(STUDIES)].insert(k, v)?;
         }
         db.flush()?;
         Ok(report)

@@ -57,6 +57,13 @@ impl Store {
                 return Ok(t.state.clone());
             }
         }
+        self.stored_state_at(&header, ply)
+    }
+
+    /// The state after `ply` entries as sled has it (no warm tip looked at, so it may be
+    /// called while holding one).
+    pub(crate) fn stored_state_at(&self, header: &Header, ply: u32) -> Result<Box<dyn GameState>> {
+        let id = header.id;
         let rules = self.rules(header.kind)?;
         let mut from = 0;
         let mut state = None;
@@ -76,7 +83,7 @@ impl Store {
         }
         let mut state = match state {
             Some(s) => s,
-            None => crate::plan::recorded_start(&self.registry, &header)?,
+            None => crate::plan::recorded_start(&self.registry, header)?,
         };
         for e in self.entries(id, from, ply)? {
             crate::plan::apply_stored(state.as_mut(), id, &e)?;

@@ -1,0 +1,67 @@
+//! `Study`: a named, ordered set of moments — (game, ply, comment) — with its own id and page.
+
+use super::Game;
+use crate::schema::{app, blocking};
+use async_graphql::{Context, Object, Result, ID};
+use chrono::{DateTime, Utc};
+use store::study::{Study, StudyItem};
+
+pub struct StudyObject(pub Study);
+
+#[Object(name = "Study")]
+impl StudyObject {
+    async fn id(&self) -> ID {
+        ID(self.0.id.to_string())
+    }
+    async fn name(&self) -> &str {
+        &self.0.name
+    }
+    /// `analyst:NAME` or `admin`.
+    async fn author(&self) -> String {
+        self.0.by.to_string()
+    }
+    async fn created_at(&self) -> DateTime<Utc> {
+        self.0.created_at
+    }
+    /// The study's page in the viewer, relative to the server.
+    async fn url(&self) -> String {
+        format!("/study/{}", self.0.id)
+    }
+    /// Its moments, in order.
+    #[graphql(complexity = "50 * child_complexity + 1")]
+    async fn items(&self) -> Vec<StudyMoment> {
+        self.0.items.iter().cloned().map(StudyMoment).collect()
+    }
+}
+
+pub struct StudyMoment(StudyItem);
+
+#[Object]
+impl StudyMoment {
+    async fn game_id(&self) -> ID {
+        ID(self.0.game.to_string())
+    }
+    /// The position: 0 is the start, n the position after entry n.
+    async fn ply(&self) -> u32 {
+        self.0.ply
+    }
+    async fn comment(&self) -> &str {
+        &self.0.comment
+    }
+    /// The game (null if it is no longer stored).
+    #[graphql(complexity = "5 + child_complexity")]
+    async fn game(&self, ctx: &Context<'_>) -> Result<Option<Game>> {
+        let id = self.0.game;
+        let found = blocking(app(ctx), move |s| match s.header(id) {
+            Ok(h) => Ok(Some(h)),
+            Err(store::StoreError::NotFound(_)) => Ok(None),
+            Err(e) => Err(e.into()),
+        })
+        .await?;
+        Ok(found.map(Game::new))
+    }
+    /// The moment in the viewer, relative to the server.
+    async fn url(&self) -> String {
+        format!("/games/{}?ply={}", self.0.game, self.0.ply)
+    }
+}

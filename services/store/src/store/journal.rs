@@ -1,0 +1,185 @@
+//! Journals and studies in sled: notes under (game, number), studies under their id. What a
+//! note request writes is decided by [`crate::journal::plan_note`]; here it is read, locked and
+//! written — through the write-ahead log like an append, so a takeback's note and the
+//! withdrawal of the line's entries are durable together or not at all.
+
+use super::*;
+use crate::journal::{
+    decode_note, encode_note, plan_note, tail_needed, Game, NewNote, Note, NoteBody, Noted, Planned,
+};
+use crate::study::{Study, StudyId};
+
+fn note_key(id: GameId, seq: u32) -> [u8; 12] {
+    key(id, seq)
+}
+
+impl Store {
+    /// A game's journal, in order.
+    pub fn journal(&self, id: GameId) -> Result<Vec<Note>> {
+        if !self.games.contains_key(id.to_bytes())? {
+            return Err(StoreError::NotFound(id));
+        }
+        self.stored_notes(id)
+    }
+
+    fn stored_notes(&self, id: GameId) -> Result<Vec<Note>> {
+        let mut out = Vec::new();
+        for kv in self.journal.scan_prefix(id.to_bytes()) {
+            let (_, v) = kv?;
+            let payload = unframe(&v).ok_or_else(|| StoreError::Corrupt {
+                game: id,
+                ply: None,
+                what: "journal note checksum mismatch".into(),
+            })?;
+            out.push(decode_note(payload, id)?);
+        }
+        Ok(out)
+    }
+
+    /// Writes what a note request decides, under the game's locks; see
+    /// [`crate::GameLog::write_note`].
+    pub fn write_note(&self, req: NewNote) -> Result<Noted> {
+        let id = req.game;
+        let _notes = self.notes_lock.lock().unwrap_or_else(|e| e.into_inner());
+        let header = self.header(id)?;
+        if header.status == Status::Finished {
+            // No append can race: a finished game only gains notes.
+            let notes = self.stored_notes(id)?;
+            let planned = plan_note(
+                &Game {
+                    header: &header,
+                    notes: &notes,
+                    tail: &[],
+                },
+                &req,
+            )?;
+            return self.write_planned(&header, planned, None, &req, notes.len() as u32);
+        }
+        let tip = self.tip(id)?;
+        let mut tip = tip.lock().unwrap_or_else(|e| e.into_inner());
+        let notes = self.stored_notes(id)?;
+        let header = tip.header.clone();
+        let tail = match tail_needed(&req.request, &notes) {
+            Some(from) if from < header.plies => self.entries(id, from, header.plies)?,
+            _ => Vec::new(),
+        };
+        let planned = plan_note(
+            &Game {
+                header: &header,
+                notes: &notes,
+                tail: &tail,
+            },
+            &req,
+        )?;
+        let noted = self.write_planned(&header, planned, Some(&tail), &req, notes.len() as u32)?;
+        if let Some(to) = noted.withdrawn_to {
+            tip.header = noted.header.clone();
+            tip.state = self.stored_state_at(&noted.header, to)?;
+        }
+        Ok(noted)
+    }
+
+    /// Writes planned notes and, for a takeback, removes the withdrawn entries (`tail` holds
+    /// them) and the snapshots past the new end.
+    fn write_planned(
+        &self,
+        header: &Header,
+        planned: Vec<Planned>,
+        tail: Option<&[Entry]>,
+        req: &NewNote,
+        first_seq: u32,
+    ) -> Result<Noted> {
+        let id = header.id;
+        let mut writes = Vec::new();
+        let mut notes = Vec::new();
+        let mut new_header = header.clone();
+        let mut withdrawn_to = None;
+        for p in planned {
+            let note = match p {
+                Planned::Note(n) => n,
+                Planned::Withdraw { request, to_ply } => {
+                    let entries: Vec<Entry> = tail
+                        .unwrap_or(&[])
+                        .iter()
+                        .filter(|e| e.ply >= to_ply)
+                        .cloned()
+                        .collect();
+                    if entries.len() as u32 != header.plies - to_ply {
+                        return Err(StoreError::Corrupt {
+                            game: id,
+                            ply: Some(to_ply),
+                            what: "the line's entries to withdraw were not all read".into(),
+                        });
+                    }
+                    for e in &entries {
+                        writes.push(remove(ENTRIES, &key(id, e.ply)));
+                    }
+                    for kv in self
+                        .snapshots
+                        .range(key(id, to_ply + 1)..=key(id, u32::MAX))
+                    {
+                        let (k, _) = kv?;
+                        writes.push(remove(SNAPSHOTS, &k));
+                    }
+                    new_header.plies = to_ply;
+                    if let Some(last) = self.entries(id, to_ply.saturating_sub(1), to_ply)?.pop() {
+                        new_header.updated_at = last.recorded_at;
+                    }
+                    withdrawn_to = Some(to_ply);
+                    // The withdrawal follows the notes planned with it (its request, or the
+                    // answer that completed it).
+                    Note {
+                        seq: notes.last().map_or(first_seq, |n: &Note| n.seq + 1),
+                        plies: header.plies,
+                        at: req.at,
+                        by: req.by.clone(),
+                        body: NoteBody::Withdrawn {
+                            request,
+                            to_ply,
+                            entries,
+                        },
+                    }
+                }
+            };
+            writes.push(write(
+                JOURNAL,
+                &note_key(id, note.seq),
+                frame(&encode_note(&note)),
+            ));
+            notes.push(note);
+        }
+        self.commit_writes(&writes, None)?;
+        self.commit.wait_durable(record(&writes))?;
+        Ok(Noted {
+            header: new_header,
+            notes,
+            withdrawn_to,
+        })
+    }
+
+    /// Stores a new study.
+    pub fn put_study(&self, study: &Study) -> Result<()> {
+        let k = study.id.0.to_bytes();
+        let _notes = self.notes_lock.lock().unwrap_or_else(|e| e.into_inner());
+        if self.studies.contains_key(k)? {
+            return Err(StoreError::Exists(study.id.0));
+        }
+        let writes = vec![write(STUDIES, &k, frame(&crate::study::encode(study)))];
+        self.commit_writes(&writes, None)?;
+        self.commit.wait_durable(record(&writes))?;
+        Ok(())
+    }
+
+    pub fn study(&self, id: StudyId) -> Result<Study> {
+        let v = self
+            .studies
+            .get(id.0.to_bytes())?
+            .ok_or_else(|| StoreError::NoSuchStudy(id.to_string()))?;
+        let payload = unframe(&v).ok_or_else(|| StoreError::Corrupt {
+            game: id.0,
+            ply: None,
+            what: "study checksum mismatch".into(),
+        })?;
+        crate::study::decode(payload, id)
+    }
+}

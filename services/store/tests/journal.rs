@@ -1,0 +1,171 @@
+//! Journals in the embedded store (`store::journal`): a takeback reaches back exactly as far
+//! as the last chance entry allows, is durable with the line it shortens (read back after the
+//! store is reopened), and annotations are kept in order.
+
+use chrono::Duration;
+use rules_core::{Actor, Seat};
+use store::journal::{annotations, Author, Glyph, NewNote, NoteBody, NoteRequest};
+use store::{Store, StoreError};
+use store_conformance::{new_game, play_out, registry, t0};
+
+fn open(dir: &std::path::Path) -> Store {
+    Store::open(dir, registry(), store::Config::default()).unwrap()
+}
+
+/// Plays until the line ends with two seats' moves after its last chance entry; returns its
+/// length.
+fn play_to_two_moves(store: &Store, id: store::GameId) -> u32 {
+    for i in 0..300 {
+        let h = store.header(id).unwrap();
+        let line = store.entries(id, 0, h.plies).unwrap();
+        let last = line.iter().rposition(|e| e.actor == Actor::Dealer).unwrap() as u32;
+        if i >= 10 && h.plies >= last + 3 {
+            return h.plies;
+        }
+        play_out(store, id, i, 1);
+    }
+    panic!("no two seats' moves in a row");
+}
+
+fn note(by: Author, id: store::GameId, request: NoteRequest) -> NewNote {
+    NewNote {
+        game: id,
+        by,
+        at: t0() + Duration::hours(1),
+        request,
+    }
+}
+
+/// For every ply a takeback could aim at, the recorder's request is carried out exactly when
+/// no chance entry lies between it and the end; every refusal writes nothing. The one
+/// carried out leaves the line shorter by the entries its note keeps, and after a reopen the
+/// line, the journal and the state all read the same.
+#[test]
+fn a_takeback_withdraws_up_to_the_last_chance_entry_and_is_durable() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = open(dir.path());
+    let id = new_game(&store, 2, 42);
+    let plies = play_to_two_moves(&store, id);
+    let line = store.entries(id, 0, plies).unwrap();
+    let last_chance = line.iter().rposition(|e| e.actor == Actor::Dealer).unwrap() as u32;
+    for to in 0..plies {
+        let got = store.write_note(note(
+            Author::Recorder,
+            id,
+            NoteRequest::AskTakeback { to_ply: to },
+        ));
+        if to <= last_chance {
+            match got {
+                Err(StoreError::TakebackRefused(why)) => {
+                    assert!(why.contains("chance"), "{why}")
+                }
+                other => panic!("to {to}: {other:?}"),
+            }
+            assert_eq!(store.journal(id).unwrap(), vec![], "nothing written");
+            assert_eq!(store.header(id).unwrap().plies, plies);
+            continue;
+        }
+        let noted = got.unwrap();
+        assert_eq!(noted.withdrawn_to, Some(to));
+        assert_eq!(noted.header.plies, to);
+        break;
+    }
+    let to = last_chance + 1;
+    let expect_state = store.state_at(id, to).unwrap().encode();
+    drop(store);
+
+    let store = open(dir.path());
+    assert_eq!(store.header(id).unwrap().plies, to);
+    assert_eq!(store.entries(id, 0, plies).unwrap(), line[..to as usize]);
+    assert_eq!(store.state_at(id, to).unwrap().encode(), expect_state);
+    let journal = store.journal(id).unwrap();
+    assert_eq!(journal.len(), 2, "asked, then withdrawn: {journal:?}");
+    match &journal[1].body {
+        NoteBody::Withdrawn {
+            request,
+            to_ply,
+            entries,
+        } => {
+            assert_eq!((*request, *to_ply), (0, to));
+            assert_eq!(entries[..], line[to as usize..]);
+        }
+        other => panic!("{other:?}"),
+    }
+    // The line goes on from where it was taken back to.
+    assert!(play_out(&store, id, 5, 3) > to);
+}
+
+/// A seat's request waits on the other seat; the asker may not answer it; a refusal closes
+/// it; annotations on any position are kept in order with their authors, and a takeback marks
+/// those on positions it withdrew.
+#[test]
+fn seats_answer_requests_and_annotations_are_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = open(dir.path());
+    let id = new_game(&store, 2, 42);
+    let plies = play_to_two_moves(&store, id);
+    let line = store.entries(id, 0, plies).unwrap();
+    let to = line.iter().rposition(|e| e.actor == Actor::Dealer).unwrap() as u32 + 1;
+    let annotate = |by: Author, ply: u32, comment: &str| {
+        store.write_note(note(
+            by,
+            id,
+            NoteRequest::Annotate {
+                ply,
+                glyph: Some(Glyph::Interesting),
+                comment: comment.into(),
+            },
+        ))
+    };
+    annotate(Author::Seat(Seat(0)), plies, "at the end").unwrap();
+    annotate(Author::Analyst("Ana".into()), 0, "at the start").unwrap();
+    assert!(matches!(
+        annotate(Author::Admin, plies + 1, "past the end"),
+        Err(StoreError::NoSuchPly { .. })
+    ));
+
+    let ask = store
+        .write_note(note(
+            Author::Seat(Seat(0)),
+            id,
+            NoteRequest::AskTakeback { to_ply: to },
+        ))
+        .unwrap();
+    assert_eq!(ask.withdrawn_to, None);
+    let request = ask.notes[0].seq;
+    let answer = |by: Author, accept: bool| {
+        store.write_note(note(
+            by,
+            id,
+            NoteRequest::AnswerTakeback { request, accept },
+        ))
+    };
+    assert!(matches!(
+        answer(Author::Seat(Seat(0)), true),
+        Err(StoreError::NotAsked(_))
+    ));
+    assert!(matches!(
+        answer(Author::Analyst("Ana".into()), true),
+        Err(StoreError::NotAsked(_))
+    ));
+    let done = answer(Author::Seat(Seat(1)), true).unwrap();
+    assert_eq!(done.withdrawn_to, Some(to));
+    assert_eq!(store.header(id).unwrap().plies, to);
+    assert!(matches!(
+        answer(Author::Seat(Seat(1)), true),
+        Err(StoreError::NotAsked(_))
+    ));
+
+    let notes = annotations(&store.journal(id).unwrap());
+    let kept: Vec<(u32, &str, String, bool)> = notes
+        .iter()
+        .map(|a| (a.ply, a.comment.as_str(), a.by.to_string(), a.withdrawn))
+        .collect();
+    assert_eq!(
+        kept,
+        [
+            (plies, "at the end", "0".to_string(), true),
+            (0, "at the start", "analyst:Ana".to_string(), false),
+        ]
+    );
+}
