@@ -294,3 +294,85 @@ fn the_viewer_follows_a_live_game_and_keeps_secrets() {
         ""
     );
 }
+
+/// An annotation shows in the viewer's move list (its glyph after the move, its comment and
+/// author under it), and a study has its own page listing its moments, each a link to the
+/// viewer at that position with its comment.
+#[test]
+fn annotations_show_in_the_move_list_and_a_study_has_its_page() {
+    let ana = "ana-token-0123456789";
+    let server = Server::start(&["--annotators", &format!("Ana={ana}")]);
+    let v = gql(
+        &server,
+        None,
+        "{ games(kind: FIVE_TRIBES, status: FINISHED, first: 1) { edges { node { id } } } }",
+        json!({}),
+    );
+    let id = data(&v)["games"]["edges"][0]["node"]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let v = gql(
+        &server,
+        Some(ana),
+        "mutation($id: ID!) { annotate(gameId: $id, ply: 3, glyph: \"!?\", comment: \"A bold bid: <b>not</b> markup\") { id } }",
+        json!({ "id": id }),
+    );
+    data(&v);
+
+    let mut page = Page::open(&format!("{}/games/{id}?ply=3", server.url), 1280, 1000);
+    at_ply(&mut page, 3);
+    page.wait_for(
+        "!!document.querySelector('.move[data-ply=\"3\"] .annotation')",
+        30,
+    );
+    assert_eq!(
+        page.eval("document.querySelector('.move[data-ply=\"3\"] .glyph').textContent"),
+        "!?"
+    );
+    assert_eq!(
+        page.eval("document.querySelector('.move[data-ply=\"3\"] .annotation').textContent"),
+        "A bold bid: <b>not</b> markup — Ana",
+        "the comment is text, never markup"
+    );
+    assert_eq!(
+        page.eval("document.querySelectorAll('.annotation').length"),
+        1
+    );
+    page.screenshot(&shots().join("annotations.png"));
+    assert!(page.errors.is_empty(), "{:#?}", page.errors);
+
+    let v = gql(
+        &server,
+        Some(ana),
+        "mutation($i: [StudyItemInput!]!) { createStudy(name: \"Bidding in Five Tribes\", items: $i) { id url } }",
+        json!({ "i": [
+            { "gameId": id, "ply": 3, "comment": "Why bid this high so early?" },
+            { "gameId": id, "ply": 10 },
+        ] }),
+    );
+    let url = data(&v)["createStudy"]["url"].as_str().unwrap().to_string();
+    let mut page = Page::open(&format!("{}{url}", server.url), 1000, 700);
+    page.wait_for("document.querySelectorAll('#moments li').length === 2", 30);
+    assert_eq!(
+        page.eval("document.querySelector('#study-name').textContent"),
+        "Bidding in Five Tribes"
+    );
+    assert_eq!(
+        page.eval("document.querySelector('#moments li a').getAttribute('href')"),
+        format!("/games/{id}?ply=3")
+    );
+    assert_eq!(
+        page.eval("document.querySelector('#moments .moment-comment').textContent"),
+        "Why bid this high so early?"
+    );
+    page.screenshot(&shots().join("study.png"));
+    assert!(page.errors.is_empty(), "{:#?}", page.errors);
+    // An unknown study says so.
+    let mut page = Page::open(&format!("{}/study/0000000000000", server.url), 800, 400);
+    page.wait_for(MESSAGE_SHOWN, 30);
+    assert_eq!(
+        page.eval("document.querySelector('#message').textContent"),
+        "No study 0000000000000."
+    );
+}

@@ -18,8 +18,9 @@
 //!   decide what is chance: those are exactly the entries whose actor is the dealer.
 //! - The recorder's request is carried out at once: one person recording the whole table
 //!   corrects their own typing. A seat's request asks every other seat; the recorder may answer
-//!   for the table. One refusal closes it; once every asked seat (or the recorder) accepts, the
-//!   line is withdrawn to `to_ply`, if the rule above still allows it then.
+//!   for the table. One refusal closes it (the asker may refuse its own, to take it back);
+//!   once every asked seat (or the recorder) accepts, the line is withdrawn to `to_ply`, if
+//!   the rule above still allows it then.
 //!
 //! # Annotations
 //! A comment and/or a glyph on a position (`ply` 0 is the start, `ply` n the position after
@@ -434,6 +435,8 @@ pub fn plan_note(g: &Game<'_>, req: &NewNote) -> Result<Vec<Planned>> {
             let asked = asked_seats(g.header.players.len(), &t.asked_by);
             let done = match &req.by {
                 Author::Recorder => true,
+                // The asker may take its own request back (it cannot accept it).
+                by if *by == t.asked_by && !*accept => false,
                 Author::Seat(s) if asked.contains(s) && !t.accepted.contains(s) => {
                     asked.iter().all(|a| a == s || t.accepted.contains(a))
                 }

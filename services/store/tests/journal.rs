@@ -156,6 +156,45 @@ fn seats_answer_requests_and_annotations_are_kept() {
         Err(StoreError::NotAsked(_))
     ));
 
+    // The asker may take its own request back by refusing it.
+    let e = &line[to as usize];
+    store
+        .append(store::Append {
+            game: id,
+            expected_ply: to,
+            actor: e.actor,
+            notation: &e.notation,
+            key: None,
+            at: t0() + Duration::hours(2),
+            entered_by: None,
+        })
+        .unwrap();
+    let again = store
+        .write_note(note(
+            Author::Seat(Seat(1)),
+            id,
+            NoteRequest::AskTakeback { to_ply: to },
+        ))
+        .unwrap();
+    let request = again.notes[0].seq;
+    let cancelled = store
+        .write_note(note(
+            Author::Seat(Seat(1)),
+            id,
+            NoteRequest::AnswerTakeback {
+                request,
+                accept: false,
+            },
+        ))
+        .unwrap();
+    assert_eq!(cancelled.withdrawn_to, None);
+    let states = store::journal::takebacks(&store.journal(id).unwrap());
+    assert_eq!(
+        states.last().map(|t| t.outcome),
+        Some(store::journal::TakebackOutcome::Refused)
+    );
+    assert_eq!(store.header(id).unwrap().plies, to + 1);
+
     let notes = annotations(&store.journal(id).unwrap());
     let kept: Vec<(u32, &str, String, bool)> = notes
         .iter()

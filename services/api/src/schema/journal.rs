@@ -129,7 +129,8 @@ impl JournalMutation {
 
     /// Accepts or refuses takeback request `request`: each seat it asks (every seat but the
     /// one asking) answers with its token, or the recorder answers for the table. One refusal
-    /// closes it; the last acceptance carries it out. `NOT_ASKED` for anyone else, or a closed
+    /// closes it (the asker may refuse its own request, to take it back); the last acceptance
+    /// carries it out. `NOT_ASKED` for anyone else, or a closed
     /// request.
     async fn answer_takeback(
         &self,
