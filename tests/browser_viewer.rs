@@ -339,6 +339,9 @@ fn annotations_show_in_the_move_list_and_a_study_has_its_page() {
         page.eval("document.querySelectorAll('.annotation').length"),
         1
     );
+    page.eval(
+        "document.querySelector('.move[data-ply=\"3\"]').scrollIntoView({ block: 'center' })",
+    );
     page.screenshot(&shots().join("annotations.png"));
     assert!(page.errors.is_empty(), "{:#?}", page.errors);
 

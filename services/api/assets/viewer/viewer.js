@@ -278,7 +278,7 @@ function buildMoves() {
   startLi.className = 'move start';
   startLi.dataset.ply = '0';
   startLi.innerHTML = `<a href="${linkFor(0)}" data-ply="0">Start</a>`;
-  annotate(startLi, startLi.firstChild, 0);
+  annotate(startLi.firstChild, 0);
   frag.appendChild(startLi);
   data.frames.forEach((f, i) => {
     const p = i + 1;
@@ -319,24 +319,24 @@ function moveItem(f, p, newTurn) {
   a.dataset.ply = String(p);
   a.innerHTML = `<span class="ply-no">${p}</span>${newTurn ? `<span class="actor">${esc(actorLabel(f.actor))}</span>` : ''}<span class="desc">${esc(f.description)}</span><code class="notation">${esc(f.move)}</code>`;
   li.appendChild(a);
-  annotate(li, a, p);
+  annotate(a, p);
   return li;
 }
-// The game's annotations on position `p`: glyphs after the move, comments under it.
-function annotate(li, a, p) {
+// The game's annotations on position `p`: glyphs after the move's words, comments under it.
+function annotate(a, p) {
   const notes = ((state.game && state.game.annotations) || []).filter((n) => n.ply === p);
   for (const n of notes) {
     if (n.glyph) {
       const g = document.createElement('span');
       g.className = 'glyph';
       g.textContent = n.glyph;
-      a.appendChild(g);
+      (a.querySelector('.desc') || a).appendChild(g);
     }
     if (n.comment) {
       const c = document.createElement('span');
       c.className = 'annotation';
       c.textContent = `${n.comment} — ${n.author.replace(/^analyst:/, '')}`;
-      li.appendChild(c);
+      a.appendChild(c);
     }
   }
 }
