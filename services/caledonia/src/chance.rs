@@ -208,6 +208,14 @@ impl State {
     }
 
     fn check_deal(&self, d: &Deal) -> Result<(), Rule> {
+        match self.deal_problem(d) {
+            None => Ok(()),
+            Some(_) => Err(Rule::BadDeal),
+        }
+    }
+
+    /// What of a deal does not match the components, in words (`None`: it matches).
+    pub fn deal_problem(&self, d: &Deal) -> Option<&'static str> {
         let distinct = |v: &[u8]| v.iter().enumerate().all(|(i, x)| !v[..i].contains(x));
         let ports: Vec<u8> = d.ports.iter().map(|p| p.0).collect();
         let tiles: Vec<u8> = d.tiles.iter().map(|p| p.0).collect();
@@ -217,23 +225,24 @@ impl State {
         let clans_ok = d.offer.iter().enumerate().all(|(i, (c, _))| {
             self.clans_in_play().contains(c) && d.offer[..i].iter().all(|(k, _)| k != c)
         });
-        let ok = d.sides.iter().all(|s| (1..=2).contains(s))
-            && distinct(&ports)
-            && in_range(&ports, self.port_count())
-            && distinct(&tiles)
-            && in_range(&tiles, self.port_count())
-            && d.first < self.players()
-            && d.offer.len() == usize::from(self.players()) + 1
-            && clans_ok
-            && distinct(&starts)
-            && in_range(&starts, components().start_tiles.len().min(9) as u8)
-            && boxes.len() == self.deal_count()
-            && distinct(&boxes)
-            && in_range(&boxes, 50);
-        if ok {
-            Ok(())
+        if !d.sides.iter().all(|s| (1..=2).contains(s)) {
+            Some("a map module is laid on a side other than 1 or 2")
+        } else if !(distinct(&ports) && in_range(&ports, self.port_count())) {
+            Some("the port tiles are not different ports of the box")
+        } else if !(distinct(&tiles) && in_range(&tiles, self.port_count())) {
+            Some("the round scoring tiles are not different tiles of the box")
+        } else if d.first >= self.players() {
+            Some("the first player is not a seat of this game")
+        } else if d.offer.len() != usize::from(self.players()) + 1 || !clans_ok {
+            Some("the clans offered are not one more than the players, each a clan in play, once")
+        } else if !(distinct(&starts)
+            && in_range(&starts, components().start_tiles.len().min(9) as u8))
+        {
+            Some("the clans' start tiles are not different start tiles of the box")
+        } else if !(boxes.len() == self.deal_count() && distinct(&boxes) && in_range(&boxes, 50)) {
+            Some("the contracts laid out are not the export boxes' count of different contracts of the 50")
         } else {
-            Err(Rule::BadDeal)
+            None
         }
     }
 

@@ -69,6 +69,10 @@ pub enum CalError {
     Illegal { rule: Rule, mv: Box<Move> },
     #[error("bad chance outcome: {} [{}]", .rule.text(), .rule.code())]
     BadChance { rule: Rule },
+    /// A deal typed in at the table that does not match the components, saying which part
+    /// (rule `chance.deal`).
+    #[error("bad chance outcome: {what} [{}]", Rule::BadDeal.code())]
+    BadDeal { what: &'static str },
 }
 
 impl CalError {
@@ -76,6 +80,7 @@ impl CalError {
     pub fn game_rule(&self) -> Option<Rule> {
         match self {
             CalError::Illegal { rule, .. } | CalError::BadChance { rule } => Some(*rule),
+            CalError::BadDeal { .. } => Some(Rule::BadDeal),
             CalError::Turn(_) => None,
         }
     }
@@ -86,6 +91,7 @@ impl RuleViolation for CalError {
         match self {
             CalError::Turn(t) => t.rule(),
             CalError::Illegal { rule, .. } | CalError::BadChance { rule } => rule.code(),
+            CalError::BadDeal { .. } => Rule::BadDeal.code(),
         }
     }
 }

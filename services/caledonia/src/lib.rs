@@ -142,8 +142,12 @@ impl Game for Caledonia {
 
     fn resolve(s: &mut State, c: &Chance) -> Result<(), CalError> {
         TurnError::expect_chance(s.to_act())?;
-        s.check_chance(c)
-            .map_err(|rule| CalError::BadChance { rule })?;
+        s.check_chance(c).map_err(|rule| match c {
+            Chance::Deal(d) if rule == Rule::BadDeal => CalError::BadDeal {
+                what: s.deal_problem(d).unwrap_or(Rule::BadDeal.text()),
+            },
+            _ => CalError::BadChance { rule },
+        })?;
         s.apply_chance(c);
         Ok(())
     }

@@ -370,9 +370,20 @@ fn a_deal_must_match_the_components() {
     bad4.offer[0].0 = Clan::MacEwen; // not in play without the Kickstarter option
     let mut bad5 = deal.clone();
     bad5.boxes[0] = ContractId(51);
-    for b in [bad, bad2, bad3, bad4, bad5] {
+    let mut bad6 = deal.clone();
+    bad6.first = 3;
+    // Each refusal names the part of the deal that is wrong, under the one rule code.
+    for (b, part) in [
+        (bad, "port tiles"),
+        (bad2, "clans offered"),
+        (bad3, "map module"),
+        (bad4, "clans offered"),
+        (bad5, "contracts laid out"),
+        (bad6, "first player"),
+    ] {
         let e = Caledonia::resolve(&mut s, &Chance::Deal(b)).unwrap_err();
         assert_eq!(e.rule(), "chance.deal");
+        assert!(e.to_string().contains(part), "{part}: {e}");
         assert_eq!(s, before);
     }
     Caledonia::resolve(&mut s, &good).unwrap();
