@@ -405,7 +405,7 @@ fn annotations_and_studies_over_http() {
         (Some(ANA), -1, None, "before the start", "BAD_INPUT"),
         (Some(ANA), 1, Some("!!!"), "", "BAD_INPUT"),
         (Some(ANA), 1, None, "", "BAD_INPUT"),
-        (Some(ANA), 1, None, &"x".repeat(4001), "BAD_INPUT"),
+        (Some(ANA), 1, None, &"x".repeat(2001), "BAD_INPUT"),
         (Some(ANA), 1, None, "evil \u{202e}txet", "BAD_INPUT"),
     ] {
         let v = annotate(&server, token, &id, ply, glyph, comment);

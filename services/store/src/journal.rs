@@ -35,9 +35,10 @@ use rules_core::{Actor, Seat};
 use serde::{Deserialize, Serialize};
 
 /// Longest comment of an annotation or a study item, in characters.
-pub const MAX_COMMENT: usize = 4000;
-/// Most notes one game's journal may hold.
-pub const MAX_NOTES: usize = 10_000;
+pub const MAX_COMMENT: usize = 2000;
+/// Most notes one game's journal may hold: a journal is read whole (by `Game.annotations`,
+/// by each wake of a live subscription), so it stays a few MB at most.
+pub const MAX_NOTES: usize = 2000;
 
 /// Who wrote a note.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

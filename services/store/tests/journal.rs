@@ -208,3 +208,27 @@ fn seats_answer_requests_and_annotations_are_kept() {
         ]
     );
 }
+
+/// A journal is bounded: past `MAX_NOTES` a note is refused and nothing is written.
+#[test]
+fn a_journal_holds_at_most_its_bound() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = open(dir.path());
+    let id = new_game(&store, 2, 7);
+    let annotate = || {
+        store.write_note(note(
+            Author::Admin,
+            id,
+            NoteRequest::Annotate {
+                ply: 0,
+                glyph: Some(Glyph::Good),
+                comment: String::new(),
+            },
+        ))
+    };
+    for _ in 0..store::journal::MAX_NOTES {
+        annotate().unwrap();
+    }
+    assert!(matches!(annotate(), Err(StoreError::BadInput(_))));
+    assert_eq!(store.journal(id).unwrap().len(), store::journal::MAX_NOTES);
+}
