@@ -469,10 +469,8 @@ fn annotators(items: Vec<String>) -> Result<Vec<(String, String)>> {
     let mut out: Vec<(String, String)> = Vec::new();
     for item in items.iter().filter(|i| !i.trim().is_empty()) {
         let Some((name, token)) = item.split_once('=') else {
-            anyhow::bail!(
-                "an annotator is `NAME=TOKEN`, not `{}`",
-                item.chars().take(40).collect::<String>()
-            );
+            // Not echoed: the text may be a token.
+            anyhow::bail!("an annotator is `NAME=TOKEN`; one item has no `=`");
         };
         let name = name.trim();
         store::store::check_name(name).map_err(|e| anyhow::anyhow!("annotator name: {e}"))?;

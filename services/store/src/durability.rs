@@ -82,6 +82,14 @@ impl GroupCommit {
     /// Hands over a committed write's log `record` and returns once it is durable. An empty
     /// record waits for everything handed over before it.
     pub fn wait_durable(&self, record: Vec<u8>) -> Result<(), sled::Error> {
+        let mine = self.submit(record)?;
+        self.wait(mine)
+    }
+
+    /// Queues `record` for the log and returns its place, without waiting: a writer that
+    /// holds a game's lock submits under it, so records of one game reach the log in the
+    /// order their writes reached sled (a takeback's removals after the append they remove).
+    pub fn submit(&self, record: Vec<u8>) -> Result<u64, sled::Error> {
         let s = &self.shared;
         let mut g = s.lock();
         if self.thread.is_none() {
@@ -91,8 +99,14 @@ impl GroupCommit {
         }
         g.pending.extend_from_slice(&record);
         g.written += 1;
-        let mine = g.written;
         s.work.notify_one();
+        Ok(g.written)
+    }
+
+    /// Waits until the record [`GroupCommit::submit`] placed at `mine` is durable.
+    pub fn wait(&self, mine: u64) -> Result<(), sled::Error> {
+        let s = &self.shared;
+        let mut g = s.lock();
         while g.durable < mine {
             if let Some(e) = &g.failed {
                 return Err(sled::Error::Io(std::io::Error::other(e.clone())));

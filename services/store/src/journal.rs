@@ -228,6 +228,8 @@ pub struct TakebackState {
     pub request: u32,
     pub asked_by: Author,
     pub to_ply: u32,
+    /// The line's length when it was asked.
+    pub plies: u32,
     /// Seats that have accepted so far.
     pub accepted: Vec<Seat>,
     pub outcome: TakebackOutcome,
@@ -249,6 +251,7 @@ pub fn takebacks(notes: &[Note]) -> Vec<TakebackState> {
                 request: n.seq,
                 asked_by: n.by.clone(),
                 to_ply: *to_ply,
+                plies: n.plies,
                 accepted: Vec::new(),
                 outcome: TakebackOutcome::Open,
             }),
@@ -345,12 +348,17 @@ pub fn tail_needed(req: &NoteRequest, notes: &[Note]) -> Option<u32> {
 /// Decides what `req` writes, or why it is refused (nothing written). Pure: the backend reads
 /// the game and writes the result under its per-game write lock.
 pub fn plan_note(g: &Game<'_>, req: &NewNote) -> Result<Vec<Planned>> {
-    if g.notes.len() >= MAX_NOTES {
+    let planned = plan(g, req)?;
+    if g.notes.len() + planned.len() > MAX_NOTES {
         return Err(StoreError::BadInput(format!(
             "game {} has {MAX_NOTES} notes, the most a journal holds",
             g.header.id
         )));
     }
+    Ok(planned)
+}
+
+fn plan(g: &Game<'_>, req: &NewNote) -> Result<Vec<Planned>> {
     let mut seq = g.notes.len() as u32;
     let mut note = |body: NoteBody| {
         let n = Note {
@@ -401,8 +409,11 @@ pub fn plan_note(g: &Game<'_>, req: &NewNote) -> Result<Vec<Planned>> {
                 )));
             }
             match &req.by {
-                Author::Seat(_) => Ok(vec![note(NoteBody::TakebackAsked { to_ply })]),
-                Author::Recorder => {
+                // A solo game's seat has nobody to ask: its request is carried out at once.
+                Author::Seat(_) if !asked_seats(g.header.players.len(), &req.by).is_empty() => {
+                    Ok(vec![note(NoteBody::TakebackAsked { to_ply })])
+                }
+                Author::Seat(_) | Author::Recorder => {
                     let request = g.notes.len() as u32;
                     Ok(vec![
                         note(NoteBody::TakebackAsked { to_ply }),
@@ -456,6 +467,12 @@ pub fn plan_note(g: &Game<'_>, req: &NewNote) -> Result<Vec<Planned>> {
             };
             if *accept && done {
                 check_takeback(g, t.to_ply)?;
+                if g.header.plies != t.plies {
+                    return Err(refused(format!(
+                        "the line has moved on since request {request} was asked ({} entries then, {} now): ask again",
+                        t.plies, g.header.plies
+                    )));
+                }
             }
             let mut out = vec![note(NoteBody::TakebackAnswered {
                 request: *request,

@@ -267,10 +267,12 @@ fn apply_write(all: &[sled::Tree], w: &WalWrite) -> sled::Result<()> {
 }
 
 /// The layout of the trees, kept under [`FORMAT_KEY`] in sled's default tree. 2: a finished
-/// game that arrived whole may be sealed (`entries` in chunks of 32 from 2³¹, see `sealed`). A build
+/// game that arrived whole may be sealed (`entries` in chunks of 32 from 2³¹, see `sealed`).
+/// 3: journals and studies, and log writes that remove a key (a takeback), which a build
+/// before 3 would skip on recovery. A build
 /// refuses a store of a layout newer than its own, which it would misread (builds before 2
 /// did not check: they read a sealed game as one without entries).
-pub(crate) const STORE_FORMAT: u32 = 2;
+pub(crate) const STORE_FORMAT: u32 = 3;
 pub(crate) const FORMAT_KEY: &[u8] = b"ludolog:store-format";
 
 /// Refuses a store of a newer layout; marks a store of an older one (or a new one) as this
@@ -486,10 +488,22 @@ impl Store {
         writes: &[WalWrite],
         new_game: Option<GameId>,
     ) -> Result<()> {
+        self.commit_writes_as(writes, new_game, false)
+    }
+
+    /// As [`Store::commit_writes`]; with `atomic`, as one sled transaction even for an
+    /// existing game (a takeback: its note and the removals it makes are kept whole or not at
+    /// all, whatever sled wrote before a crash, and no reader sees half of them).
+    pub(crate) fn commit_writes_as(
+        &self,
+        writes: &[WalWrite],
+        new_game: Option<GameId>,
+        atomic: bool,
+    ) -> Result<()> {
         self.space
             .check()
             .map_err(|(free, reserve)| StoreError::StorageFull { free, reserve })?;
-        if new_game.is_none() {
+        if new_game.is_none() && !atomic {
             for w in writes {
                 apply_write(&self.all, w)?;
             }
@@ -503,7 +517,12 @@ impl Store {
                     }
                 }
                 for w in writes {
-                    t[usize::from(w.tree)].insert(w.key.as_slice(), w.value.as_slice())?;
+                    let tree = &t[usize::from(w.tree & !REMOVE)];
+                    if w.tree & REMOVE != 0 {
+                        tree.remove(w.key.as_slice())?;
+                    } else {
+                        tree.insert(w.key.as_slice(), w.value.as_slice())?;
+                    }
                 }
                 Ok(())
             })
@@ -558,7 +577,8 @@ impl Store {
     /// A game's header. A game with an append in flight has a warm tip, whose header changes
     /// only once the append's writes are all in: readers see whole appends, never a prefix.
     pub fn header(&self, id: GameId) -> Result<Header> {
-        if let Some(t) = self.tips_lock().get(&id).cloned() {
+        let warm = self.tips_lock().get(&id).cloned();
+        if let Some(t) = warm {
             return Ok(t.lock().unwrap_or_else(|e| e.into_inner()).header.clone());
         }
         self.stored_header(id)
@@ -637,7 +657,10 @@ impl Store {
                 let header = tip.header.clone();
                 drop(tip);
                 let entries = self.entries(id, rec.first_ply, rec.first_ply + rec.count)?;
-                if entries.first().and_then(|e| e.key.as_deref()) != req.key {
+                let same = entries
+                    .first()
+                    .is_some_and(|e| e.key.as_deref() == req.key && e.actor == req.actor);
+                if !same {
                     return Err(StoreError::Withdrawn {
                         game: id,
                         ply: rec.first_ply,
@@ -690,11 +713,13 @@ impl Store {
         tip.header = header.clone();
         tip.state = state;
         let finished = header.status == Status::Finished;
+        // Queued under the game's lock: the log holds this game's writes in sled's order.
+        let queued = self.commit.submit(record(&writes));
         drop(tip);
         if finished {
             self.tips_lock().remove(&id);
         }
-        self.commit.wait_durable(record(&writes))?;
+        self.commit.wait(queued?)?;
         if let Some(st) = final_state {
             self.finished(&header, st.as_ref(), None);
         }

@@ -195,6 +195,40 @@ fn seats_answer_requests_and_annotations_are_kept() {
     );
     assert_eq!(store.header(id).unwrap().plies, to + 1);
 
+    // A request whose line has moved on since it was asked is not carried out.
+    let asked = store
+        .write_note(note(
+            Author::Seat(Seat(0)),
+            id,
+            NoteRequest::AskTakeback { to_ply: to },
+        ))
+        .unwrap();
+    let e = &line[to as usize + 1];
+    store
+        .append(store::Append {
+            game: id,
+            expected_ply: to + 1,
+            actor: e.actor,
+            notation: &e.notation,
+            key: None,
+            at: t0() + Duration::hours(3),
+            entered_by: None,
+        })
+        .unwrap();
+    let moved = store.write_note(note(
+        Author::Seat(Seat(1)),
+        id,
+        NoteRequest::AnswerTakeback {
+            request: asked.notes[0].seq,
+            accept: true,
+        },
+    ));
+    match moved {
+        Err(StoreError::TakebackRefused(why)) => assert!(why.contains("moved on"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(store.header(id).unwrap().plies, to + 2);
+
     let notes = annotations(&store.journal(id).unwrap());
     let kept: Vec<(u32, &str, String, bool)> = notes
         .iter()

@@ -282,9 +282,15 @@ impl Game {
     ) -> Result<Vec<super::journal::Withdrawal>> {
         let viewer = perspective::viewer(&self.header, &caller(ctx), seat, perspective)?;
         let id = self.header.id;
-        let notes = super::journal::read(ctx, id).await?;
-        Ok(blocking(app(ctx), move |s| {
-            super::journal::withdrawals(s, id, &notes, viewer)
+        super::journal::volatile(ctx);
+        // The journal and the states it is replayed on, read together: again if a takeback
+        // came between them.
+        Ok(blocking(app(ctx), move |s| loop {
+            let notes = s.journal(id)?;
+            let shown = super::journal::withdrawals(s, id, &notes, viewer);
+            if s.journal(id)?.len() == notes.len() {
+                return shown;
+            }
         })
         .await?)
     }

@@ -333,7 +333,12 @@ impl Subscription {
         let app = app(ctx).clone();
         let id = parse_id(&game_id)?;
         let caller = caller(ctx);
-        let header = blocking(&app, move |s| Ok(s.header(id)?)).await?;
+        // The journal's length first: a takeback after it is sent as an update, not skipped.
+        let (journal_len, header) = blocking(&app, move |s| {
+            let n = s.journal(id)?.len() as u32;
+            Ok((n, s.header(id)?))
+        })
+        .await?;
         let viewer = perspective::viewer(&header, &caller, seat, perspective)?;
         let start = from_ply.unwrap_or(0);
         if start > header.plies {
@@ -344,7 +349,6 @@ impl Subscription {
             .into());
         }
         // The journal so far is history: the stream tells what is written from now on.
-        let journal_len = blocking(&app, move |s| Ok(s.journal(id)?.len() as u32)).await?;
         let rx = app.hub.subscribe(id);
         app.metrics
             .subscriptions

@@ -53,7 +53,10 @@ impl Store {
                 },
                 &req,
             )?;
-            return self.write_planned(&header, planned, None, &req, notes.len() as u32);
+            let (noted, queued) =
+                self.write_planned(&header, planned, None, &req, notes.len() as u32)?;
+            self.commit.wait(queued?)?;
+            return Ok(noted);
         }
         let tip = self.tip(id)?;
         let mut tip = tip.lock().unwrap_or_else(|e| e.into_inner());
@@ -71,16 +74,31 @@ impl Store {
             },
             &req,
         )?;
-        let noted = self.write_planned(&header, planned, Some(&tail), &req, notes.len() as u32)?;
+        let (noted, queued) =
+            self.write_planned(&header, planned, Some(&tail), &req, notes.len() as u32)?;
         if let Some(to) = noted.withdrawn_to {
-            tip.header = noted.header.clone();
-            tip.state = self.stored_state_at(&noted.header, to)?;
+            // sled has the shorter line now: the warm tip follows it, or is dropped so that
+            // the next reader loads it from sled.
+            match self.stored_state_at(&noted.header, to) {
+                Ok(state) => {
+                    tip.header = noted.header.clone();
+                    tip.state = state;
+                }
+                Err(e) => {
+                    drop(tip);
+                    self.tips_lock().remove(&id);
+                    return Err(e);
+                }
+            }
         }
+        drop(tip);
+        self.commit.wait(queued?)?;
         Ok(noted)
     }
 
     /// Writes planned notes and, for a takeback, removes the withdrawn entries (`tail` holds
-    /// them) and the snapshots past the new end.
+    /// them) and the snapshots past the new end: in sled as one transaction, and queued for
+    /// the write-ahead log under the caller's lock (the caller waits for it to be durable).
     fn write_planned(
         &self,
         header: &Header,
@@ -88,7 +106,7 @@ impl Store {
         tail: Option<&[Entry]>,
         req: &NewNote,
         first_seq: u32,
-    ) -> Result<Noted> {
+    ) -> Result<(Noted, std::result::Result<u64, sled::Error>)> {
         let id = header.id;
         let mut writes = Vec::new();
         let mut notes = Vec::new();
@@ -141,20 +159,23 @@ impl Store {
                     }
                 }
             };
-            writes.push(write(
-                JOURNAL,
-                &note_key(id, note.seq),
-                frame(&encode_note(&note)),
-            ));
+            // Notes first: a withdrawal's note holds its entries before they leave the line.
+            writes.insert(
+                notes.len(),
+                write(JOURNAL, &note_key(id, note.seq), frame(&encode_note(&note))),
+            );
             notes.push(note);
         }
-        self.commit_writes(&writes, None)?;
-        self.commit.wait_durable(record(&writes))?;
-        Ok(Noted {
-            header: new_header,
-            notes,
-            withdrawn_to,
-        })
+        self.commit_writes_as(&writes, None, withdrawn_to.is_some())?;
+        let queued = self.commit.submit(record(&writes));
+        Ok((
+            Noted {
+                header: new_header,
+                notes,
+                withdrawn_to,
+            },
+            queued,
+        ))
     }
 
     /// Stores a new study.

@@ -51,7 +51,8 @@ impl Store {
                 plies: header.plies,
             });
         }
-        if let Some(t) = self.tips_lock().get(&id).cloned() {
+        let warm = self.tips_lock().get(&id).cloned();
+        if let Some(t) = warm {
             let t = t.lock().unwrap_or_else(|e| e.into_inner());
             if t.header.plies == ply {
                 return Ok(t.state.clone());
