@@ -109,14 +109,8 @@ fn takebacks_are_asked_refused_accepted_and_never_reach_past_a_reveal() {
     let (asker, other) = (tokens[seat].as_str(), tokens[1 - seat].as_str());
     let board_before = view(&server, &id, n);
 
-    let updates = subscribe_fields(
-        &server,
-        &id,
-        n,
-        None,
-        "kind ply actor move patch takeback { request status }",
-        8,
-    );
+    let fields = "kind ply actor move patch journal takeback { request status }";
+    let updates = subscribe_fields(&server, &id, n, None, None, fields, 8);
     std::thread::sleep(std::time::Duration::from_millis(500));
 
     // Asked, then refused: the line is untouched.
@@ -260,6 +254,40 @@ fn takebacks_are_asked_refused_accepted_and_never_reach_past_a_reveal() {
     let patch: json_patch::Patch = serde_json::from_value(got[4]["patch"].clone()).unwrap();
     json_patch::patch(&mut board, &patch).unwrap();
     assert_eq!(board, view(&server, &id, n - 1));
+    assert_eq!(
+        got.iter()
+            .map(|u| u["journal"].as_u64().unwrap())
+            .collect::<Vec<_>>(),
+        [1, 2, 3, 4, 5, 5, 6, 7],
+        "each update says how much of the journal it has told"
+    );
+
+    // A subscriber that was away since position n, journal note 0, is told the same story
+    // afterwards, from the store: withdrawn entries as they were, then their withdrawal.
+    let replayed: Vec<Value> = subscribe_fields(&server, &id, n, Some(0), None, fields, 8)
+        .join()
+        .unwrap()
+        .into_iter()
+        .map(|(_, u)| u)
+        .collect();
+    assert_eq!(replayed, got);
+    // Resuming after the third update: the rest, and nothing twice.
+    let rest: Vec<Value> = subscribe_fields(&server, &id, n, Some(3), None, fields, 5)
+        .join()
+        .unwrap()
+        .into_iter()
+        .map(|(_, u)| u)
+        .collect();
+    assert_eq!(rest, got[3..]);
+    // A journal position past its end is refused.
+    let refused = first_message(
+        &server,
+        &format!("subscription {{ gameUpdates(gameId: \"{id}\", fromNote: 99) {{ ply }} }}"),
+    );
+    assert_eq!(
+        refused["payload"]["errors"][0]["extensions"]["code"], "BAD_INPUT",
+        "{refused}"
+    );
 }
 
 /// A Mombasa start tile kept in secret and then taken back stays hidden from the other seat
@@ -667,6 +695,36 @@ fn a_game_texts_comments_are_kept_as_annotations_and_written_back() {
             { "ply": 3, "glyph": "!?", "comment": "an early bid\nworth a look", "author": "imported" },
         ])
     );
+}
+
+/// The first message the server sends for one subscription over graphql-transport-ws.
+fn first_message(server: &Server, query: &str) -> Value {
+    use tungstenite::client::IntoClientRequest;
+    use tungstenite::Message;
+    let url = format!("{}/graphql/ws", server.url.replace("http://", "ws://"));
+    let mut req = url.into_client_request().unwrap();
+    req.headers_mut().insert(
+        "Sec-WebSocket-Protocol",
+        "graphql-transport-ws".parse().unwrap(),
+    );
+    let (mut ws, _) = tungstenite::connect(req).unwrap();
+    ws.send(Message::text(
+        json!({ "type": "connection_init" }).to_string(),
+    ))
+    .unwrap();
+    ws.send(Message::text(
+        json!({ "id": "1", "type": "subscribe", "payload": { "query": query } }).to_string(),
+    ))
+    .unwrap();
+    loop {
+        let Message::Text(t) = ws.read().unwrap() else {
+            continue;
+        };
+        let v: Value = serde_json::from_str(&t).unwrap();
+        if v["type"] != "connection_ack" {
+            return v;
+        }
+    }
 }
 
 fn urlencode(s: &str) -> String {

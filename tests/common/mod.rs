@@ -227,20 +227,22 @@ pub fn subscribe_timed(
     from: u64,
     token: Option<String>,
 ) -> std::thread::JoinHandle<Vec<(std::time::Instant, Value)>> {
-    subscribe_fields(server, id, from, token, "ply actor move", usize::MAX)
+    subscribe_fields(server, id, from, None, token, "ply actor move", usize::MAX)
 }
 
-/// As [`subscribe_timed`], selecting `fields` of each update, until `count` updates came.
+/// As [`subscribe_timed`], from journal note `from_note` (none: from now), selecting `fields`
+/// of each update, until `count` updates came.
 pub fn subscribe_fields(
     server: &Server,
     id: &str,
     from: u64,
+    from_note: Option<u64>,
     token: Option<String>,
     fields: &str,
     count: usize,
 ) -> std::thread::JoinHandle<Vec<(std::time::Instant, Value)>> {
     let query = format!(
-        "subscription($id: ID!, $from: Int) {{ gameUpdates(gameId: $id, fromPly: $from) {{ {fields} }} }}"
+        "subscription($id: ID!, $from: Int, $note: Int) {{ gameUpdates(gameId: $id, fromPly: $from, fromNote: $note) {{ {fields} }} }}"
     );
     let url = format!("{}/graphql/ws", server.url.replace("http://", "ws://"));
     let id = id.to_string();
@@ -264,7 +266,7 @@ pub fn subscribe_fields(
                 "type": "subscribe",
                 "payload": {
                     "query": query,
-                    "variables": { "id": id, "from": from }
+                    "variables": { "id": id, "from": from, "note": from_note }
                 }
             })
             .to_string(),

@@ -54,6 +54,10 @@ pub struct GameUpdate {
     pub takeback: Option<Takeback>,
     /// The annotation, for an annotation update.
     pub annotation: Option<Annotation>,
+    /// How many of the game's journal notes the stream has told with this update: a
+    /// subscriber that reconnects with `fromPly: ply, fromNote: journal` resumes right after
+    /// it, takebacks made meanwhile included.
+    pub journal: u32,
 }
 
 impl GameUpdate {
@@ -70,6 +74,7 @@ impl GameUpdate {
             finished: false,
             takeback: None,
             annotation: None,
+            journal: n.seq + 1,
         }
     }
 }
@@ -100,11 +105,14 @@ impl Cursor {
                 let h = s.header(id)?;
                 let notes = s.journal(id)?;
                 let mut read = Read::new(s, id, viewer, from, state.as_ref(), notes.clone());
+                read.told = first_note;
                 for n in notes.iter().skip(first_note as usize) {
                     read.as_of = Some(n.seq);
+                    read.told = n.seq;
                     read.note(&notes, n)?;
                 }
                 read.as_of = None;
+                read.told = notes.len() as u32;
                 let to = h.plies.min(read.next.saturating_add(100));
                 let finished = h.status == Status::Finished;
                 read.line(to, finished.then_some(h.plies))?;
@@ -143,6 +151,8 @@ struct Read<'a> {
     /// The journal, and the note whose time the positions are read as of (`None`: now).
     notes: Vec<Note>,
     as_of: Option<u32>,
+    /// Journal notes told so far.
+    told: u32,
 }
 
 impl<'a> Read<'a> {
@@ -163,6 +173,7 @@ impl<'a> Read<'a> {
             out: Vec::new(),
             notes,
             as_of: None,
+            told: 0,
         }
     }
 
@@ -209,6 +220,7 @@ impl<'a> Read<'a> {
                 finished: end == Some(e.ply + 1),
                 takeback: None,
                 annotation: None,
+                journal: self.told,
             });
             self.next = e.ply + 1;
         }
@@ -320,35 +332,49 @@ pub struct Subscription;
 impl Subscription {
     /// Every entry from position `fromPly` on (default 0: the whole game), then each new one as
     /// it is played: in order, without gap or repeat, as the chosen perspective sees them (see
-    /// `Position.view`). A subscriber that falls behind catches up from the store; one that
-    /// reconnects passes the last ply it saw as `fromPly`.
+    /// `Position.view`). Takebacks asked, answered and carried out, and annotations, come as
+    /// they are written. A subscriber that falls behind catches up from the store; one that
+    /// reconnects passes the last update's `ply` as `fromPly` and its `journal` as `fromNote`,
+    /// and is told what happened meanwhile, takebacks included.
     async fn game_updates(
         &self,
         ctx: &Context<'_>,
         game_id: ID,
         from_ply: Option<u32>,
+        from_note: Option<u32>,
         seat: Option<u8>,
         perspective: Option<Perspective>,
     ) -> Result<impl Stream<Item = GameUpdate>> {
         let app = app(ctx).clone();
         let id = parse_id(&game_id)?;
         let caller = caller(ctx);
-        // The journal's length first: a takeback after it is sent as an update, not skipped.
-        let (journal_len, header) = blocking(&app, move |s| {
-            let n = s.journal(id)?.len() as u32;
-            Ok((n, s.header(id)?))
+        // The journal first: a takeback after it is sent as an update, not skipped. Without
+        // `fromNote` the journal so far is history, and the stream tells what comes next.
+        let (first_note, line_then, header) = blocking(&app, move |s| {
+            let notes = s.journal(id)?;
+            let h = s.header(id)?;
+            let first = from_note.unwrap_or(notes.len() as u32);
+            let Some(line_then) = notes
+                .get(first as usize)
+                .map(|n| n.plies)
+                .or((first as usize == notes.len()).then_some(h.plies))
+            else {
+                return Err(ApiError::BadInput(format!(
+                    "fromNote {first} is past the game's journal ({} notes)",
+                    notes.len()
+                )));
+            };
+            Ok((first, line_then, h))
         })
         .await?;
         let viewer = perspective::viewer(&header, &caller, seat, perspective)?;
         let start = from_ply.unwrap_or(0);
-        if start > header.plies {
+        if start > line_then {
             return Err(ApiError::BadInput(format!(
-                "fromPly {start} is past the end of the game ({} plies)",
-                header.plies
+                "fromPly {start} is past the end of the game ({line_then} plies)"
             ))
             .into());
         }
-        // The journal so far is history: the stream tells what is written from now on.
         let rx = app.hub.subscribe(id);
         app.metrics
             .subscriptions
@@ -358,7 +384,7 @@ impl Subscription {
             id,
             viewer,
             next: start,
-            next_note: journal_len,
+            next_note: first_note,
             state: None,
             buf: VecDeque::new(),
             done: false,
