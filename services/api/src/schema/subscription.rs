@@ -3,7 +3,7 @@
 
 use super::{app, blocking, caller, parse_id};
 use crate::error::ApiError;
-use crate::objects::journal::{Annotation, Takeback};
+use crate::objects::journal::{self, Annotation, Takeback};
 use crate::perspective::{self, Perspective};
 use crate::App;
 use async_graphql::{Context, Json, Result, SimpleObject, Subscription, ID};
@@ -104,31 +104,19 @@ impl Cursor {
             loop {
                 let h = s.header(id)?;
                 let notes = s.journal(id)?;
-                let mut read = Read::new(s, id, viewer, from, state.as_ref(), notes.clone());
-                read.told = first_note;
-                for n in notes.iter().skip(first_note as usize) {
-                    read.as_of = Some(n.seq);
-                    read.told = n.seq;
-                    read.note(&notes, n)?;
-                }
-                read.as_of = None;
-                read.told = notes.len() as u32;
+                let told = notes.len();
+                let mut read = Read::new(s, id, viewer, from, state.as_ref(), notes);
+                read.notes_from(first_note as usize)?;
                 let to = h.plies.min(read.next.saturating_add(100));
                 let finished = h.status == Status::Finished;
                 read.line(to, finished.then_some(h.plies))?;
-                if s.journal(id)?.len() != notes.len() {
+                if s.journal(id)?.len() != told {
                     continue;
                 }
                 let Read {
                     out, state, next, ..
                 } = read;
-                return Ok((
-                    out,
-                    state,
-                    next,
-                    notes.len() as u32,
-                    finished && to == h.plies,
-                ));
+                return Ok((out, state, next, told as u32, finished && to == h.plies));
             }
         })
         .await?;
@@ -182,13 +170,9 @@ impl<'a> Read<'a> {
             Some(sv) => Ok(sv),
             None => {
                 let st = match self.as_of {
-                    Some(seq) => crate::objects::journal::state_as_of(
-                        self.s,
-                        self.id,
-                        &self.notes,
-                        seq,
-                        self.next,
-                    )?,
+                    Some(seq) => {
+                        journal::state_as_of(self.s, self.id, &self.notes, seq, self.next)?
+                    }
                     None => self.s.state_at(self.id, self.next)?,
                 };
                 let v = st.view(self.viewer);
@@ -237,17 +221,32 @@ impl<'a> Read<'a> {
         Ok(())
     }
 
+    /// The updates of the journal's notes from `first` on, each read as of its own time.
+    fn notes_from(&mut self, first: usize) -> Result<(), ApiError> {
+        self.told = first as u32;
+        for i in first..self.notes.len() {
+            let n = self.notes[i].clone();
+            self.as_of = Some(n.seq);
+            self.told = n.seq;
+            self.note(&n)?;
+        }
+        self.as_of = None;
+        self.told = self.notes.len() as u32;
+        Ok(())
+    }
+
     /// The updates note `n` makes: first the entries the line had when it was written, then
     /// the note itself.
-    fn note(&mut self, notes: &[Note], n: &Note) -> Result<(), ApiError> {
+    fn note(&mut self, n: &Note) -> Result<(), ApiError> {
         if self.next < n.plies {
             let entries = (self.next..n.plies)
-                .map(|p| entry_as_of(self.s, self.id, notes, n.seq, p))
+                .map(|p| journal::entry_as_of(self.s, self.id, &self.notes, n.seq, p))
                 .collect::<Result<Vec<_>, _>>()?;
             self.send(&entries, None)?;
         }
-        let takeback = |request: u32| {
-            crate::objects::journal::takebacks(&notes[..=n.seq as usize])
+        // A request as it stood after note `n`.
+        let takeback = |notes: &[Note], request: u32| {
+            journal::takebacks(&notes[..=n.seq as usize])
                 .into_iter()
                 .find(|t| t.request == request)
         };
@@ -259,7 +258,7 @@ impl<'a> Read<'a> {
                     self.next,
                     format!("{} asks to take back to ply {to_ply}", n.by),
                 );
-                u.takeback = takeback(n.seq);
+                u.takeback = takeback(&self.notes, n.seq);
                 u
             }
             NoteBody::TakebackAnswered { request, accept } => {
@@ -273,15 +272,14 @@ impl<'a> Read<'a> {
                         if *accept { "accepts" } else { "refuses" }
                     ),
                 );
-                u.takeback = takeback(*request);
+                u.takeback = takeback(&self.notes, *request);
                 u
             }
             NoteBody::Withdrawn {
                 request, to_ply, ..
             } => {
                 let (_, view) = self.at()?;
-                let st =
-                    crate::objects::journal::state_as_of(self.s, self.id, notes, n.seq, *to_ply)?;
+                let st = journal::state_as_of(self.s, self.id, &self.notes, n.seq, *to_ply)?;
                 let after = st.view(self.viewer);
                 let patch =
                     serde_json::to_value(json_patch::diff(&view, &after)).unwrap_or_default();
@@ -294,7 +292,7 @@ impl<'a> Read<'a> {
                     format!("the line is taken back to ply {to_ply}"),
                 );
                 u.patch = Json(patch);
-                u.takeback = takeback(*request);
+                u.takeback = takeback(&self.notes, *request);
                 u
             }
             NoteBody::Annotation { ply, .. } => {
@@ -304,8 +302,7 @@ impl<'a> Read<'a> {
                     self.next,
                     format!("{} annotates ply {ply}", n.by),
                 );
-                u.annotation =
-                    crate::objects::journal::annotations(&notes[..=n.seq as usize], true).pop();
+                u.annotation = journal::annotations(&self.notes[..=n.seq as usize], true).pop();
                 u
             }
         };
@@ -313,17 +310,6 @@ impl<'a> Read<'a> {
         self.out.push(u);
         Ok(())
     }
-}
-
-/// Entry `ply` as the line had it when note `seq` was written.
-fn entry_as_of(
-    s: &dyn store::GameLog,
-    id: GameId,
-    notes: &[Note],
-    seq: u32,
-    ply: u32,
-) -> Result<store::Entry, ApiError> {
-    crate::objects::journal::entry_as_of(s, id, notes, seq, ply)
 }
 
 pub struct Subscription;
