@@ -737,3 +737,52 @@ fn urlencode(s: &str) -> String {
         })
         .collect()
 }
+
+/// A malformed annotator setting stops `serve` before it listens, saying what is wrong without
+/// repeating the token.
+#[test]
+fn a_bad_annotator_setting_is_refused_at_start_without_echoing_a_token() {
+    let dir = tempfile::tempdir().unwrap();
+    for (setting, says) in [
+        (
+            "Ana=short-secret",
+            "annotator Ana: a token is 16 to 256 characters",
+        ),
+        ("no-equals-sign-secret", "one item has no `=`"),
+        (
+            "Ana=aaaaaaaaaaaaaaaaaaaa,Ana=bbbbbbbbbbbbbbbbbbbb",
+            "annotator Ana (or its token) is given twice",
+        ),
+    ] {
+        let mut child = std::process::Command::new(common::ludolog())
+            .args([
+                "serve",
+                "--listen",
+                "127.0.0.1:0",
+                "--no-samples",
+                "--data-dir",
+            ])
+            .arg(dir.path().join("store"))
+            .args(["--annotators", setting])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let started = std::time::Instant::now();
+        let status = loop {
+            if let Some(s) = child.try_wait().unwrap() {
+                break s;
+            }
+            if started.elapsed() > std::time::Duration::from_secs(20) {
+                let _ = child.kill();
+                panic!("{setting}: serve started");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        };
+        let mut err = String::new();
+        std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+        assert!(!status.success(), "{setting}");
+        assert!(err.contains(says), "{setting}: {err}");
+        assert!(!err.contains("secret"), "the token is not repeated: {err}");
+    }
+}
