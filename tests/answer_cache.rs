@@ -1,7 +1,9 @@
 //! The answer cache of finished games, from outside: a cached answer is byte for byte the
 //! answer computed afresh (and the answer of a server with the cache off), `GET` answers carry
-//! an entity tag and `immutable` and honour `If-None-Match`, persisted queries over `GET` are
-//! served from it, and nothing about an active game, nor any error, is ever kept.
+//! an entity tag — `immutable` when they name the revision they read, since an admin may
+//! correct a finished game (`tests/api_revision.rs`) — and honour `If-None-Match`, persisted
+//! queries over `GET` are served from it, and nothing about an active game, nor any error, is
+//! ever kept.
 
 mod common;
 use common::{create_game, data, gql, play_first, Server};
@@ -116,15 +118,30 @@ fn cached_answers_are_the_answers_computed_afresh() {
 }
 
 #[test]
-fn get_answers_about_finished_games_are_immutable_with_an_entity_tag() {
+fn get_answers_about_finished_games_carry_an_entity_tag_and_pinned_ones_are_immutable() {
     let server = Server::start(&[]);
     let (id, _) = finished_games(&server).remove(0);
     let vars = json!({ "id": id, "p": 3 }).to_string();
+    // Pinned to a revision, the answer never changes: HTTP caches keep it for good.
+    let pinned = POSITION.replace("game(id: $id)", "game(id: $id, revision: 0)");
+    let (status, etag, cc, pinned_body) = get_raw(
+        &server,
+        &[("query", &pinned), ("variables", vars.as_str())],
+        None,
+    );
+    assert_eq!(status, 200, "{pinned_body}");
+    assert!(etag.is_some());
+    assert_eq!(cc.as_deref(), Some("public, max-age=31536000, immutable"));
+    // The latest revision: kept a minute, then revalidated by its tag.
     let params = [("query", POSITION), ("variables", vars.as_str())];
     let (status, etag, cc, body) = get_raw(&server, &params, None);
     assert_eq!(status, 200, "{body}");
     let etag = etag.expect("an ETag on a finished game's answer");
-    assert_eq!(cc.as_deref(), Some("public, max-age=31536000, immutable"));
+    assert_eq!(cc.as_deref(), Some("public, max-age=60"));
+    assert_eq!(
+        pinned_body, body,
+        "a game never corrected reads the same at revision 0"
+    );
     // The same again, from the cache: same bytes, same tag.
     let (_, etag2, _, body2) = get_raw(&server, &params, None);
     assert_eq!((etag2.as_deref(), &body2), (Some(etag.as_str()), &body));

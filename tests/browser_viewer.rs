@@ -379,3 +379,69 @@ fn annotations_show_in_the_move_list_and_a_study_has_its_page() {
         "No study 0000000000000."
     );
 }
+
+/// A corrected game says so above the board: which revision is shown, what each correction
+/// changed and why (as text), with a link to every revision; the link to the record as it
+/// was opens that revision, whose move list shows the entry as first recorded.
+#[test]
+fn a_corrected_game_shows_its_revisions_and_opens_an_earlier_one() {
+    use common::revision::{correctable, finished_game, log};
+    let admin = "root-secret-0123456789";
+    let server = Server::start(&["--no-samples", "--admin-token", admin]);
+    let id = finished_game(&server, ["ann", "bob"]);
+    let (log0, options) = log(&server, &id, None);
+    let (ply, now) = correctable(&options, &log0);
+    let was = log0[ply - 1].1.clone();
+    let v = gql(
+        &server,
+        Some(admin),
+        "mutation($id: ID!, $c: [CorrectionInput!]!) { correctGame(gameId: $id, corrections: $c, reason: \"<i>sheet</i> said so\") { game { revision } } }",
+        json!({ "id": id, "c": [{ "ply": ply, "notation": now }] }),
+    );
+    assert_eq!(data(&v)["correctGame"]["game"]["revision"], 1);
+
+    let move_text = |page: &mut Page| {
+        page.eval(&format!(
+            "document.querySelector('.move[data-ply=\"{ply}\"] .notation').textContent"
+        ))
+    };
+    let mut page = Page::open(&format!("{}/games/{id}?ply={ply}", server.url), 1280, 1000);
+    at_ply(&mut page, ply as u64);
+    page.wait_for("!document.querySelector('#revisions').hidden", 30);
+    let text = page.eval("document.querySelector('#revisions').textContent");
+    let text = text.as_str().unwrap();
+    assert!(text.contains("revision 1, the latest"), "{text}");
+    assert!(
+        text.contains("<i>sheet</i> said so"),
+        "the reason is text: {text}"
+    );
+    assert!(
+        text.contains(&format!("entry {ply}: {was} → {now}")),
+        "{text}"
+    );
+    assert_eq!(
+        page.eval("document.querySelectorAll('#revisions i').length"),
+        0,
+        "never markup"
+    );
+    assert_eq!(move_text(&mut page), now.as_str());
+    page.screenshot(&shots().join("revisions.png"));
+    assert!(page.errors.is_empty(), "{:#?}", page.errors);
+
+    let href = page.eval("document.querySelector('#revisions li a').getAttribute('href')");
+    assert_eq!(href, format!("/games/{id}?revision=0"));
+    let mut page = Page::open(
+        &format!("{}/games/{id}?revision=0&ply={ply}", server.url),
+        1280,
+        1000,
+    );
+    at_ply(&mut page, ply as u64);
+    page.wait_for("!document.querySelector('#revisions').hidden", 30);
+    let text = page.eval("document.querySelector('#revisions p').textContent");
+    assert_eq!(
+        text,
+        "An earlier revision of a corrected record: revision 0 of 1."
+    );
+    assert_eq!(move_text(&mut page), was.as_str());
+    assert!(page.errors.is_empty(), "{:#?}", page.errors);
+}

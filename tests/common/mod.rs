@@ -3,6 +3,7 @@
 //! them, and a `ludolog serve` process on a free port.
 
 pub mod browser;
+pub mod revision;
 
 use serde_json::{json, Value};
 use std::path::PathBuf;

@@ -15,6 +15,11 @@ use store::{Entry, GameId, GameLog, Header};
 /// Name of the projection in the store.
 pub const PROJECTION: &str = "summaries";
 
+/// Projection holding, per corrected game, the revision its summary and positions were made
+/// from (`u32` big-endian): a correction replaces them, and an open finds any that a crash
+/// left behind the store's latest revision.
+const REVISIONS: &str = "analysis-revisions";
+
 /// Projection holding one marker: which version of the projections the folder holds.
 const META: &str = "analysis-meta";
 /// Bumped whenever a projection gains content that older versions did not write (the
@@ -47,6 +52,8 @@ pub struct Analysis {
     /// finished more than once, and by more than one thread (a shared store's follower beside
     /// the node's own appends), and is recorded once.
     recording: std::sync::Mutex<()>,
+    /// The revision each corrected game's summary and positions follow (absent: 0).
+    revisions: std::sync::Mutex<std::collections::HashMap<GameId, u32>>,
 }
 
 /// Most cached results kept.
@@ -62,6 +69,7 @@ impl Analysis {
             hash_key,
             positions: PositionIndex::open_write(store.dir(), store.registry().clone())?,
             recording: std::sync::Mutex::default(),
+            revisions: std::sync::Mutex::default(),
         });
         {
             let mut map = a.write();
@@ -70,6 +78,15 @@ impl Analysis {
                 let s: GameSummary = postcard::from_bytes(&v)
                     .map_err(|e| AnalysisError::BadSummary(e.to_string()))?;
                 map.insert(s.id, s);
+            }
+        }
+        {
+            let mut revs = a.revs();
+            for kv in store.projection_iter(REVISIONS)? {
+                let (k, v) = kv?;
+                if let (Ok(k), Ok(v)) = (<[u8; 8]>::try_from(&k[..]), <[u8; 4]>::try_from(&v[..])) {
+                    revs.insert(GameId(u64::from_be_bytes(k)), u32::from_be_bytes(v));
+                }
             }
         }
         // The blocks are written without a sync (derived data): after a crash, or in a copy
@@ -90,6 +107,15 @@ impl Analysis {
                 }
             }
         }
+        // A correction replaces a game's summary and positions after the store has the new
+        // revision: a crash between the two leaves them behind, found here.
+        for (id, revision) in store.revised_games()? {
+            if a.revs().get(&id).copied().unwrap_or(0) != revision {
+                let header = store.header(id)?;
+                let state = store.state_at(id, header.plies)?;
+                a.on_finish(store, &header, state.as_ref(), None);
+            }
+        }
         let hook = Arc::downgrade(&a);
         store.on_finish(Arc::new(
             move |store: &dyn GameLog,
@@ -108,13 +134,17 @@ impl Analysis {
         self.summaries.write().unwrap_or_else(|e| e.into_inner())
     }
 
+    fn revs(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<GameId, u32>> {
+        self.revisions.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     fn read(&self) -> std::sync::RwLockReadGuard<'_, BTreeMap<GameId, GameSummary>> {
         self.summaries.read().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Records a finished game (idempotent): its summary and its positions.
-    /// A game finished: its summary and its positions are added. `entries` is its whole log
-    /// when the caller has it (else it is read from the store).
+    /// A game finished, or was corrected: its summary and its positions are added, or replaced
+    /// by those of its new revision (idempotent). `entries` is its whole log when the caller
+    /// has it (else it is read from the store).
     pub fn on_finish(
         &self,
         store: &dyn GameLog,
@@ -128,8 +158,10 @@ impl Analysis {
         let _one = self.recording.lock().unwrap_or_else(|e| e.into_inner());
         // Like the summary, the index is derived data: a failure here leaves the game stored
         // and is mended by `rebuild`; it is logged, not returned to the appender. A game
-        // indexed already is not indexed twice.
-        if !self.positions.contains(header.kind, header.id) {
+        // indexed already is not indexed twice, unless corrected since (a later block of a
+        // game replaces its earlier one).
+        let indexed = self.revs().get(&header.id).copied().unwrap_or(0);
+        if !self.positions.contains(header.kind, header.id) || indexed != header.revision {
             if let Err(e) = self
                 .positions
                 .index_game(store, header, entries, self.hash_key)
@@ -142,6 +174,15 @@ impl Analysis {
             let _ = store.projection_put(PROJECTION, &s.id.to_bytes(), &bytes);
         }
         self.write().insert(s.id, s);
+        if header.revision != indexed {
+            // Last: an open that finds it missing replaces the summary and positions again.
+            let _ = store.projection_put(
+                REVISIONS,
+                &header.id.to_bytes(),
+                &header.revision.to_be_bytes(),
+            );
+            self.revs().insert(header.id, header.revision);
+        }
         self.invalidate();
     }
 
@@ -156,6 +197,8 @@ impl Analysis {
         // must then leave the summaries as they were, not half of the analysis forgotten.
         self.positions.clear(store)?;
         store.projection_clear(PROJECTION)?;
+        store.projection_clear(REVISIONS)?;
+        self.revs().clear();
         self.write().clear();
         self.invalidate();
         Ok(())

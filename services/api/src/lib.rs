@@ -89,6 +89,9 @@ pub struct App {
     pub hub: hub::Hub,
     pub config: ApiConfig,
     pub metrics: metrics::Metrics,
+    /// Corrections made by this server: part of every answer-cache key, so an answer read
+    /// before a correction is never served after it.
+    pub corrections: std::sync::atomic::AtomicU64,
 }
 
 impl App {
@@ -103,6 +106,7 @@ impl App {
             hub: hub::Hub::default(),
             config,
             metrics: metrics::Metrics::default(),
+            corrections: Default::default(),
         });
         // Appends made on other nodes of a shared store wake this node's subscribers too.
         let weak = Arc::downgrade(&app);

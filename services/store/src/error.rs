@@ -69,6 +69,11 @@ pub enum StoreError {
     /// A retried append whose first attempt was applied and then withdrawn by a takeback.
     #[error("game {game}: the move this idempotency key wrote (entry {ply}) was withdrawn by a takeback; send the move again under a new key")]
     Withdrawn { game: GameId, ply: u32 },
+    /// A correction of a finished game that cannot be made: the corrected record would not
+    /// replay, or would not end where the game ended (`ply`: the entry, numbered from 1, when
+    /// one entry is to blame).
+    #[error("correction refused{}: {why}", .ply.map(|p| format!(" at entry {p}")).unwrap_or_default())]
+    CorrectionRefused { ply: Option<u32>, why: String },
     /// No study with this id.
     #[error("study {0} not found")]
     NoSuchStudy(String),
@@ -100,6 +105,7 @@ impl StoreError {
             StoreError::NotFinished(_) => "GAME_ACTIVE",
             StoreError::NoSuchStudy(_) => "NOT_FOUND",
             StoreError::Withdrawn { .. } => "WITHDRAWN",
+            StoreError::CorrectionRefused { .. } => "CORRECTION_REFUSED",
         }
     }
 }

@@ -185,6 +185,13 @@ pub enum NoteBody {
         #[serde(default, skip_serializing_if = "String::is_empty")]
         comment: String,
     },
+    /// The finished game was corrected by an admin: revision `revision` (see
+    /// [`crate::revision`]), changing these entries, for this reason.
+    Corrected {
+        revision: u32,
+        reason: String,
+        changes: Vec<crate::revision::Change>,
+    },
 }
 
 /// What a caller asks to write in a game's journal.
@@ -269,7 +276,7 @@ pub fn takebacks(notes: &[Note]) -> Vec<TakebackState> {
                     t.outcome = TakebackOutcome::Withdrawn;
                 }
             }
-            NoteBody::Annotation { .. } => {}
+            NoteBody::Annotation { .. } | NoteBody::Corrected { .. } => {}
         }
     }
     out

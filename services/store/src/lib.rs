@@ -18,6 +18,8 @@
 //! - [`journal`]: what happens to a game beside its line of play — takebacks asked, answered
 //!   and carried out (append-only: withdrawn entries stay in the journal), annotations — and
 //!   the rules deciding them, shared by every backend.
+//! - [`revision`]: corrections of finished games by an admin, as revisions that all stay
+//!   readable and replayable.
 //! - [`study`]: named, ordered sets of (game, ply, comment).
 //! - [`store`]: opening, creating, appending (validation, dealing, idempotency, snapshots),
 //!   reading entries and states, listing, rebuilding caches. The tree layout is documented there.
@@ -36,6 +38,7 @@ pub mod log;
 pub mod plan;
 pub mod portable;
 pub mod record;
+pub mod revision;
 pub mod space;
 pub mod store;
 pub mod study;
@@ -46,5 +49,6 @@ pub use id::GameId;
 pub use log::GameLog;
 pub use record::{EnteredBy, Entry, Header, Status};
 pub use store::{
-    Append, Appended, BackupReport, Config, Filter, FinishHook, NewGame, Page, RebuildReport, Store,
+    Append, Appended, BackupReport, Config, Corrected, Filter, FinishHook, NewGame, Page,
+    RebuildReport, Store,
 };

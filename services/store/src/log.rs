@@ -21,7 +21,8 @@
 use crate::journal::{NewNote, Note, Noted};
 use crate::portable::{GameRecord, PreparedImport, RecordEntry, RecordError};
 use crate::record::{Entry, Header, Status};
-use crate::store::{Append, Appended, BackupReport, Filter, FinishHook, NewGame, Page};
+use crate::revision::Correction;
+use crate::store::{Append, Appended, BackupReport, Corrected, Filter, FinishHook, NewGame, Page};
 use crate::study::{Study, StudyId};
 use crate::{GameId, Result, StoreError};
 use rules_core::{GameKind, GameState, Registry};
@@ -175,6 +176,24 @@ pub trait GameLog: Send + Sync {
         Err(StoreError::NoSuchStudy(id.to_string()))
     }
 
+    /// Corrects a finished game's record as a new revision ([`crate::revision`]): checked by
+    /// [`crate::revision::plan_correction`], written whole and durably, and the finish hooks
+    /// told again, so that projections follow the latest revision. Refused whole, writing
+    /// nothing.
+    fn correct(&self, c: Correction) -> Result<Corrected> {
+        let _ = c;
+        Err(StoreError::Unsupported(format!(
+            "the {} backend keeps no revisions yet; the embedded store does",
+            self.backend()
+        )))
+    }
+
+    /// Every corrected game with its latest revision (so a node's projections can tell, on
+    /// opening, whether they follow it).
+    fn revised_games(&self) -> Result<Vec<(GameId, u32)>> {
+        Ok(Vec::new())
+    }
+
     /// The portable record of a stored game.
     fn record(&self, id: GameId) -> Result<GameRecord> {
         let h = self.header(id)?;
@@ -316,6 +335,12 @@ impl GameLog for crate::Store {
     }
     fn study(&self, id: StudyId) -> Result<Study> {
         crate::Store::study(self, id)
+    }
+    fn correct(&self, c: Correction) -> Result<Corrected> {
+        crate::Store::correct(self, c)
+    }
+    fn revised_games(&self) -> Result<Vec<(GameId, u32)>> {
+        crate::Store::revised_games(self)
     }
     fn backend(&self) -> &'static str {
         "sled"

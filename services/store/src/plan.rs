@@ -100,6 +100,7 @@ pub fn create(registry: &Registry, config: &Config, id: GameId, g: NewGame) -> R
         plies: entries.len() as u32,
         seat_token_hashes: g.seat_token_hashes,
         recorder_token_hash: g.recorder_token_hash,
+        revision: 0,
     };
     Ok(Planned {
         header,

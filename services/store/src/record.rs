@@ -54,6 +54,14 @@ pub struct Header {
     /// entry of a game played at a real table (filled by the API; none for imports).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub recorder_token_hash: Option<String>,
+    /// How many times an admin has corrected the finished game's record (0: as recorded; see
+    /// [`crate::revision`]).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub revision: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl Header {
@@ -141,6 +149,7 @@ impl Header {
             plies: t.plies,
             seat_token_hashes,
             recorder_token_hash,
+            revision: 0,
         }
     }
 }
@@ -353,6 +362,7 @@ mod tests {
             plies: 0,
             seat_token_hashes: vec!["s0".into(), "s1".into()],
             recorder_token_hash: Some("r".into()),
+            revision: 0,
         };
         for _ in 0..2 {
             let (fixed, tip) = h.split();

@@ -41,10 +41,12 @@ mod journal;
 mod maintenance;
 mod projections;
 mod reads;
+mod revision;
 mod sealed;
 
 pub use backup::BackupReport;
 pub use maintenance::RebuildReport;
+pub use revision::Corrected;
 
 /// Longest notation text accepted for one entry.
 pub const MAX_NOTATION: usize = 4096;
@@ -196,9 +198,12 @@ pub struct Store {
     tip_records: sled::Tree,
     journal: sled::Tree,
     studies: sled::Tree,
-    /// Serialises journal writes (rare: takebacks, annotations), taken before a tip's lock.
+    /// Per corrected game: its latest revision (`u32` big-endian); absent for revision 0.
+    revisions: sled::Tree,
+    /// Serialises journal writes (rare: takebacks, annotations, corrections), taken before a
+    /// tip's lock.
     notes_lock: Mutex<()>,
-    /// The nine trees above, by tree number, for transactions and log replay.
+    /// The ten trees above, by tree number, for transactions and log replay.
     all: Vec<sled::Tree>,
     registry: Registry,
     config: Config,
@@ -223,7 +228,8 @@ pub(crate) const BY_PLAYER: u8 = 5;
 pub(crate) const TIPS: u8 = 6;
 pub(crate) const JOURNAL: u8 = 7;
 pub(crate) const STUDIES: u8 = 8;
-const TREE_NAMES: [&str; 9] = [
+pub(crate) const REVISIONS: u8 = 9;
+const TREE_NAMES: [&str; 10] = [
     "games",
     "entries",
     "snapshots",
@@ -233,6 +239,7 @@ const TREE_NAMES: [&str; 9] = [
     "tips",
     "journal",
     "studies",
+    "revisions",
 ];
 /// Set on a write's tree number: the write removes its key (a takeback's withdrawn entries
 /// leave the line; they are kept in the journal note written with the removal).
@@ -269,10 +276,12 @@ fn apply_write(all: &[sled::Tree], w: &WalWrite) -> sled::Result<()> {
 /// The layout of the trees, kept under [`FORMAT_KEY`] in sled's default tree. 2: a finished
 /// game that arrived whole may be sealed (`entries` in chunks of 32 from 2³¹, see `sealed`).
 /// 3: journals and studies, and log writes that remove a key (a takeback), which a build
-/// before 3 would skip on recovery. A build
+/// before 3 would skip on recovery. 4: revisions (a finished game corrected: its entries
+/// rewritten and its revision kept in `revisions`, a tree a build before 4 does not know). A
+/// build
 /// refuses a store of a layout newer than its own, which it would misread (builds before 2
 /// did not check: they read a sealed game as one without entries).
-pub(crate) const STORE_FORMAT: u32 = 3;
+pub(crate) const STORE_FORMAT: u32 = 4;
 pub(crate) const FORMAT_KEY: &[u8] = b"ludolog:store-format";
 
 /// Refuses a store of a newer layout; marks a store of an older one (or a new one) as this
@@ -411,6 +420,7 @@ impl Store {
             tip_records: all[usize::from(TIPS)].clone(),
             journal: all[usize::from(JOURNAL)].clone(),
             studies: all[usize::from(STUDIES)].clone(),
+            revisions: all[usize::from(REVISIONS)].clone(),
             notes_lock: Mutex::new(()),
             all,
             registry,
@@ -615,8 +625,20 @@ impl Store {
                 tip.plies = ply + 1;
                 tip.updated_at = last.recorded_at;
             }
+            return Ok(Header::join(fixed, tip));
         }
-        Ok(Header::join(fixed, tip))
+        let mut header = Header::join(fixed, tip);
+        // Only a finished game is corrected (and has a revision).
+        if let Some(v) = self.revisions.get(id.to_bytes())? {
+            header.revision = <[u8; 4]>::try_from(v.as_ref())
+                .map(u32::from_be_bytes)
+                .map_err(|_| StoreError::Corrupt {
+                    game: id,
+                    ply: None,
+                    what: "revision record is not 4 bytes".into(),
+                })?;
+        }
+        Ok(header)
     }
 
     fn tips_lock(&self) -> std::sync::MutexGuard<'_, HashMap<GameId, Arc<Mutex<Tip>>>> {

@@ -9,6 +9,9 @@ const API = (params.get('api') || location.origin).replace(/\/+$/, '');
 const pathMatch = location.pathname.match(/^\/(embed\/)?games\/([^/]+)\/?$/);
 const GAME_ID = pathMatch ? decodeURIComponent(pathMatch[2]) : params.get('game');
 const EMBED = (pathMatch && !!pathMatch[1]) || params.get('embed') === '1';
+// A finished game's record as of one revision (`?revision=N`): every read names it.
+const REVISION = /^\d+$/.test(params.get('revision') || '') ? Number(params.get('revision')) : null;
+const revVars = () => (REVISION === null ? {} : { revision: REVISION });
 const DEV = !pathMatch; // served as game.html?game=… (development)
 const CHECKPOINT_EVERY = 8;
 const TOKEN_KEY = `ludolog.token.${GAME_ID}`;
@@ -94,19 +97,19 @@ function perspKey(p = state.persp) {
 const MAX_FRAMES_PER_REQUEST = 800;
 
 async function loadMeta() {
-  const q = `query Meta($id: ID!) { game(id: $id) { id kind status plies players mySeat layoutJson annotations { ply glyph comment author } } }`;
-  const d = await gql(q, { id: GAME_ID });
+  const q = `query Meta($id: ID!, $revision: Int) { game(id: $id, revision: $revision) { id kind status plies players mySeat layoutJson annotations { ply glyph comment author } revision revisions { number author at reason changes { ply was now } } } }`;
+  const d = await gql(q, { id: GAME_ID, ...revVars() });
   return d.game;
 }
 
 async function loadPerspective(p) {
   const key = perspKey(p);
   if (state.cache.has(key)) return state.cache.get(key);
-  const vars = { id: GAME_ID, ...perspVars(p) };
+  const vars = { id: GAME_ID, ...perspVars(p), ...revVars() };
   const plies = state.game.plies;
   const firstTo = Math.min(plies, MAX_FRAMES_PER_REQUEST);
-  const q = `query Load($id: ID!, $seat: Int, $perspective: Perspective, $to: Int!) {
-    game(id: $id) {
+  const q = `query Load($id: ID!, $seat: Int, $perspective: Perspective, $to: Int!, $revision: Int) {
+    game(id: $id, revision: $revision) {
       plies status
       position(ply: 0) { view(seat: $seat, perspective: $perspective) }
       replay(fromPly: 0, toPly: $to, seat: $seat, perspective: $perspective) { ply actor move description patch }
@@ -120,8 +123,8 @@ async function loadPerspective(p) {
   while (frames.length < plies) {
     const from = frames.length;
     const to = Math.min(plies, from + MAX_FRAMES_PER_REQUEST);
-    const more = await gql(`query More($id: ID!, $seat: Int, $perspective: Perspective, $from: Int!, $to: Int!) {
-      game(id: $id) { replay(fromPly: $from, toPly: $to, seat: $seat, perspective: $perspective) { ply actor move description patch } }
+    const more = await gql(`query More($id: ID!, $seat: Int, $perspective: Perspective, $from: Int!, $to: Int!, $revision: Int) {
+      game(id: $id, revision: $revision) { replay(fromPly: $from, toPly: $to, seat: $seat, perspective: $perspective) { ply actor move description patch } }
     }`, { ...vars, from, to });
     if (!more.game.replay.length) break;
     frames.push(...more.game.replay);
@@ -379,9 +382,9 @@ function scheduleScores() {
   scoreTimer = setTimeout(async () => {
     const ply = state.ply;
     try {
-      const d = await gql(`query Scores($id: ID!, $ply: Int!, $seat: Int, $perspective: Perspective) {
-        game(id: $id) { position(ply: $ply) { ply round phase scores(seat: $seat, perspective: $perspective) { seat total breakdown { category points } } } }
-      }`, { id: GAME_ID, ply, ...perspVars() });
+      const d = await gql(`query Scores($id: ID!, $ply: Int!, $seat: Int, $perspective: Perspective, $revision: Int) {
+        game(id: $id, revision: $revision) { position(ply: $ply) { ply round phase scores(seat: $seat, perspective: $perspective) { seat total breakdown { category points } } } }
+      }`, { id: GAME_ID, ply, ...perspVars(), ...revVars() });
       const scores = d.game.position.scores;
       state.scoreCache.set(`${perspKey()}@${ply}`, scores);
       if (ply === state.ply) drawScores(scores);
@@ -467,6 +470,7 @@ function linkFor(ply, forShare = false, embed = false) {
     if (params.get('api')) q.set('api', params.get('api'));
     if (embed) q.set('embed', '1');
   }
+  if (REVISION !== null) q.set('revision', String(REVISION));
   q.set('ply', String(ply));
   if (state.persp.seat !== null && state.persp.seat !== undefined) q.set('seat', String(state.persp.seat));
   else if (state.persp.perspective) q.set('perspective', state.persp.perspective.toLowerCase());
@@ -675,7 +679,7 @@ function onUpdate(data, u) {
   clearTimeout(seriesTimer);
   seriesTimer = setTimeout(async () => {
     try {
-      const d = await gql(`query S($id: ID!, $seat: Int, $perspective: Perspective) { game(id: $id) { scoreSeries(seat: $seat, perspective: $perspective) { seat totals } } }`, { id: GAME_ID, ...perspVars() });
+      const d = await gql(`query S($id: ID!, $seat: Int, $perspective: Perspective) { game(id: $id) { scoreSeries(seat: $seat, perspective: $perspective) { seat totals } } }`, { id: GAME_ID, ...perspVars() }); // a game in play: no revision
       data.series = d.game.scoreSeries;
       if (data === state.data) drawGraph();
     } catch { /* keep the old graph */ }
@@ -760,6 +764,43 @@ export function esc(s) {
   return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
 }
 
+// ---------- revisions ----------
+// A corrected record says so: which revision is shown, what each correction changed, by whom
+// and why (as text: a reason is whatever the admin typed), with a link to every revision.
+function showRevisions(meta) {
+  const box = $('revisions');
+  const revs = meta.revisions || [];
+  if (revs.length < 2) { box.hidden = true; return; }
+  const latest = revs[revs.length - 1].number;
+  box.replaceChildren();
+  const head = document.createElement('p');
+  head.textContent = meta.revision === latest
+    ? `Corrected record: revision ${meta.revision}, the latest.`
+    : `An earlier revision of a corrected record: revision ${meta.revision} of ${latest}.`;
+  box.append(head);
+  const list = document.createElement('ol');
+  list.start = 0;
+  for (const r of revs) {
+    const li = document.createElement('li');
+    const a = document.createElement('a');
+    const q = new URLSearchParams(location.search);
+    q.delete('ply');
+    if (r.number === latest) q.delete('revision'); else q.set('revision', String(r.number));
+    a.href = `${location.pathname}${q.toString() ? `?${q}` : ''}`;
+    a.textContent = r.number === 0 ? 'as recorded' : `revision ${r.number}`;
+    if (r.number === meta.revision) a.setAttribute('aria-current', 'page');
+    li.append(a);
+    if (r.number > 0) {
+      const changes = r.changes.map((c) => `entry ${c.ply}: ${c.was} → ${c.now}`).join('; ');
+      const when = r.at ? new Date(r.at).toISOString().slice(0, 10) : '';
+      li.append(` — ${r.author || ''}, ${when}: ${r.reason} (${changes})`);
+    }
+    list.append(li);
+  }
+  box.append(list);
+  box.hidden = false;
+}
+
 // ---------- start ----------
 async function main() {
   if (EMBED) document.body.classList.add('embed');
@@ -781,6 +822,7 @@ async function main() {
   document.title = `${kindName} ${meta.id} · Ludolog`;
   $('game-status').textContent = meta.status.toLowerCase();
   $('game-status').dataset.status = meta.status;
+  showRevisions(meta);
   try {
     state.board = await import(BOARD_MODULES[meta.kind]);
   } catch (e) {

@@ -29,6 +29,8 @@ use std::sync::Arc;
 pub struct Cached {
     pub bytes: axum::body::Bytes,
     pub etag: HeaderValue,
+    /// It reads named revisions only (`game(id:, revision:)`), so it never changes.
+    pub immutable: bool,
 }
 
 #[derive(Clone)]
@@ -66,10 +68,11 @@ impl ResponseCache {
     }
 
     /// Keeps `bytes` under `key`; returns the answer with its entity tag.
-    pub fn insert(&self, key: String, bytes: Vec<u8>) -> Cached {
+    pub fn insert(&self, key: String, bytes: Vec<u8>, immutable: bool) -> Cached {
         let cached = Cached {
             etag: etag(&bytes),
             bytes: bytes.into(),
+            immutable,
         };
         if let Some(c) = &self.cache {
             c.insert(Arc::from(key), cached.clone());
@@ -93,6 +96,9 @@ fn etag(bytes: &[u8]) -> HeaderValue {
 
 const FINISHED: u8 = 1;
 const VOLATILE: u8 = 2;
+/// A finished game was read as it is now, not as of a named revision: an admin's correction
+/// may change the answer (the cache's key follows corrections; HTTP caches must ask again).
+const LATEST: u8 = 4;
 
 /// What a request's resolvers read, for the cache to judge: put in the request's data by the
 /// HTTP layer, marked by `Query.game`.
@@ -105,6 +111,11 @@ impl ReadSet {
         self.0.fetch_or(FINISHED, Ordering::Relaxed);
     }
 
+    /// A finished game was read at its latest revision (not pinned by `revision:`).
+    pub fn latest_revision(&self) {
+        self.0.fetch_or(LATEST, Ordering::Relaxed);
+    }
+
     /// Something that may change was read (an active game, a missing one).
     pub fn volatile(&self) {
         self.0.fetch_or(VOLATILE, Ordering::Relaxed);
@@ -112,6 +123,12 @@ impl ReadSet {
 
     /// Whether the answer depends on finished games alone.
     pub fn cacheable(&self) -> bool {
+        self.0.load(Ordering::Relaxed) & !LATEST == FINISHED
+    }
+
+    /// Whether the answer depends on named revisions of finished games alone: it never
+    /// changes.
+    pub fn immutable(&self) -> bool {
         self.0.load(Ordering::Relaxed) == FINISHED
     }
 }
@@ -149,8 +166,10 @@ pub fn cacheable_shape(req: &mut Request) -> bool {
 
 /// The key of a request's answer: everything the answer depends on besides the games, as
 /// sent — the caller's `Authorization`, the operation, the query text (or, for a persisted
-/// query sent as its hash alone, the hash) and the variables.
-pub fn key(req: &Request, authorization: Option<&str>) -> String {
+/// query sent as its hash alone, the hash) and the variables — and how many corrections the
+/// server had made when the request came (`corrections`: a correction moves every key on, so
+/// no answer read before it is served after it).
+pub fn key(req: &Request, authorization: Option<&str>, corrections: u64) -> String {
     let vars = serde_json::to_string(&req.variables).unwrap_or_default();
     let persisted = (req.query.is_empty())
         .then_some(&req.extensions)
@@ -168,7 +187,7 @@ pub fn key(req: &Request, authorization: Option<&str>) -> String {
         None => req.query.clone(),
     };
     format!(
-        "{}\u{0}{}\u{0}{}\u{0}{}",
+        "{corrections}\u{0}{}\u{0}{}\u{0}{}\u{0}{}",
         authorization.unwrap_or(""),
         req.operation_name.as_deref().unwrap_or(""),
         query,
@@ -176,8 +195,10 @@ pub fn key(req: &Request, authorization: Option<&str>) -> String {
     )
 }
 
-/// The HTTP answer for a kept (or just kept) answer: over `GET` with its entity tag and
-/// `immutable`, `304` when the client already holds it.
+/// The HTTP answer for a kept (or just kept) answer: over `GET` with its entity tag, and
+/// `immutable` when it reads named revisions only (else a minute's freshness, then a
+/// revalidation that costs a `304` while nothing changed); `304` when the client already
+/// holds it.
 pub fn reply(c: &Cached, get: bool, if_none_match: Option<&HeaderValue>) -> Response {
     let mut r = if get && if_none_match.is_some_and(|v| matches_tag(v, &c.etag)) {
         let mut r = Response::new(axum::body::Body::empty());
@@ -196,11 +217,19 @@ pub fn reply(c: &Cached, get: bool, if_none_match: Option<&HeaderValue>) -> Resp
         h.insert(header::ETAG, c.etag.clone());
         h.insert(
             header::CACHE_CONTROL,
-            HeaderValue::from_static("public, max-age=31536000, immutable"),
+            HeaderValue::from_static(if c.immutable {
+                "public, max-age=31536000, immutable"
+            } else {
+                LATEST_CACHE_CONTROL
+            }),
         );
     }
     r
 }
+
+/// How long HTTP caches keep an answer about finished games read at their latest revision
+/// before asking again: an admin's correction reaches every client within it.
+pub const LATEST_CACHE_CONTROL: &str = "public, max-age=60";
 
 /// `If-None-Match`: a list of tags, or `*`.
 fn matches_tag(header: &HeaderValue, tag: &HeaderValue) -> bool {
@@ -250,7 +279,12 @@ mod tests {
         let r = ReadSet::default();
         assert!(!r.cacheable(), "nothing read: nothing to keep");
         r.finished_game();
-        assert!(r.cacheable());
+        assert!(r.cacheable() && r.immutable());
+        r.latest_revision();
+        assert!(
+            r.cacheable() && !r.immutable(),
+            "latest: kept, not immutable"
+        );
         r.volatile();
         assert!(!r.cacheable());
     }

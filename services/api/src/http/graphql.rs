@@ -185,7 +185,11 @@ async fn run_cached(
     // The key is read before anything else, so that a kept answer costs no parsing: it names
     // the text (or the persisted query's hash) exactly as sent, and the answer was made from
     // that text once, under the same limits.
-    let key = cache::key(&req, http.authorization.as_deref());
+    let key = cache::key(
+        &req,
+        http.authorization.as_deref(),
+        s.app.corrections.load(Relaxed),
+    );
     if let Some(hit) = s.responses.get(&key) {
         s.app.metrics.observe(start.elapsed().as_secs_f64(), false);
         s.app.metrics.cache_hits.fetch_add(1, Relaxed);
@@ -211,7 +215,7 @@ async fn run_cached(
     };
     match key {
         Some(key) if !failed && reads.cacheable() => {
-            let kept = s.responses.insert(key, bytes);
+            let kept = s.responses.insert(key, bytes, reads.immutable());
             s.app.metrics.cache_inserts.fetch_add(1, Relaxed);
             cache::reply(&kept, http.get, http.if_none_match.as_ref())
         }

@@ -3,6 +3,7 @@
 
 use super::entries::visible_moves;
 use super::position::Position;
+use super::revision::{self, Pinned, Revision};
 use crate::error::ApiError;
 use crate::perspective::{self, Perspective};
 use crate::schema::{app, blocking, caller, page};
@@ -13,15 +14,26 @@ use chrono::{DateTime, Utc};
 use std::sync::Arc;
 use store::{Header, Status};
 
-/// A game.
+/// A game: as the store has it now, or as of one of its revisions (`pinned`).
 #[derive(Clone)]
 pub struct Game {
     pub(crate) header: Header,
+    pub(crate) pinned: Option<Arc<Pinned>>,
 }
 
 impl Game {
     pub fn new(header: Header) -> Game {
-        Game { header }
+        Game {
+            header,
+            pinned: None,
+        }
+    }
+
+    pub fn with_pinned(header: Header, pinned: Arc<Pinned>) -> Game {
+        Game {
+            header,
+            pinned: Some(pinned),
+        }
     }
 
     fn finished(&self) -> bool {
@@ -99,13 +111,18 @@ impl Game {
         };
         let plies = self.header.plies;
         let viewer = perspective::viewer(&self.header, &caller(ctx), seat, perspective)?;
-        let id = self.header.id;
+        let (header, pinned) = (self.header.clone(), self.pinned.clone());
         let end = start.saturating_add(first as u32).min(plies);
         let moves = blocking(app, move |s| {
             if start >= plies {
                 return Ok(Vec::new());
             }
-            visible_moves(s.state_at(id, start)?, &s.entries(id, start, end)?, viewer)
+            let p = pinned.as_deref();
+            visible_moves(
+                revision::state_at(s, &header, p, start)?,
+                &revision::entries(s, &header, p, start, end)?,
+                viewer,
+            )
         })
         .await?;
         let mut conn = Connection::new(start > 0, end < plies);
@@ -127,8 +144,11 @@ impl Game {
             ))
             .into());
         }
-        let id = self.header.id;
-        let state = blocking(app(ctx), move |s| Ok(s.state_at(id, ply)?)).await?;
+        let (header, pinned) = (self.header.clone(), self.pinned.clone());
+        let state = blocking(app(ctx), move |s| {
+            revision::state_at(s, &header, pinned.as_deref(), ply)
+        })
+        .await?;
         Ok(Position::new(self.header.clone(), ply, Arc::new(state)))
     }
 
@@ -166,9 +186,11 @@ impl Game {
             Vec::new()
         };
         let annotations = super::journal::annotations(&notes, false);
+        let (header, pinned) = (self.header.clone(), self.pinned.clone());
         let frames = blocking(app, move |s| {
-            let mut state = s.state_at(id, from)?;
-            let entries = s.entries(id, from, to)?;
+            let p = pinned.as_deref();
+            let mut state = revision::state_at(s, &header, p, from)?;
+            let entries = revision::entries(s, &header, p, from, to)?;
             let mut frames = Vec::with_capacity(entries.len());
             let mut before = state.view(viewer);
             for e in &entries {
@@ -209,10 +231,12 @@ impl Game {
         perspective: Option<Perspective>,
     ) -> Result<Vec<ScoreSeries>> {
         let viewer = perspective::viewer(&self.header, &caller(ctx), seat, perspective)?;
-        let (id, plies) = (self.header.id, self.header.plies);
+        let plies = self.header.plies;
+        let (header, pinned) = (self.header.clone(), self.pinned.clone());
         let series = blocking(app(ctx), move |s| {
-            let mut state = s.state_at(id, 0)?;
-            let entries = s.entries(id, 0, plies)?;
+            let p = pinned.as_deref();
+            let mut state = revision::state_at(s, &header, p, 0)?;
+            let entries = revision::entries(s, &header, p, 0, plies)?;
             let mut totals: Vec<Vec<Option<i32>>> = Vec::new();
             let push = |state: &dyn rules_core::GameState, totals: &mut Vec<Vec<Option<i32>>>| {
                 let scores = state.scores();
@@ -251,6 +275,24 @@ impl Game {
                     totals: padded,
                 }
             })
+            .collect())
+    }
+
+    /// Which revision of the record this is: 0 as recorded, n after an admin's n-th
+    /// correction (`revisions`). A game read with `game(id:, revision:)` is that revision.
+    async fn revision(&self) -> u32 {
+        self.header.revision
+    }
+
+    /// Every revision of the record, from 0 (as recorded) to the latest: what each correction
+    /// changed, by whom, when and why, and each as a whole game (`game`) that replays.
+    #[graphql(complexity = "5 + child_complexity")]
+    async fn revisions(&self, ctx: &Context<'_>) -> Result<Vec<Revision>> {
+        let id = self.header.id;
+        let notes = super::journal::read(ctx, id).await?;
+        Ok(store::revision::revisions(&notes)
+            .into_iter()
+            .map(|inner| Revision { game: id, inner })
             .collect())
     }
 
@@ -301,8 +343,12 @@ impl Game {
         if !self.finished() {
             return Ok(None);
         }
-        let (id, plies) = (self.header.id, self.header.plies);
-        let state = blocking(app(ctx), move |s| Ok(s.state_at(id, plies)?)).await?;
+        let plies = self.header.plies;
+        let (header, pinned) = (self.header.clone(), self.pinned.clone());
+        let state = blocking(app(ctx), move |s| {
+            revision::state_at(s, &header, pinned.as_deref(), plies)
+        })
+        .await?;
         Ok(state.outcome().as_ref().map(OutcomeInfo::from))
     }
 

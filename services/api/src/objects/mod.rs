@@ -1,6 +1,7 @@
 //! The objects queries return — `Game` (`game.rs`), `Position` (`position.rs`),
 //! `IndexedPosition` (`indexed.rs`), what a game's journal shows (`journal.rs`: annotations,
-//! takebacks, withdrawn entries) and `Study` (`study.rs`) — and the one way entries are shown (`entries`): as a
+//! takebacks, withdrawn entries), a finished game's revisions (`revision.rs`) and `Study`
+//! (`study.rs`) — and the one way entries are shown (`entries`): as a
 //! viewer may see them, numbered by the ply they lead to.
 //!
 //! Ply numbering, everywhere: position *n* is the game after *n* entries; the entry that turns
@@ -12,6 +13,7 @@ mod game;
 mod indexed;
 pub mod journal;
 mod position;
+pub mod revision;
 mod study;
 
 pub use entries::visible_moves;

@@ -8,11 +8,13 @@
 mod journal;
 mod mutation;
 mod query;
+mod revision;
 mod subscription;
 
 pub use journal::{JournalMutation, TakebackResult};
 pub use mutation::{CreatedGame, GameMutation, PlayResult};
 pub use query::{Node, Query, StatsFilterInput};
+pub use revision::{CorrectionResult, RevisionMutation};
 pub use subscription::Subscription;
 
 use crate::auth::Caller;
@@ -27,7 +29,7 @@ pub type LudologSchema = Schema<Query, Mutation, Subscription>;
 /// Every mutation: games and moves (`mutation.rs`), and the journal — takebacks, annotations,
 /// studies (`journal.rs`).
 #[derive(async_graphql::MergedObject, Default)]
-pub struct Mutation(GameMutation, JournalMutation);
+pub struct Mutation(GameMutation, JournalMutation, RevisionMutation);
 
 pub(crate) fn app<'a>(ctx: &Context<'a>) -> &'a Arc<App> {
     ctx.data_unchecked::<Arc<App>>()

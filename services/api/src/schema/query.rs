@@ -257,17 +257,44 @@ impl Query {
     }
 
     /// A game by id: null when there is no such game; a malformed id is a `BAD_INPUT` error.
-    async fn game(&self, ctx: &Context<'_>, id: ID) -> Result<Option<Game>> {
+    /// With `revision`, a finished game as of that revision of its record (`Game.revisions`;
+    /// `NOT_FOUND` when it has none such): an answer that never changes, which HTTP caches
+    /// may keep for good. Without it, the latest.
+    async fn game(&self, ctx: &Context<'_>, id: ID, revision: Option<i32>) -> Result<Option<Game>> {
         let id = parse_id(&id)?;
-        let game = find_game(app(ctx), id).await?;
-        // The answer cache keeps what depends on finished games alone.
-        if let Some(reads) = ctx.data_opt::<Arc<crate::http::cache::ReadSet>>() {
-            match &game {
-                Some(g) if g.header.status == store::Status::Finished => reads.finished_game(),
-                _ => reads.volatile(),
+        let reads = ctx.data_opt::<Arc<crate::http::cache::ReadSet>>();
+        let Some(revision) = revision else {
+            let game = find_game(app(ctx), id).await?;
+            // The answer cache keeps what depends on finished games alone; a correction may
+            // still change them (its key follows corrections: see `http::cache`).
+            if let Some(reads) = reads {
+                match &game {
+                    Some(g) if g.header.status == store::Status::Finished => {
+                        reads.finished_game();
+                        reads.latest_revision();
+                    }
+                    _ => reads.volatile(),
+                }
             }
+            return Ok(game);
+        };
+        let revision = u32::try_from(revision).map_err(|_| {
+            ApiError::BadInput(format!("revision {revision}: revisions count from 0"))
+        })?;
+        let Some(found) = find_game(app(ctx), id).await? else {
+            if let Some(reads) = reads {
+                reads.volatile();
+            }
+            return Ok(None);
+        };
+        if found.header.status != store::Status::Finished {
+            return Err(ApiError::Store(StoreError::NotFinished(id)).into());
         }
-        Ok(game)
+        let game = Game::pinned(ctx, id, revision).await?;
+        if let Some(reads) = reads {
+            reads.finished_game();
+        }
+        Ok(Some(game))
     }
 
     /// A study by id: null when there is none.

@@ -28,6 +28,9 @@ pub enum UpdateKind {
     Withdrawn,
     /// An annotation was written (`annotation`).
     Annotation,
+    /// The finished game's record was corrected by an admin (a new revision: see
+    /// `Game.revisions`): `patch` brings the board to the record as it now reads.
+    Corrected,
 }
 
 /// One entry of a followed game, as the subscriber may see it; or, from the game's journal, a
@@ -293,6 +296,22 @@ impl<'a> Read<'a> {
                 );
                 u.patch = Json(patch);
                 u.takeback = takeback(&self.notes, *request);
+                u
+            }
+            NoteBody::Corrected { revision, .. } => {
+                let (_, view) = self.at()?;
+                let st = self.s.state_at(self.id, self.next)?;
+                let after = st.view(self.viewer);
+                let patch =
+                    serde_json::to_value(json_patch::diff(&view, &after)).unwrap_or_default();
+                self.state = Some((st, after));
+                let mut u = GameUpdate::note(
+                    UpdateKind::Corrected,
+                    n,
+                    self.next,
+                    format!("the record is corrected: revision {revision}"),
+                );
+                u.patch = Json(patch);
                 u
             }
             NoteBody::Annotation { ply, .. } => {

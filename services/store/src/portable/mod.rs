@@ -295,6 +295,7 @@ pub fn prepare_import(
         plies: entries.len() as u32,
         seat_token_hashes: Vec::new(),
         recorder_token_hash: None,
+        revision: 0,
     };
     Ok(PreparedImport {
         line: line_no,

@@ -45,6 +45,8 @@ impl Store {
         let mut report = BackupReport::default();
         let ids: Vec<GameId> = self.game_ids().collect::<Result<_>>()?;
         for id in ids {
+            // A correction rewrites a finished game's entries: none runs while it is copied.
+            let _notes = self.notes_lock.lock().unwrap_or_else(|e| e.into_inner());
             let header = self.header(id)?;
             let (fixed, tip) = header.split();
             to[usize::from(GAMES)].insert(id.to_bytes(), encode(&fixed))?;
@@ -85,6 +87,9 @@ impl Store {
             for kv in self.journal.scan_prefix(id.to_bytes()) {
                 let (k, v) = kv?;
                 to[usize::from(JOURNAL)].insert(k, v)?;
+            }
+            if let Some(v) = self.revisions.get(id.to_bytes())? {
+                to[usize::from(REVISIONS)].insert(id.to_bytes(), v)?;
             }
             report.games += 1;
         }

@@ -22,7 +22,7 @@ impl Store {
         self.stored_notes(id)
     }
 
-    fn stored_notes(&self, id: GameId) -> Result<Vec<Note>> {
+    pub(super) fn stored_notes(&self, id: GameId) -> Result<Vec<Note>> {
         let mut out = Vec::new();
         for kv in self.journal.scan_prefix(id.to_bytes()) {
             let (_, v) = kv?;

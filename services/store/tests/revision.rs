@@ -1,0 +1,262 @@
+//! Corrections of finished games (`store::revision`) in the embedded store: a correction is a
+//! new revision that replays, every earlier revision stays readable and replays, a game that
+//! arrived whole (sealed) is corrected like one played here, everything survives a reopen,
+//! and every refusal writes nothing.
+
+use chrono::Duration;
+use rules_core::{Actor, ToAct};
+use store::journal::Author;
+use store::revision::{log_at, plan_correction, replay, revisions, Correction};
+use store::{GameId, GameLog, Store, StoreError};
+use store_conformance::{new_game, play_out, registry, t0};
+
+fn open(dir: &std::path::Path) -> Store {
+    Store::open(dir, registry(), store::Config::default()).unwrap()
+}
+
+fn correction(id: GameId, changes: Vec<(u32, String)>, reason: &str) -> Correction {
+    Correction {
+        game: id,
+        by: Author::Admin,
+        at: t0() + Duration::days(1),
+        changes,
+        reason: reason.into(),
+    }
+}
+
+/// A finished game and the corrections of one entry that its record still takes (another
+/// legal move at that entry, after which the rest of the record still replays to its end),
+/// found by trying each seat's entry from the end, as a mistyped score sheet would be.
+fn finished_with_corrections(store: &Store, seed: u64) -> (GameId, Vec<(u32, String)>) {
+    let id = new_game(store, 2, seed);
+    play_out(store, id, seed, 2000);
+    let h = store.header(id).unwrap();
+    assert_eq!(h.status, store::Status::Finished);
+    let entries = store.entries(id, 0, h.plies).unwrap();
+    let mut found = Vec::new();
+    for e in entries.iter().rev().filter(|e| e.actor != Actor::Dealer) {
+        let state = store.state_at(id, e.ply).unwrap();
+        for m in state.legal_moves() {
+            if m == e.notation {
+                continue;
+            }
+            let c = correction(id, vec![(e.ply, m.clone())], "typo");
+            if plan_correction(store.registry(), 32, &h, &[], &entries, &c).is_ok() {
+                found.push((e.ply, m));
+                if found.len() == 2 {
+                    return (id, found);
+                }
+                break;
+            }
+        }
+    }
+    panic!("seed {seed}: fewer than two correctable entries");
+}
+
+fn ends(store: &Store, id: GameId, log: &[store::Entry]) -> Vec<u8> {
+    let h = store.header(id).unwrap();
+    let state = replay(store.registry(), &h, log).unwrap();
+    assert_eq!(
+        state.to_act(),
+        ToAct::Over,
+        "every revision replays to its end"
+    );
+    state.encode()
+}
+
+#[test]
+fn two_corrections_make_two_revisions_and_every_revision_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = open(dir.path());
+    let (id, found) = finished_with_corrections(&store, 7);
+    let h0 = store.header(id).unwrap();
+    let log0 = store.entries(id, 0, h0.plies).unwrap();
+    assert_eq!(h0.revision, 0);
+
+    let (p1, m1) = found[0].clone();
+    let done = store
+        .correct(correction(
+            id,
+            vec![(p1, m1.clone())],
+            "score sheet: wrong move",
+        ))
+        .unwrap();
+    assert_eq!(done.header.revision, 1);
+    assert_eq!(store.header(id).unwrap().revision, 1);
+    let log1 = store.entries(id, 0, h0.plies).unwrap();
+    assert_eq!(log1[p1 as usize].notation, m1);
+    for (a, b) in log0.iter().zip(&log1) {
+        if a.ply != p1 {
+            assert_eq!(a, b, "only the corrected entry changes");
+        } else {
+            assert_eq!((a.actor, a.recorded_at), (b.actor, b.recorded_at));
+        }
+    }
+    // The second correction is of the first revision's record: the entry found for the
+    // original may no longer be correctable, so take any that is.
+    let (p2, m2) = found[1].clone();
+    let second = store.correct(correction(id, vec![(p2, m2.clone())], "second look"));
+    let (p2, m2) = match second {
+        Ok(_) => (p2, m2),
+        Err(StoreError::CorrectionRefused { .. }) => {
+            // Correct the first correction back, which the record certainly takes.
+            let back = log0[p1 as usize].notation.clone();
+            store
+                .correct(correction(id, vec![(p1, back.clone())], "second look"))
+                .unwrap();
+            (p1, back)
+        }
+        Err(e) => panic!("{e}"),
+    };
+    let h2 = store.header(id).unwrap();
+    assert_eq!(h2.revision, 2);
+    let log2 = store.entries(id, 0, h2.plies).unwrap();
+    assert_eq!(log2[p2 as usize].notation, m2);
+
+    let notes = store.journal(id).unwrap();
+    let revs = revisions(&notes);
+    assert_eq!(revs.iter().map(|r| r.number).collect::<Vec<_>>(), [0, 1, 2]);
+    assert_eq!(revs[1].reason, "score sheet: wrong move");
+    assert_eq!(revs[1].by, Some(Author::Admin));
+    assert_eq!(revs[1].changes[0].was, log0[p1 as usize].notation);
+    assert_eq!(log_at(&log2, &notes, 0).unwrap(), log0);
+    assert_eq!(log_at(&log2, &notes, 1).unwrap(), log1);
+    assert_eq!(log_at(&log2, &notes, 2).unwrap(), log2);
+    assert!(log_at(&log2, &notes, 3).is_none());
+    for log in [&log0, &log1, &log2] {
+        ends(&store, id, log);
+    }
+    // Every position of the latest revision reads as its replay (snapshots rewritten).
+    let end = ends(&store, id, &log2);
+    assert_eq!(store.state_at(id, h2.plies).unwrap().encode(), end);
+    for ply in (0..=h2.plies).step_by(7) {
+        let want = replay(store.registry(), &h2, &log2[..ply as usize]).unwrap();
+        assert_eq!(
+            store.state_at(id, ply).unwrap().encode(),
+            want.encode(),
+            "ply {ply}"
+        );
+    }
+    drop(store);
+
+    let store = open(dir.path());
+    assert_eq!(store.header(id).unwrap().revision, 2);
+    assert_eq!(store.entries(id, 0, h2.plies).unwrap(), log2);
+    assert_eq!(store.state_at(id, h2.plies).unwrap().encode(), end);
+    assert_eq!(store.revised_games().unwrap(), vec![(id, 2)]);
+    // An online backup keeps the revisions: the copy reads as the store does.
+    let copy = dir.path().join("copy");
+    store.backup_to(&copy).unwrap();
+    let notes = store.journal(id).unwrap();
+    drop(store);
+    let copy = open(&copy);
+    assert_eq!(copy.header(id).unwrap().revision, 2);
+    assert_eq!(copy.entries(id, 0, h2.plies).unwrap(), log2);
+    assert_eq!(copy.journal(id).unwrap(), notes);
+    assert_eq!(copy.revised_games().unwrap(), vec![(id, 2)]);
+}
+
+#[test]
+fn a_sealed_game_is_corrected_like_one_played_here() {
+    let dir = tempfile::tempdir().unwrap();
+    let played = open(&dir.path().join("a"));
+    let (id, found) = finished_with_corrections(&played, 11);
+    let line = serde_json::to_string(&played.record(id).unwrap()).unwrap();
+    let sealed = open(&dir.path().join("b"));
+    sealed.import_line(1, &line).unwrap();
+    let (p, m) = found[0].clone();
+    for s in [&played, &sealed] {
+        s.correct(correction(id, vec![(p, m.clone())], "typo"))
+            .unwrap();
+    }
+    let plies = played.header(id).unwrap().plies;
+    assert_eq!(
+        sealed.entries(id, 0, plies).unwrap(),
+        played.entries(id, 0, plies).unwrap()
+    );
+    for ply in 0..=plies {
+        assert_eq!(
+            sealed.state_at(id, ply).unwrap().encode(),
+            played.state_at(id, ply).unwrap().encode(),
+            "ply {ply}"
+        );
+    }
+    drop(sealed);
+    let sealed = open(&dir.path().join("b"));
+    assert_eq!(
+        sealed.entries(id, 0, plies).unwrap(),
+        played.entries(id, 0, plies).unwrap()
+    );
+}
+
+#[test]
+fn refused_corrections_write_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = open(dir.path());
+    let (id, found) = finished_with_corrections(&store, 5);
+    let h = store.header(id).unwrap();
+    let log = store.entries(id, 0, h.plies).unwrap();
+    let (p, m) = found[0].clone();
+    let first_chance_after = log
+        .iter()
+        .find(|e| e.actor == Actor::Dealer && e.ply > 0)
+        .unwrap()
+        .ply;
+    let active = new_game(&store, 2, 99);
+    let cases: Vec<(Correction, &str)> = vec![
+        (
+            correction(active, vec![(0, m.clone())], "typo"),
+            "GAME_ACTIVE",
+        ),
+        (
+            correction(id, vec![(h.plies, m.clone())], "typo"),
+            "NOT_FOUND",
+        ),
+        (correction(id, vec![(p, m.clone())], "  "), "BAD_INPUT"),
+        (correction(id, vec![], "typo"), "BAD_INPUT"),
+        (
+            correction(id, vec![(p, m.clone()), (p, m.clone())], "typo"),
+            "BAD_INPUT",
+        ),
+        (
+            correction(id, vec![(p, log[p as usize].notation.clone())], "typo"),
+            "CORRECTION_REFUSED",
+        ),
+        (
+            correction(id, vec![(p, "not a move".into())], "typo"),
+            "CORRECTION_REFUSED",
+        ),
+        (
+            correction(id, vec![(first_chance_after, "anything".into())], "typo"),
+            "CORRECTION_REFUSED",
+        ),
+        (
+            Correction {
+                by: Author::Recorder,
+                ..correction(id, vec![(p, m.clone())], "typo")
+            },
+            "BAD_INPUT",
+        ),
+    ];
+    for (c, code) in cases {
+        let err = match store.correct(c.clone()) {
+            Err(e) => e,
+            Ok(_) => panic!("{c:?} was accepted"),
+        };
+        assert_eq!(err.code(), code, "{c:?}: {err}");
+        assert_eq!(store.journal(id).unwrap(), vec![], "nothing written");
+        assert_eq!(store.entries(id, 0, h.plies).unwrap(), log);
+        assert_eq!(store.header(id).unwrap().revision, 0);
+    }
+    assert!(store.revised_games().unwrap().is_empty());
+    // A chance entry is refused as the seed's, by its entry number.
+    let err = store
+        .correct(correction(id, vec![(first_chance_after, m)], "typo"))
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains(&format!("entry {}", first_chance_after + 1))
+            && err.to_string().contains("seed"),
+        "{err}"
+    );
+}
