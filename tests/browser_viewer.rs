@@ -445,3 +445,86 @@ fn a_corrected_game_shows_its_revisions_and_opens_an_earlier_one() {
     assert_eq!(move_text(&mut page), was.as_str());
     assert!(page.errors.is_empty(), "{:#?}", page.errors);
 }
+
+/// A takeback made while the page follows a game live: the page reads the record again, its
+/// line ends where it was taken back to, the withdrawn moves stay in the move list struck
+/// through (not links, not positions), and the moves played after it follow as usual.
+#[test]
+fn the_viewer_follows_a_takeback_and_shows_what_it_withdrew() {
+    use common::stored_entries;
+    let server = Server::start(&["--no-samples"]);
+    let v = gql(
+        &server,
+        None,
+        "mutation { createGame(kind: FIVE_TRIBES, players: [\"ann\", \"bob\"], seed: \"11\") { game { id } seatTokens recorderToken } }",
+        json!({}),
+    );
+    let c = &data(&v)["createGame"];
+    let id = c["game"]["id"].as_str().unwrap().to_string();
+    let tokens: Vec<String> = serde_json::from_value(c["seatTokens"].clone()).unwrap();
+    let recorder = c["recorderToken"].as_str().unwrap().to_string();
+    // Play until the line ends with two seats' moves after its last chance entry.
+    let entries = loop {
+        play_first(&server, &id, &tokens)
+            .unwrap()
+            .expect("a seat may move");
+        let e = stored_entries(&server, &id);
+        if e.len() >= 12 && e[e.len() - 3..].iter().all(|(_, a, _)| a != "dealer") {
+            break e;
+        }
+    };
+    let plies = entries.len() as u64;
+    let mut page = Page::open(&format!("{}/games/{id}", server.url), 1280, 1000);
+    at_ply(&mut page, plies);
+    page.wait_for(
+        "document.querySelector('#live-status').dataset.state === 'on'",
+        30,
+    );
+
+    let v = gql(
+        &server,
+        Some(&recorder),
+        "mutation($id: ID!, $t: Int!) { askTakeback(gameId: $id, toPly: $t) { game { plies } } }",
+        json!({ "id": id, "t": plies - 2 }),
+    );
+    assert_eq!(data(&v)["askTakeback"]["game"]["plies"], plies - 2);
+    at_ply(&mut page, plies - 2);
+    page.wait_for(
+        "document.querySelectorAll('.move.withdrawn').length === 2",
+        30,
+    );
+    let withdrawn = page.eval(
+        "[...document.querySelectorAll('.move.withdrawn .notation')].map((e) => e.textContent)",
+    );
+    let want: Vec<&str> = entries[entries.len() - 2..]
+        .iter()
+        .map(|(_, _, m)| m.as_str())
+        .collect();
+    assert_eq!(withdrawn, json!(want));
+    assert_eq!(
+        page.eval(
+            "document.querySelectorAll('.withdrawn-group a, .withdrawn-group [data-ply]').length"
+        ),
+        0,
+        "withdrawn moves are not positions of the line"
+    );
+    assert_eq!(
+        page.eval("document.querySelectorAll('#moves .move[data-ply]').length"),
+        plies - 2 + 1,
+        "the start and the line's moves"
+    );
+
+    // The game goes on from the position taken back to.
+    let (ply, m) = play_first(&server, &id, &tokens).unwrap().unwrap();
+    assert_eq!(ply, plies - 1);
+    at_ply(&mut page, plies - 1);
+    assert_eq!(
+        page.eval(&format!(
+            "document.querySelector('.move[data-ply=\"{ply}\"] .notation').textContent"
+        )),
+        m.as_str()
+    );
+    page.eval("document.querySelector('.withdrawn-group').scrollIntoView({ block: 'nearest' })");
+    page.screenshot(&shots().join("takeback.png"));
+    assert!(page.errors.is_empty(), "{:#?}", page.errors);
+}

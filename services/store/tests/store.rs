@@ -128,7 +128,7 @@ fn a_store_of_a_newer_layout_is_refused_and_left_as_it_is() {
     };
     assert_eq!(
         swap_format(dir.path(), 99),
-        Some(3u32.to_le_bytes().to_vec()),
+        Some(4u32.to_le_bytes().to_vec()),
         "a store is marked with its layout"
     );
     let e = retry_locked(
@@ -143,7 +143,7 @@ fn a_store_of_a_newer_layout_is_refused_and_left_as_it_is() {
             e,
             StoreError::Format {
                 found: 99,
-                supported: 3,
+                supported: 4,
                 ..
             }
         ),

@@ -2,6 +2,7 @@
 // frame and the score series), steps forward by applying the frames' JSON Patches and
 // backward from cached checkpoints, and draws the board with the game's board module.
 import { applyPatch } from './patch.js';
+import { showRevisions, withdrawnAt } from './record.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -97,7 +98,7 @@ function perspKey(p = state.persp) {
 const MAX_FRAMES_PER_REQUEST = 800;
 
 async function loadMeta() {
-  const q = `query Meta($id: ID!, $revision: Int) { game(id: $id, revision: $revision) { id kind status plies players mySeat layoutJson annotations { ply glyph comment author } revision revisions { number author at reason changes { ply was now } } } }`;
+  const q = `query Meta($id: ID!, $revision: Int) { game(id: $id, revision: $revision) { id kind status plies players mySeat layoutJson journalNotes annotations { ply glyph comment author } revision revisions { number author at reason changes { ply was now } } } }`;
   const d = await gql(q, { id: GAME_ID, ...revVars() });
   return d.game;
 }
@@ -114,6 +115,7 @@ async function loadPerspective(p) {
       position(ply: 0) { view(seat: $seat, perspective: $perspective) }
       replay(fromPly: 0, toPly: $to, seat: $seat, perspective: $perspective) { ply actor move description patch }
       scoreSeries(seat: $seat, perspective: $perspective) { seat totals }
+      withdrawals(seat: $seat, perspective: $perspective) { request toPly by moves { ply actor move description } }
     }
   }`;
   const d = await gql(q, { ...vars, to: firstTo });
@@ -129,7 +131,7 @@ async function loadPerspective(p) {
     if (!more.game.replay.length) break;
     frames.push(...more.game.replay);
   }
-  const data = { key, frames, checkpoints: [], rounds: [], series: d.game.scoreSeries, tip: null };
+  const data = { key, frames, checkpoints: [], rounds: [], series: d.game.scoreSeries, tip: null, withdrawals: d.game.withdrawals };
   index(data, d.game.position.view);
   state.cache.set(key, data);
   return data;
@@ -300,6 +302,8 @@ function buildMoves() {
     }
     group.appendChild(moveItem(f, p, f.actor !== lastActor));
     lastActor = f.actor;
+    const withdrawn = withdrawnAt(data.withdrawals, p, actorLabel);
+    if (withdrawn) { group.appendChild(withdrawn); lastActor = null; }
   });
   box.replaceChildren(frag);
   state.moveEls = box.querySelectorAll('[data-ply]');
@@ -389,7 +393,8 @@ function scheduleScores() {
       state.scoreCache.set(`${perspKey()}@${ply}`, scores);
       if (ply === state.ply) drawScores(scores);
     } catch (e) {
-      $('score-table').innerHTML = `<caption>Scores unavailable: ${esc(e.message)}</caption>`;
+      // An answer for a position left meanwhile (a takeback) is not this one's.
+      if (ply === state.ply) $('score-table').innerHTML = `<caption>Scores unavailable: ${esc(e.message)}</caption>`;
     }
   }, 120);
 }
@@ -624,10 +629,12 @@ function connectLive() {
       ws.send(JSON.stringify({
         id: '1', type: 'subscribe',
         payload: {
-          query: `subscription Follow($id: ID!, $from: Int, $seat: Int, $perspective: Perspective) {
-            gameUpdates(gameId: $id, fromPly: $from, seat: $seat, perspective: $perspective) { ply actor move description patch finished }
+          query: `subscription Follow($id: ID!, $from: Int, $note: Int, $seat: Int, $perspective: Perspective) {
+            gameUpdates(gameId: $id, fromPly: $from, fromNote: $note, seat: $seat, perspective: $perspective) { kind ply journal actor move description patch finished }
           }`,
-          variables: { id: GAME_ID, from: data.frames.length, ...perspVars() },
+          // The journal as it was read before the line (`loadMeta`), or as far as updates told
+          // it: a takeback since is told, whenever it came.
+          variables: { id: GAME_ID, from: data.frames.length, note: state.game.journalNotes, ...perspVars() },
         },
       }));
     } else if (msg.type === 'ping') {
@@ -653,6 +660,8 @@ function connectLive() {
 let seriesTimer = null;
 function onUpdate(data, u) {
   if (!u || data !== state.data) return;
+  if (u.journal > state.game.journalNotes) state.game.journalNotes = u.journal;
+  if (u.kind && u.kind !== 'ENTRY') { onJournal(u); return; }
   if (u.ply <= data.frames.length) return; // seen already (a resumed stream)
   if (u.ply !== data.frames.length + 1) { console.warn('gap in live updates', u.ply, data.frames.length); return; }
   const atTip = state.ply === data.frames.length;
@@ -684,6 +693,41 @@ function onUpdate(data, u) {
       if (data === state.data) drawGraph();
     } catch { /* keep the old graph */ }
   }, 400);
+}
+
+// A takeback asked or answered is told; one carried out, an annotation or a correction
+// changes the record shown, which is read again (and followed from its new end).
+let reloading = null;
+function onJournal(u) {
+  if (u.kind === 'TAKEBACK_ASKED' || u.kind === 'TAKEBACK_ANSWERED') {
+    showMessage(`Takeback: ${u.description}.`, 'warning');
+    return;
+  }
+  if (reloading) return;
+  reloading = (async () => {
+    const atTip = state.ply === total();
+    try {
+      const meta = await loadMeta();
+      if (!meta) return;
+      state.game = meta;
+      // Positions past the takeback are another line's now: nothing read of them is kept.
+      state.cache.clear();
+      state.scoreCache.clear();
+      state.data = await loadPerspective(state.persp);
+      state.view = null;
+      const ply = atTip ? total() : Math.min(state.ply, total());
+      state.ply = 0;
+      buildMoves();
+      drawGraph();
+      goTo(ply);
+      if (u.kind === 'WITHDRAWN') showMessage(`Takeback: ${u.description}.`, 'warning');
+      restartLive();
+    } catch (e) {
+      showMessage(explain(e));
+    } finally {
+      reloading = null;
+    }
+  })();
 }
 
 // ---------- legend ----------
@@ -764,43 +808,6 @@ export function esc(s) {
   return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
 }
 
-// ---------- revisions ----------
-// A corrected record says so: which revision is shown, what each correction changed, by whom
-// and why (as text: a reason is whatever the admin typed), with a link to every revision.
-function showRevisions(meta) {
-  const box = $('revisions');
-  const revs = meta.revisions || [];
-  if (revs.length < 2) { box.hidden = true; return; }
-  const latest = revs[revs.length - 1].number;
-  box.replaceChildren();
-  const head = document.createElement('p');
-  head.textContent = meta.revision === latest
-    ? `Corrected record: revision ${meta.revision}, the latest.`
-    : `An earlier revision of a corrected record: revision ${meta.revision} of ${latest}.`;
-  box.append(head);
-  const list = document.createElement('ol');
-  list.start = 0;
-  for (const r of revs) {
-    const li = document.createElement('li');
-    const a = document.createElement('a');
-    const q = new URLSearchParams(location.search);
-    q.delete('ply');
-    if (r.number === latest) q.delete('revision'); else q.set('revision', String(r.number));
-    a.href = `${location.pathname}${q.toString() ? `?${q}` : ''}`;
-    a.textContent = r.number === 0 ? 'as recorded' : `revision ${r.number}`;
-    if (r.number === meta.revision) a.setAttribute('aria-current', 'page');
-    li.append(a);
-    if (r.number > 0) {
-      const changes = r.changes.map((c) => `entry ${c.ply}: ${c.was} → ${c.now}`).join('; ');
-      const when = r.at ? new Date(r.at).toISOString().slice(0, 10) : '';
-      li.append(` — ${r.author || ''}, ${when}: ${r.reason} (${changes})`);
-    }
-    list.append(li);
-  }
-  box.append(list);
-  box.hidden = false;
-}
-
 // ---------- start ----------
 async function main() {
   if (EMBED) document.body.classList.add('embed');
@@ -822,7 +829,7 @@ async function main() {
   document.title = `${kindName} ${meta.id} · Ludolog`;
   $('game-status').textContent = meta.status.toLowerCase();
   $('game-status').dataset.status = meta.status;
-  showRevisions(meta);
+  showRevisions($('revisions'), meta);
   try {
     state.board = await import(BOARD_MODULES[meta.kind]);
   } catch (e) {

@@ -36,6 +36,7 @@ static ASSETS: LazyLock<HashMap<&'static str, Asset>> = LazyLock::new(|| {
         "viewer/study.js" => "text/javascript; charset=utf-8",
         "viewer/viewer.js" => "text/javascript; charset=utf-8",
         "viewer/patch.js" => "text/javascript; charset=utf-8",
+        "viewer/record.js" => "text/javascript; charset=utf-8",
         "viewer/style.css" => "text/css; charset=utf-8",
         "viewer/boards/common.js" => "text/javascript; charset=utf-8",
         "viewer/boards/five-tribes.js" => "text/javascript; charset=utf-8",

@@ -307,6 +307,15 @@ impl Game {
         Ok(super::journal::annotations(&notes, include_withdrawn))
     }
 
+    /// How many notes the game's journal holds (takebacks asked, answered and carried out,
+    /// annotations, corrections). A live viewer reads it before the game's line and passes it
+    /// to `gameUpdates(fromNote:)` with the line's length as `fromPly`, so a takeback made
+    /// between its reads and its subscription is told, not missed.
+    async fn journal_notes(&self, ctx: &Context<'_>) -> Result<u32> {
+        let notes = super::journal::read(ctx, self.header.id).await?;
+        Ok(notes.len() as u32)
+    }
+
     /// Every takeback asked, with where it stands.
     async fn takebacks(&self, ctx: &Context<'_>) -> Result<Vec<super::journal::Takeback>> {
         let notes = super::journal::read(ctx, self.header.id).await?;
