@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{code, data, gql, play_first, stored_entries, subscribe_fields, Server};
+use common::{code, data, gql, play_first, stored_entries, subscribe_fields, urlencode, Server};
 use serde_json::{json, Value};
 
 const ANA: &str = "ana-token-0123456789";
@@ -725,17 +725,6 @@ fn first_message(server: &Server, query: &str) -> Value {
             return v;
         }
     }
-}
-
-fn urlencode(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                (b as char).to_string()
-            }
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
 }
 
 /// A malformed annotator setting stops `serve` before it listens, saying what is wrong without

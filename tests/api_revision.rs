@@ -8,7 +8,7 @@
 mod common;
 
 use common::revision::{correct, correctable, finished_game, log, replay};
-use common::{code, data, gql, Server};
+use common::{code, data, gql, urlencode, Server};
 use rules_core::{Actor, GameState};
 use serde_json::{json, Value};
 
@@ -297,15 +297,4 @@ fn pinned_answers_are_immutable_and_latest_ones_are_revalidated() {
     assert!(body_after.contains("\"revision\":1"), "{body_after}");
     let (_, tag, body) = get(pinned);
     assert_eq!((tag, body), (tag0, body0), "revision 0 reads as it did");
-}
-
-fn urlencode(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                (b as char).to_string()
-            }
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
 }

@@ -266,15 +266,6 @@ fn an_export_checks_its_filter_before_the_first_byte() {
     assert!(body.lines().count() > 10);
 }
 
-fn urlencode(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'_' | b'.' => (b as char).to_string(),
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
-}
-
 #[test]
 fn a_client_over_its_rate_is_told_to_wait() {
     let server = Server::start(&["--no-samples", "--rate-limit", "1", "--rate-burst", "3"]);

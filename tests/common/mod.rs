@@ -298,3 +298,15 @@ pub fn subscribe_fields(
         got
     })
 }
+
+/// `s` percent-encoded for a URL's query (every byte but RFC 3986's unreserved ones).
+pub fn urlencode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}

@@ -4,7 +4,10 @@
 //! Writers are never stopped. Each game is copied as of one moment of its own: its header is
 //! read first (from its warm tip when it is being played, which changes only once an append's
 //! writes are all in), then exactly the entries, snapshots and idempotency records up to that
-//! header's length. Entries are append-only, so what the header covers can no longer change.
+//! header's length. Entries are append-only, so what the header covers can no longer change
+//! (a correction, which rewrites a finished game's entries, is held off while that game is
+//! copied: both take the store's journal lock), and a game's journal and revision are copied
+//! with it.
 //! Every game's moment is after the backup began, so every move acknowledged before it is in
 //! the copy, and no game in it holds half an append. Projections (statistics, the position
 //! index) are not copied: they are caches, rebuilt from the logs when the copy is first opened
