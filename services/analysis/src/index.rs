@@ -111,9 +111,17 @@ impl Analysis {
         // revision: a crash between the two leaves them behind, found here.
         for (id, revision) in store.revised_games()? {
             if a.revs().get(&id).copied().unwrap_or(0) != revision {
-                let header = store.header(id)?;
-                let state = store.state_at(id, header.plies)?;
-                a.on_finish(store, &header, state.as_ref(), None);
+                // Derived data: a game that cannot be read now is logged and left to
+                // `rebuild`, not a reason to refuse to start.
+                match store
+                    .header(id)
+                    .and_then(|h| Ok((store.state_at(id, h.plies)?, h)))
+                {
+                    Ok((state, header)) => a.on_finish(store, &header, state.as_ref(), None),
+                    Err(e) => {
+                        tracing::warn!(game = %id, error = %e, "corrected game not re-recorded")
+                    }
+                }
             }
         }
         let hook = Arc::downgrade(&a);
@@ -161,11 +169,17 @@ impl Analysis {
         // indexed already is not indexed twice, unless corrected since (a later block of a
         // game replaces its earlier one).
         let indexed = self.revs().get(&header.id).copied().unwrap_or(0);
+        if header.revision < indexed {
+            // A report of an older revision (a finish hook that ran late): the newer stays.
+            return;
+        }
+        let mut index_ok = true;
         if !self.positions.contains(header.kind, header.id) || indexed != header.revision {
             if let Err(e) = self
                 .positions
                 .index_game(store, header, entries, self.hash_key)
             {
+                index_ok = false;
                 tracing::warn!(game = %header.id, error = %e, "position index not written");
             }
         }
@@ -174,8 +188,9 @@ impl Analysis {
             let _ = store.projection_put(PROJECTION, &s.id.to_bytes(), &bytes);
         }
         self.write().insert(s.id, s);
-        if header.revision != indexed {
-            // Last: an open that finds it missing replaces the summary and positions again.
+        if header.revision != indexed && index_ok {
+            // Last, and only once indexed: an open that finds it missing replaces the summary
+            // and positions again.
             let _ = store.projection_put(
                 REVISIONS,
                 &header.id.to_bytes(),

@@ -36,10 +36,17 @@ fn everything(store: &Store) -> Vec<u8> {
     out
 }
 
-/// A correction of one of the first sample game's moves that its record still takes.
+/// A correction of one of the first sample game's moves that its record still takes, and
+/// that changes its final scores (so a summary left unreplaced would show).
 fn a_correction(store: &Store, id: GameId) -> Correction {
     let h = store.header(id).unwrap();
     let entries = store.entries(id, 0, h.plies).unwrap();
+    let scores = store
+        .state_at(id, h.plies)
+        .unwrap()
+        .outcome()
+        .unwrap()
+        .scores;
     for e in entries.iter().rev().filter(|e| e.actor != Actor::Dealer) {
         let state = store.state_at(id, e.ply).unwrap();
         for m in state.legal_moves() {
@@ -50,9 +57,13 @@ fn a_correction(store: &Store, id: GameId) -> Correction {
                 changes: vec![(e.ply, m.clone())],
                 reason: "typo".into(),
             };
-            if m != e.notation
-                && plan_correction(store.registry(), 32, &h, &[], &entries, &c).is_ok()
-            {
+            if m == e.notation {
+                continue;
+            }
+            let Ok(planned) = plan_correction(store.registry(), 32, &h, &[], &entries, &c) else {
+                continue;
+            };
+            if planned.state.outcome().unwrap().scores != scores {
                 return c;
             }
         }
@@ -71,12 +82,24 @@ fn the_analysis_follows_the_latest_revision_even_after_a_crash() {
     import(&a, &lines);
     let id = a.game_ids().next().unwrap().unwrap();
     let before = everything(&a);
+    let old_summary = analysis_a
+        .summaries()
+        .into_iter()
+        .find(|g| g.id == id)
+        .unwrap();
     let c = a_correction(&a, id);
-    let old_end = a.state_at(id, a.header(id).unwrap().plies).unwrap();
+    let old_header = a.header(id).unwrap();
+    let old_end = a.state_at(id, old_header.plies).unwrap();
     a.correct(c.clone()).unwrap();
     let plies = a.header(id).unwrap().plies;
     let new_end = a.state_at(id, plies).unwrap();
     assert_ne!(everything(&a), before, "the corrected game's rows changed");
+    let summary = |an: &Analysis| an.summaries().into_iter().find(|g| g.id == id).unwrap();
+    assert_ne!(
+        summary(&analysis_a).seats,
+        old_summary.seats,
+        "the summary is the corrected game's"
+    );
 
     // B: the same games, the first recorded as corrected from the start.
     let mut fixed = lines.clone();
@@ -84,6 +107,10 @@ fn the_analysis_follows_the_latest_revision_even_after_a_crash() {
     let b = open(dirs[1].path());
     let analysis_b = Analysis::attach(&b, KEY).unwrap();
     import(&b, &fixed);
+    assert_eq!(everything(&a), everything(&b));
+    assert_eq!(analysis_a.summaries(), analysis_b.summaries());
+    // A finish hook of the recorded game that runs late does not bring it back.
+    analysis_a.on_finish(&a, &old_header, old_end.as_ref(), None);
     assert_eq!(everything(&a), everything(&b));
     assert_eq!(analysis_a.summaries(), analysis_b.summaries());
     // The state hashes: the corrected end is found, the old one no longer.

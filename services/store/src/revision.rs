@@ -11,8 +11,10 @@
 //!
 //! What a correction must satisfy is decided here, purely and for every backend
 //! ([`plan_correction`]): the game is finished, the reason says why, each changed entry is a
-//! real entry and really changes, and the corrected log replays under the game's own rules
-//! and component data to a finished game at exactly its recorded length. A game dealt by the
+//! real entry and really changes, no changed entry lies before a point a takeback went back to
+//! (the withdrawn entries were played on the line before it, and are shown replayed there),
+//! and the corrected log replays under the game's own rules and component data to a finished
+//! game at exactly its recorded length. A game dealt by the
 //! store's seed keeps its dealer's entries: those are the seed's, not anybody's typing (a
 //! game dealt at a real table has its chance entries typed in, and may have them corrected).
 
@@ -25,6 +27,10 @@ use serde::{Deserialize, Serialize};
 
 /// Most entries one correction may change.
 pub const MAX_CHANGES: usize = 64;
+/// Most corrections one game takes: a record is mistyped a few times, not dozens, and every
+/// revision stays readable as a whole game (`Game.revisions { game }` replays each), so the
+/// count bounds what one read of a game's revisions costs.
+pub const MAX_REVISIONS: u32 = 20;
 
 /// One entry a correction changed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -193,6 +199,15 @@ pub fn plan_correction(
             crate::journal::MAX_NOTES
         )));
     }
+    if latest(notes) >= MAX_REVISIONS {
+        return Err(refused(
+            None,
+            format!(
+                "game {} has {MAX_REVISIONS} revisions, the most a game keeps",
+                header.id
+            ),
+        ));
+    }
     if c.reason.trim().is_empty() {
         return Err(StoreError::BadInput(
             "a correction says why it is made (`reason`)".into(),
@@ -219,6 +234,27 @@ pub fn plan_correction(
                 "entry {} is corrected twice in one correction",
                 pair[0].0 + 1
             )));
+        }
+    }
+    // Entries a takeback withdrew were played on the line before the point it went back to,
+    // and are shown replayed there (`Game.withdrawals`): that part of the record stands.
+    let taken_back = notes
+        .iter()
+        .filter_map(|n| match &n.body {
+            NoteBody::Withdrawn {
+                to_ply, request, ..
+            } => Some((*to_ply, *request)),
+            _ => None,
+        })
+        .max_by_key(|(to, _)| *to);
+    if let (Some((to_ply, request)), Some((p, _))) = (taken_back, wanted.first()) {
+        if *p < to_ply {
+            return Err(refused(
+                Some(*p),
+                format!(
+                    "it lies before ply {to_ply}, where takeback request {request} took the line back: the entries it withdrew were played after it, so the record before them stands"
+                ),
+            ));
         }
     }
     if let Some((p, _)) = wanted.iter().find(|(p, _)| *p >= header.plies) {

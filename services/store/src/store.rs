@@ -14,6 +14,7 @@
 //! | `by_player` | name + 0x00 + game id (8)        | empty                                   |
 //! | `journal`   | game id (8) + note number (4)    | a `journal::Note`, framed JSON          |
 //! | `studies`   | study id (8)                     | a `study::Study`, framed JSON           |
+//! | `revisions` | game id (8)                      | a corrected game's revision (`u32`)     |
 //!
 //! One tree holds every game's entries (not a tree per game: sled's space use grows badly
 //! with many trees). `snapshots`, `by_kind` and `by_player` are caches: `rebuild` recomputes
@@ -652,7 +653,13 @@ impl Store {
         }
         let header = self.stored_header(id)?;
         let state = self.state_at(id, header.plies)?;
+        let finished = header.status == Status::Finished;
         let tip = Arc::new(Mutex::new(Tip { header, state }));
+        if finished {
+            // Nothing is appended to a finished game (the append asking is refused), and a
+            // correction would leave a kept tip behind its new revision: none is kept.
+            return Ok(tip);
+        }
         // Another thread may have loaded it meanwhile: keep the first, so one mutex guards it.
         Ok(self.tips_lock().entry(id).or_insert(tip).clone())
     }

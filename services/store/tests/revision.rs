@@ -14,6 +14,16 @@ fn open(dir: &std::path::Path) -> Store {
     Store::open(dir, registry(), store::Config::default()).unwrap()
 }
 
+/// A store that keeps a snapshot every other ply: a correction has snapshots to rewrite
+/// after whichever entry it changes.
+fn open_dense(dir: &std::path::Path) -> Store {
+    let config = store::Config {
+        snapshot_every: 2,
+        ..store::Config::default()
+    };
+    Store::open(dir, registry(), config).unwrap()
+}
+
 fn correction(id: GameId, changes: Vec<(u32, String)>, reason: &str) -> Correction {
     Correction {
         game: id,
@@ -67,7 +77,7 @@ fn ends(store: &Store, id: GameId, log: &[store::Entry]) -> Vec<u8> {
 #[test]
 fn two_corrections_make_two_revisions_and_every_revision_replays() {
     let dir = tempfile::tempdir().unwrap();
-    let store = open(dir.path());
+    let store = open_dense(dir.path());
     let (id, found) = finished_with_corrections(&store, 7);
     let h0 = store.header(id).unwrap();
     let log0 = store.entries(id, 0, h0.plies).unwrap();
@@ -129,7 +139,7 @@ fn two_corrections_make_two_revisions_and_every_revision_replays() {
     // Every position of the latest revision reads as its replay (snapshots rewritten).
     let end = ends(&store, id, &log2);
     assert_eq!(store.state_at(id, h2.plies).unwrap().encode(), end);
-    for ply in (0..=h2.plies).step_by(7) {
+    for ply in 0..=h2.plies {
         let want = replay(store.registry(), &h2, &log2[..ply as usize]).unwrap();
         assert_eq!(
             store.state_at(id, ply).unwrap().encode(),
@@ -139,7 +149,7 @@ fn two_corrections_make_two_revisions_and_every_revision_replays() {
     }
     drop(store);
 
-    let store = open(dir.path());
+    let store = open_dense(dir.path());
     assert_eq!(store.header(id).unwrap().revision, 2);
     assert_eq!(store.entries(id, 0, h2.plies).unwrap(), log2);
     assert_eq!(store.state_at(id, h2.plies).unwrap().encode(), end);
@@ -149,7 +159,7 @@ fn two_corrections_make_two_revisions_and_every_revision_replays() {
     store.backup_to(&copy).unwrap();
     let notes = store.journal(id).unwrap();
     drop(store);
-    let copy = open(&copy);
+    let copy = open_dense(&copy);
     assert_eq!(copy.header(id).unwrap().revision, 2);
     assert_eq!(copy.entries(id, 0, h2.plies).unwrap(), log2);
     assert_eq!(copy.journal(id).unwrap(), notes);
@@ -251,7 +261,11 @@ fn refused_corrections_write_nothing() {
     assert!(store.revised_games().unwrap().is_empty());
     // A chance entry is refused as the seed's, by its entry number.
     let err = store
-        .correct(correction(id, vec![(first_chance_after, m)], "typo"))
+        .correct(correction(
+            id,
+            vec![(first_chance_after, m.clone())],
+            "typo",
+        ))
         .unwrap_err();
     assert!(
         err.to_string()
@@ -259,4 +273,92 @@ fn refused_corrections_write_nothing() {
             && err.to_string().contains("seed"),
         "{err}"
     );
+    // A game keeps at most MAX_REVISIONS revisions: back and forth to it, then no more.
+    let texts = [m.clone(), log[p as usize].notation.clone()];
+    for r in 0..store::revision::MAX_REVISIONS {
+        let text = texts[r as usize % 2].clone();
+        store
+            .correct(correction(id, vec![(p, text)], "again"))
+            .unwrap();
+    }
+    let notes = store.journal(id).unwrap();
+    let err = store
+        .correct(correction(id, vec![(p, texts[0].clone())], "once more"))
+        .unwrap_err();
+    assert_eq!(err.code(), "CORRECTION_REFUSED");
+    assert!(err.to_string().contains("the most a game keeps"), "{err}");
+    assert_eq!(store.journal(id).unwrap(), notes, "nothing written");
+}
+
+/// The record before a point a takeback went back to stands: the withdrawn moves were played
+/// on it (and are shown replayed there). Entries from that point on may be corrected.
+#[test]
+fn entries_before_a_takeback_point_are_not_corrected() {
+    use store::journal::{NewNote, NoteRequest};
+    let dir = tempfile::tempdir().unwrap();
+    let store = open(dir.path());
+    let id = new_game(&store, 2, 23);
+    // Play until the line ends with two seats' moves, then the recorder takes one back.
+    let to_ply = loop {
+        play_out(&store, id, 3, 1);
+        let h = store.header(id).unwrap();
+        let line = store.entries(id, 0, h.plies).unwrap();
+        if h.plies > 10
+            && line[line.len() - 2..]
+                .iter()
+                .all(|e| e.actor != Actor::Dealer)
+        {
+            break h.plies - 1;
+        }
+    };
+    store
+        .write_note(NewNote {
+            game: id,
+            by: Author::Recorder,
+            at: t0() + Duration::hours(1),
+            request: NoteRequest::AskTakeback { to_ply },
+        })
+        .unwrap();
+    play_out(&store, id, 3, 2000);
+    let h = store.header(id).unwrap();
+    assert_eq!(h.status, store::Status::Finished);
+    let notes = store.journal(id).unwrap();
+    let entries = store.entries(id, 0, h.plies).unwrap();
+    // Every seat's entry before the point, changed to another legal move, is refused as such.
+    let mut refused = 0;
+    for e in entries[..to_ply as usize]
+        .iter()
+        .filter(|e| e.actor != Actor::Dealer)
+    {
+        let state = store.state_at(id, e.ply).unwrap();
+        let Some(m) = state.legal_moves().into_iter().find(|m| *m != e.notation) else {
+            continue;
+        };
+        let err = store
+            .correct(correction(id, vec![(e.ply, m)], "typo"))
+            .unwrap_err();
+        assert_eq!(err.code(), "CORRECTION_REFUSED");
+        assert!(err.to_string().contains("takeback request 0"), "{err}");
+        refused += 1;
+    }
+    assert!(refused > 0);
+    assert_eq!(store.journal(id).unwrap(), notes, "nothing written");
+    // From the point on, the record takes corrections as any other.
+    let later = entries[to_ply as usize..]
+        .iter()
+        .rev()
+        .filter(|e| e.actor != Actor::Dealer)
+        .find_map(|e| {
+            let state = store.state_at(id, e.ply).unwrap();
+            state.legal_moves().into_iter().find_map(|m| {
+                let c = correction(id, vec![(e.ply, m.clone())], "typo");
+                (m != e.notation
+                    && plan_correction(store.registry(), 32, &h, &notes, &entries, &c).is_ok())
+                .then_some(c)
+            })
+        })
+        .expect("a correctable entry after the takeback point");
+    assert!(later.changes[0].0 >= to_ply);
+    store.correct(later).unwrap();
+    assert_eq!(store.header(id).unwrap().revision, 1);
 }

@@ -1,12 +1,14 @@
 //! Answers about finished games, kept as the bytes that were sent.
 //!
-//! A finished game never changes (nothing edits or deletes one), so a query that reads only
-//! finished games has one answer for as long as the server runs, for a given caller. Such an
-//! answer is kept, within a memory bound, keyed by everything it depends on — the caller's
-//! `Authorization`, the query text, the operation and the variables — and later served as
-//! it was sent, without parsing, validating or resolving anything: the bytes are the same by
-//! construction. Over `GET` it carries an `ETag` and `Cache-Control: immutable`, so browsers
-//! and HTTP caches need not ask again, and `If-None-Match` is answered `304`.
+//! A finished game changes only by an admin's correction (a new revision), so a query that
+//! reads only finished games has one answer until the next correction, for a given caller.
+//! Such an answer is kept, within a memory bound, keyed by everything it depends on — how
+//! many corrections the server has made, the caller's `Authorization`, the query text, the
+//! operation and the variables — and later served as it was sent, without parsing,
+//! validating or resolving anything: the bytes are the same by construction. Over `GET` it
+//! carries an `ETag`, and `If-None-Match` is answered `304`; an answer that named the revisions
+//! it read (`game(id:, revision:)`) can never change and is `Cache-Control: immutable`, one
+//! about the latest revision is fresh for a minute (`LATEST_CACHE_CONTROL`).
 //!
 //! What counts as "reads only finished games" is decided in two places, both conservative:
 //! - the shape of the request (`cacheable_shape`): a query whose top-level fields are all

@@ -286,6 +286,8 @@ impl Game {
 
     /// Every revision of the record, from 0 (as recorded) to the latest: what each correction
     /// changed, by whom, when and why, and each as a whole game (`game`) that replays.
+    // Costed as one revision: a game keeps at most `store::revision::MAX_REVISIONS` + 1, which
+    // bounds what the list can cost beyond it.
     #[graphql(complexity = "5 + child_complexity")]
     async fn revisions(&self, ctx: &Context<'_>) -> Result<Vec<Revision>> {
         let id = self.header.id;
@@ -333,7 +335,11 @@ impl Game {
     ) -> Result<Vec<super::journal::Withdrawal>> {
         let viewer = perspective::viewer(&self.header, &caller(ctx), seat, perspective)?;
         let id = self.header.id;
-        super::journal::volatile(ctx);
+        if !self.finished() {
+            // A finished game takes no takeback (and a correction moves the answer cache's
+            // keys on): its withdrawals are as fixed as its line.
+            super::journal::volatile(ctx);
+        }
         // The journal and the states it is replayed on, read together: again if a takeback
         // came between them.
         Ok(blocking(app(ctx), move |s| loop {

@@ -4,7 +4,7 @@
 //!
 //! A revision's log is materialised (the current log with later corrections undone) and
 //! replayed from the start for each read: a revision other than the latest is read rarely,
-//! and a pinned answer never changes, so the answer cache keeps it for good.
+//! and a pinned answer never changes, so HTTP caches are told to keep it for good.
 
 use super::game::Game;
 use crate::error::ApiError;

@@ -78,9 +78,11 @@ impl RevisionMutation {
             changes,
             reason,
         };
-        let done = blocking(app, move |s| Ok(s.correct(correction)?)).await?;
-        // After the store has it: no answer read before it is served from the cache after.
+        let done = blocking(app, move |s| Ok(s.correct(correction)?)).await;
+        // After the store has it (or may have it: a failure to sync comes after sled took the
+        // writes): no answer read before it is served from the cache after.
         app.corrections.fetch_add(1, Ordering::SeqCst);
+        let done = done?;
         let revision = store::revision::revisions(std::slice::from_ref(&done.note))
             .pop()
             .ok_or_else(|| ApiError::Internal("the correction just written is missing".into()))?;

@@ -41,7 +41,8 @@ impl Store {
             write(TIPS, &id.to_bytes(), encode(&tip)),
         ];
         if header.status == Status::Finished {
-            // Arrived whole and will never change: one record (see `sealed`).
+            // Arrived whole, and changed after only by a correction (which rewrites the records
+            // it touches): one record per 32 entries (see `sealed`).
             writes.extend(
                 super::sealed::seal(entries)
                     .into_iter()

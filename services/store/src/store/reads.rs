@@ -58,7 +58,17 @@ impl Store {
                 return Ok(t.state.clone());
             }
         }
-        self.stored_state_at(&header, ply)
+        match self.stored_state_at(&header, ply) {
+            // A correction between the snapshot read and the entries read mixes two
+            // revisions: read again, at the new one.
+            Err(StoreError::Corrupt { .. })
+                if header.status == Status::Finished
+                    && self.header(id)?.revision != header.revision =>
+            {
+                self.stored_state_at(&self.header(id)?, ply)
+            }
+            other => other,
+        }
     }
 
     /// The state after `ply` entries as sled has it (no warm tip looked at, so it may be

@@ -1,7 +1,8 @@
 //! A finished game's log as a few records ("sealed"): how a finished game is written when it
-//! arrives whole (an import). A finished game never changes, so its entries need not be a key
-//! each: one record per [`CHUNK`] plies replaces ~250 B-tree inserts with ~8 (most of an
-//! import's time went to sled) and as many keys in sled's page table (most of its memory per
+//! arrives whole (an import). A finished game changes only by a correction (which rewrites
+//! the records holding the entries it changes), so its entries need not be a key each: one
+//! record per [`CHUNK`] plies replaces ~250 B-tree inserts with ~8 (most of an import's time
+//! went to sled) and as many keys in sled's page table (most of its memory per
 //! game), while a read of a position still fetches only the few entries after its snapshot
 //! (snapshots fall every 32 plies too).
 //!
