@@ -193,11 +193,27 @@ pub fn bench_append(
 }
 
 /// Appends until killed, from `writers` threads (writer 0 resumes the first active game, the
-/// others start games of their own), printing `ack GAME PLY` after each acknowledged append.
-pub fn crash_child(store: &Store, writers: usize) -> Result<()> {
+/// others start games of their own), printing `ack GAME PLY` after each acknowledged append;
+/// with `corrector`, one more thread corrects the games they finish, printing `corrected GAME
+/// REVISION` after each acknowledged correction.
+pub fn crash_child(store: &Store, writers: usize, corrector: bool) -> Result<()> {
     let stop = AtomicBool::new(false);
     let out = std::sync::Mutex::new(std::io::stdout());
     std::thread::scope(|s| -> Result<()> {
+        if corrector {
+            let (stop, out) = (&stop, &out);
+            s.spawn(move || {
+                let r = correct_forever(store, stop, &mut |game, revision| {
+                    let out = out.lock().unwrap_or_else(|e| e.into_inner());
+                    let mut o = out.lock();
+                    let _ = writeln!(o, "corrected {game} {revision}");
+                    let _ = o.flush();
+                });
+                if let Err(e) = r {
+                    eprintln!("corrector stopped: {e}");
+                }
+            });
+        }
         let handles: Vec<_> = (0..writers.max(1) as u64)
             .map(|w| {
                 let (stop, out) = (&stop, &out);
@@ -217,6 +233,63 @@ pub fn crash_child(store: &Store, writers: usize) -> Result<()> {
         }
         Ok(())
     })
+}
+
+/// Corrects finished games, newest first, each until it has its most revisions: the entry
+/// nearest the end that another legal move can replace (and the record still replays) gets
+/// it, which next time is often the first text again.
+fn correct_forever(
+    store: &Store,
+    stop: &AtomicBool,
+    on_ack: &mut dyn FnMut(GameId, u32),
+) -> Result<()> {
+    use store::revision::{plan_correction, Correction, MAX_REVISIONS};
+    let finished = store::Filter {
+        status: Some(store::Status::Finished),
+        ..Default::default()
+    };
+    let mut done = std::collections::HashSet::new();
+    while !stop.load(Ordering::Relaxed) {
+        let Some(h) = store
+            .list(&finished, 100, None)?
+            .games
+            .into_iter()
+            .find(|h| h.revision < MAX_REVISIONS && !done.contains(&h.id))
+        else {
+            std::thread::sleep(Duration::from_millis(20));
+            continue;
+        };
+        let notes = store.journal(h.id)?;
+        let entries = store.entries(h.id, 0, h.plies)?;
+        let mut found = None;
+        'search: for e in entries.iter().rev().filter(|e| e.actor != Actor::Dealer) {
+            for m in store.state_at(h.id, e.ply)?.legal_moves() {
+                let c = Correction {
+                    game: h.id,
+                    by: store::journal::Author::Admin,
+                    at: Utc::now(),
+                    changes: vec![(e.ply, m.clone())],
+                    reason: "crash test".into(),
+                };
+                if m != e.notation
+                    && plan_correction(store.registry(), 32, &h, &notes, &entries, &c).is_ok()
+                {
+                    found = Some(c);
+                    break 'search;
+                }
+            }
+        }
+        match found {
+            Some(c) => {
+                let made = store.correct(c)?;
+                on_ack(h.id, made.header.revision);
+            }
+            None => {
+                done.insert(h.id);
+            }
+        }
+    }
+    Ok(())
 }
 
 #[derive(Serialize)]

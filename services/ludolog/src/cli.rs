@@ -231,6 +231,10 @@ pub enum Command {
         /// Concurrent writers, each on a game of its own.
         #[arg(long, default_value_t = 1)]
         writers: usize,
+        /// Also correct finished games as they come, from one more thread, printing each
+        /// acknowledged revision.
+        #[arg(long)]
+        corrector: bool,
         #[command(flatten)]
         data: DataDir,
     },

@@ -435,9 +435,13 @@ fn main() -> Result<()> {
                 bench::threads(threads),
             )?)?;
         }
-        Command::CrashChild { writers, data } => {
+        Command::CrashChild {
+            writers,
+            corrector,
+            data,
+        } => {
             let store = storecmd::open(&data.data_dir)?;
-            bench::crash_child(&store, writers)?;
+            bench::crash_child(&store, writers, corrector)?;
         }
     }
     Ok(())
