@@ -706,3 +706,73 @@ fn an_oversized_body_is_refused() {
     let v = gql(&server, None, "{ rules { kind } }", json!({}));
     assert_eq!(data(&v)["rules"][0]["kind"], "FIVE_TRIBES");
 }
+
+/// The same spectator checks on a game recorded at a real table: a recorder types in a whole
+/// game (every seat's move and every chance outcome, copied from a seeded game played to its
+/// end), takes a move back and types it in again, and annotates; at every step a spectator
+/// sees no gold and no hidden draw, withdrawn entries included.
+#[test]
+fn a_table_game_shows_a_spectator_no_secret_through_takebacks_and_annotations() {
+    use common::{play_first, stored_entries};
+    let server = Server::start(&["--no-samples"]);
+    let (seeded, tokens) = create(&server, &["ann", "bob"], "7");
+    while play_first(&server, &seeded, &tokens).unwrap().is_some() {}
+    let log = stored_entries(&server, &seeded);
+    let v = gql(
+        &server,
+        None,
+        "mutation { createGame(kind: FIVE_TRIBES, players: [\"ann\", \"bob\"], dealing: TABLE) { game { id } recorderToken } }",
+        json!({}),
+    );
+    let c = &data(&v)["createGame"];
+    let id = c["game"]["id"].as_str().unwrap().to_string();
+    let recorder = c["recorderToken"].as_str().unwrap().to_string();
+    let record = |i: usize| {
+        let (_, actor, notation) = &log[i];
+        let v = gql(
+            &server,
+            Some(&recorder),
+            "mutation($id: ID!, $p: Int!, $a: String!, $n: String!) { recordEntry(gameId: $id, expectedPly: $p, actor: $a, notation: $n) { game { plies } } }",
+            json!({ "id": id, "p": i, "a": actor, "n": notation }),
+        );
+        assert_eq!(data(&v)["recordEntry"]["game"]["plies"], i + 1, "{v}");
+    };
+    let mut taken_back = false;
+    for i in 0..log.len() - 1 {
+        record(i);
+        if !taken_back && i > 30 && log[i].1 != "dealer" {
+            // The recorder takes the move just typed back (carried out at once), annotates the
+            // position, and types the move in again.
+            let v = gql(
+                &server,
+                Some(&recorder),
+                "mutation($id: ID!, $t: Int!) { askTakeback(gameId: $id, toPly: $t) { game { plies } } }",
+                json!({ "id": id, "t": i }),
+            );
+            assert_eq!(data(&v)["askTakeback"]["game"]["plies"], i, "{v}");
+            let v = gql(
+                &server,
+                Some(&recorder),
+                "mutation($id: ID!, $p: Int!) { annotate(gameId: $id, ply: $p, glyph: \"?!\", comment: \"typed twice\") { id } }",
+                json!({ "id": id, "p": i }),
+            );
+            data(&v);
+            spectator_sees_no_secret(&server, &id);
+            record(i);
+            taken_back = true;
+        }
+        if i % 40 == 0 {
+            spectator_sees_no_secret(&server, &id);
+        }
+    }
+    assert!(taken_back);
+    spectator_sees_no_secret(&server, &id);
+    let v = gql(
+        &server,
+        None,
+        "query($id: ID!) { game(id: $id) { withdrawals { moves { move } } annotations { comment } } }",
+        json!({ "id": id }),
+    );
+    assert_eq!(data(&v)["game"]["withdrawals"].as_array().unwrap().len(), 1);
+    assert_eq!(data(&v)["game"]["annotations"][0]["comment"], "typed twice");
+}

@@ -472,3 +472,74 @@ pub fn projections_keep_put_values_in_key_order_until_cleared(new: &dyn Fn() -> 
         "another projection is left as it was"
     );
 }
+
+/// Annotations are kept in the order written, numbered from 0, on a game being played and on
+/// a finished one; one on a position past the end writes nothing; a study is kept whole and
+/// read back, and its id is taken once.
+pub fn annotations_and_studies_are_kept(new: &dyn Fn() -> Backend) {
+    use store::journal::{Author, Glyph, NewNote, NoteBody, NoteRequest};
+    use store::study::{Study, StudyId, StudyItem};
+    let store = new();
+    let id = new_game(&*store, 2, 8);
+    let annotate = |ply: u32, comment: &str| {
+        store.write_note(NewNote {
+            game: id,
+            by: Author::Analyst("ana".into()),
+            at: t0(),
+            request: NoteRequest::Annotate {
+                ply,
+                glyph: Some(Glyph::Interesting),
+                comment: comment.into(),
+            },
+        })
+    };
+    annotate(0, "before the deal").unwrap();
+    play_out(&*store, id, 3, 5);
+    annotate(3, "an early bid").unwrap();
+    let plies = store.header(id).unwrap().plies;
+    let err = annotate(plies + 1, "past the end").unwrap_err();
+    assert_eq!(err.code(), "NOT_FOUND");
+    play_out(&*store, id, 3, 2000);
+    assert_eq!(store.header(id).unwrap().status, Status::Finished);
+    annotate(plies, "after the end").unwrap();
+    let notes = store.journal(id).unwrap();
+    let said: Vec<(u32, u32, String)> = notes
+        .iter()
+        .map(|n| match &n.body {
+            NoteBody::Annotation { ply, comment, .. } => (n.seq, *ply, comment.clone()),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        said,
+        vec![
+            (0, 0, "before the deal".to_string()),
+            (1, 3, "an early bid".to_string()),
+            (2, plies, "after the end".to_string()),
+        ]
+    );
+    assert_eq!(
+        store.journal(GameId(1)).unwrap_err().code(),
+        "NOT_FOUND",
+        "no such game"
+    );
+
+    let study = Study {
+        id: StudyId(GameId(0x0123_4567_89ab)),
+        name: "Openings".into(),
+        by: Author::Admin,
+        created_at: t0(),
+        items: vec![StudyItem {
+            game: id,
+            ply: 3,
+            comment: "why?".into(),
+        }],
+    };
+    store.put_study(&study).unwrap();
+    assert_eq!(store.study(study.id).unwrap(), study);
+    assert_eq!(store.put_study(&study).unwrap_err().code(), "EXISTS");
+    assert!(matches!(
+        store.study(StudyId(GameId(7))),
+        Err(StoreError::NoSuchStudy(_))
+    ));
+}

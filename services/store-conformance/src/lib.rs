@@ -120,6 +120,7 @@ macro_rules! conformance_tests {
             paging_while_games_are_created_loses_and_repeats_nothing,
             finish_hooks_run_once_per_finished_game,
             projections_keep_put_values_in_key_order_until_cleared,
+            annotations_and_studies_are_kept,
         );
     };
     (@each $new:expr; $($check:ident),* $(,)?) => {

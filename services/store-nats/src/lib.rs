@@ -9,6 +9,8 @@
 //! | `<prefix>.g.<game id>` | one: the game's header as created or imported (JSON) |
 //! | `<prefix>.e.<game id>` | the game's entries in ply order, one each (JSON `Entry`); header `Ludolog-Ply`, and `Ludolog-Status: finished` on the entry that ends the game |
 //! | `<prefix>.archive` | one record per finished game, header and entries (JSON), header `Ludolog-Game`: see [`archive`]; a sealed game's two subjects above are purged |
+//! | `<prefix>.j.<game id>` | the game's journal notes in order (JSON `store::journal::Note`): annotations; kept after sealing |
+//! | `<prefix>.s.<study id>` | one: a study (JSON) |
 //!
 //! A game's current header is its header message brought up to date by its last entry. An
 //! append publishes each new entry with `Nats-Expected-Last-Subject-Sequence` set to the
@@ -32,7 +34,9 @@
 //! - [`codec`]: messages to and from entries and headers; errors to `StoreError`;
 //! - [`dev_server`]: a local `nats-server` for tests and trying things out;
 //! - [`follow`]: the durable consumer that feeds this node's projections (finish hooks) from
-//!   every node's appends.
+//!   every node's appends;
+//! - `journal`: games' annotations (`<prefix>.j.<id>`) and studies (`<prefix>.s.<id>`);
+//!   takebacks and corrections are not kept on the stream yet.
 //!
 //! The trait is synchronous: each call blocks on this backend's own runtime. Call it from a
 //! thread that is not driving async tasks (`spawn_blocking`, as for sled).
@@ -42,6 +46,7 @@ mod catalog;
 pub mod codec;
 pub mod dev_server;
 pub mod follow;
+mod journal;
 pub mod log;
 
 use async_nats::jetstream::{self, stream};
@@ -481,6 +486,18 @@ impl store::GameLog for NatsLog {
     fn followed(&self) -> store::Result<Option<store::log::Followed>> {
         let (read, end) = self.caught_up_to()?;
         Ok(Some(store::log::Followed { read, end }))
+    }
+    fn journal(&self, id: GameId) -> store::Result<Vec<store::journal::Note>> {
+        self.journal_of(id)
+    }
+    fn write_note(&self, note: store::journal::NewNote) -> store::Result<store::journal::Noted> {
+        self.write_journal_note(note)
+    }
+    fn put_study(&self, study: &store::study::Study) -> store::Result<()> {
+        self.put_study_on_stream(study)
+    }
+    fn study(&self, id: store::study::StudyId) -> store::Result<store::study::Study> {
+        self.study_on_stream(id)
     }
     fn backup_to(&self, _dir: &Path) -> store::Result<store::BackupReport> {
         Err(StoreError::Unsupported(

@@ -35,7 +35,7 @@ impl NatsLog {
     }
 
     /// The last message on a subject, `None` when it has none.
-    async fn last_on(&self, subject: &str) -> Result<Option<StreamMessage>> {
+    pub(crate) async fn last_on(&self, subject: &str) -> Result<Option<StreamMessage>> {
         match self.stream.get_last_raw_message_by_subject(subject).await {
             Ok(m) => Ok(Some(m)),
             Err(e) if e.kind() == LastRawMessageErrorKind::NoMessageFound => Ok(None),

@@ -1,0 +1,232 @@
+//! Journals and studies on the stream: a game's annotations on its own subject
+//! `<prefix>.j.<game id>` (one JSON `store::journal::Note` per message, in order) and each
+//! study on `<prefix>.s.<study id>` (one JSON message).
+//!
+//! What a note request writes is `store::journal::plan_note`'s, as on sled. A note is
+//! published expecting the journal's last message (`Nats-Expected-Last-Subject-Sequence`), so
+//! two nodes writing notes to one game at once cannot both take the same number: the loser
+//! reads the journal again and plans again. Its message id names the game, the note's number
+//! and a hash of its content, so a retried publish is recognised and a different note at a
+//! taken number is a conflict, never a duplicate.
+//!
+//! Takebacks are not kept here yet: carrying one out removes entries from a game's line,
+//! which on the stream means deleting their messages and moving every node's warm tip and
+//! catalog with it. They (and corrections) answer `UNSUPPORTED`, writing nothing.
+//!
+//! A game with notes keeps its journal subject after it is sealed (see `archive`): the
+//! server keeps memory per subject, so this costs one subject per annotated game, not per
+//! game.
+
+use crate::codec::{self, Refused};
+use crate::NatsLog;
+use async_nats::jetstream::consumer::{pull, DeliverPolicy};
+use async_nats::jetstream::message::PublishMessage;
+use futures::StreamExt;
+use std::hash::{Hash, Hasher};
+use store::journal::{
+    decode_note, encode_note, plan_note, tail_needed, Game, NewNote, Note, NoteRequest, Noted,
+    Planned,
+};
+use store::study::{Study, StudyId};
+use store::{GameId, Result, StoreError};
+
+/// How many times a note is planned again after another node wrote one first.
+const NOTE_TRIES: u32 = 16;
+
+impl NatsLog {
+    fn subject_journal(&self, id: GameId) -> String {
+        format!("{}.j.{id}", self.config.prefix)
+    }
+
+    fn subject_study(&self, id: StudyId) -> String {
+        format!("{}.s.{id}", self.config.prefix)
+    }
+
+    /// A game's notes in order, and the stream sequence of the last (0: none).
+    async fn read_notes(&self, id: GameId) -> Result<(Vec<Note>, u64)> {
+        let consumer = self
+            .stream
+            .create_consumer(pull::OrderedConfig {
+                filter_subject: self.subject_journal(id),
+                deliver_policy: DeliverPolicy::All,
+                ..Default::default()
+            })
+            .await
+            .map_err(codec::unavailable)?;
+        let name = consumer.cached_info().name.clone();
+        let read = async {
+            let mut out = Vec::new();
+            let mut last = 0;
+            if consumer.cached_info().num_pending == 0 {
+                return Ok((out, last));
+            }
+            let mut messages = consumer.messages().await.map_err(codec::unavailable)?;
+            while let Some(m) = messages.next().await {
+                let m = m.map_err(codec::unavailable)?;
+                let info = m.info().map_err(codec::unavailable)?;
+                let (seq, pending) = (info.stream_sequence, info.pending);
+                let note = decode_note(&m.payload, id)?;
+                if note.seq != out.len() as u32 {
+                    return Err(StoreError::Corrupt {
+                        game: id,
+                        ply: None,
+                        what: format!(
+                            "journal note {} in place {} of the journal",
+                            note.seq,
+                            out.len()
+                        ),
+                    });
+                }
+                out.push(note);
+                last = seq;
+                if pending == 0 {
+                    break;
+                }
+            }
+            Ok((out, last))
+        };
+        let read = tokio::time::timeout(self.config.timeout, read)
+            .await
+            .unwrap_or_else(|_| {
+                Err(StoreError::Unavailable(format!(
+                    "game {id}: its journal could not be read in time"
+                )))
+            });
+        let _ = self.stream.delete_consumer(&name).await;
+        read
+    }
+
+    /// A game's journal (the game must exist).
+    pub(crate) fn journal_of(&self, id: GameId) -> Result<Vec<Note>> {
+        self.rt.block_on(async {
+            self.read_header(id).await?;
+            Ok(self.read_notes(id).await?.0)
+        })
+    }
+
+    /// Writes what a note request decides; see [`store::GameLog::write_note`].
+    pub(crate) fn write_journal_note(&self, req: NewNote) -> Result<Noted> {
+        if matches!(
+            req.request,
+            NoteRequest::AskTakeback { .. } | NoteRequest::AnswerTakeback { .. }
+        ) {
+            return Err(StoreError::Unsupported(format!(
+                "the {} backend keeps annotations but no takebacks yet; the embedded store does",
+                store::GameLog::backend(self)
+            )));
+        }
+        let id = req.game;
+        self.rt.block_on(async {
+            for _ in 0..NOTE_TRIES {
+                let header = self.read_header(id).await?;
+                let (notes, mut seq) = self.read_notes(id).await?;
+                let tail = match tail_needed(&req.request, &notes) {
+                    Some(from) if from < header.plies => self
+                        .read_entries(id)
+                        .await?
+                        .into_iter()
+                        .map(|(e, _)| e)
+                        .skip(from as usize)
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                let planned = plan_note(
+                    &Game {
+                        header: &header,
+                        notes: &notes,
+                        tail: &tail,
+                    },
+                    &req,
+                )?;
+                let mut written = Vec::new();
+                let mut conflict = false;
+                for p in planned {
+                    let Planned::Note(note) = p else {
+                        return Err(StoreError::Unsupported(
+                            "a takeback is not carried out on this backend".into(),
+                        ));
+                    };
+                    match self.publish_note(id, seq, &note).await? {
+                        Some(s) => seq = s,
+                        None => {
+                            conflict = true;
+                            break;
+                        }
+                    }
+                    written.push(note);
+                }
+                if conflict && written.is_empty() {
+                    // Another node wrote a note first: plan again on the journal as it is.
+                    continue;
+                }
+                return Ok(Noted {
+                    header,
+                    notes: written,
+                    withdrawn_to: None,
+                });
+            }
+            Err(StoreError::Unavailable(format!(
+                "game {id}: its journal kept changing while a note was written; retry"
+            )))
+        })
+    }
+
+    /// Publishes `note` after the journal message at sequence `after`; `None` when another
+    /// note took its place first.
+    async fn publish_note(&self, id: GameId, after: u64, note: &Note) -> Result<Option<u64>> {
+        let payload = encode_note(note);
+        let mut h = std::hash::DefaultHasher::new();
+        payload.hash(&mut h);
+        let msg = PublishMessage::build()
+            .payload(payload.into())
+            .message_id(format!("{id}:note:{}:{:016x}", note.seq, h.finish()))
+            .expected_last_subject_sequence(after);
+        let ack = match self.js.send_publish(self.subject_journal(id), msg).await {
+            Ok(pending) => pending.await,
+            Err(e) => Err(e),
+        };
+        match ack {
+            // The same note, published before (an earlier attempt whose answer was lost).
+            Ok(a) => Ok(Some(a.sequence)),
+            Err(e) => match codec::refused(&e) {
+                Refused::Conflict => Ok(None),
+                Refused::Unavailable(m) | Refused::Other(m) => Err(StoreError::Unavailable(m)),
+            },
+        }
+    }
+
+    /// Stores a new study, refused if its id is taken.
+    pub(crate) fn put_study_on_stream(&self, study: &Study) -> Result<()> {
+        self.rt.block_on(async {
+            let msg = PublishMessage::build()
+                .payload(store::study::encode(study).into())
+                .message_id(format!("study:{}", study.id))
+                .expected_last_subject_sequence(0);
+            let ack = match self
+                .js
+                .send_publish(self.subject_study(study.id), msg)
+                .await
+            {
+                Ok(pending) => pending.await,
+                Err(e) => Err(e),
+            };
+            match ack {
+                Ok(a) if a.duplicate => Err(StoreError::Exists(study.id.0)),
+                Ok(_) => Ok(()),
+                Err(e) => Err(match codec::refused(&e) {
+                    Refused::Conflict => StoreError::Exists(study.id.0),
+                    Refused::Unavailable(m) | Refused::Other(m) => StoreError::Unavailable(m),
+                }),
+            }
+        })
+    }
+
+    pub(crate) fn study_on_stream(&self, id: StudyId) -> Result<Study> {
+        self.rt.block_on(async {
+            match self.last_on(&self.subject_study(id)).await? {
+                Some(m) => store::study::decode(&m.payload, id),
+                None => Err(StoreError::NoSuchStudy(id.to_string())),
+            }
+        })
+    }
+}
