@@ -738,9 +738,9 @@ fn a_table_game_shows_a_spectator_no_secret_through_takebacks_and_annotations() 
         assert_eq!(data(&v)["recordEntry"]["game"]["plies"], i + 1, "{v}");
     };
     let mut taken_back = false;
-    for i in 0..log.len() - 1 {
+    for (i, (_, actor, _)) in log.iter().enumerate().take(log.len() - 1) {
         record(i);
-        if !taken_back && i > 30 && log[i].1 != "dealer" {
+        if !taken_back && i > 30 && actor != "dealer" {
             // The recorder takes the move just typed back (carried out at once), annotates the
             // position, and types the move in again.
             let v = gql(
