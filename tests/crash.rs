@@ -16,6 +16,36 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 use store::{Config, GameId, Store};
 
+/// A `crash-child` on the store in `dir` with `args`, and a thread collecting what it
+/// acknowledged: the (game, number) of each line that starts with `tag`.
+type Acks = std::thread::JoinHandle<Vec<(GameId, u32)>>;
+fn child(dir: &std::path::Path, args: &[&str], tag: &'static str) -> (std::process::Child, Acks) {
+    let mut child = Command::new(ludolog())
+        .arg("crash-child")
+        .args(args)
+        .arg("--data-dir")
+        .arg(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut acks = Vec::new();
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            let mut w = line.split_whitespace();
+            if let (Some(t), Some(g), Some(n)) = (w.next(), w.next(), w.next()) {
+                if t == tag {
+                    acks.push((g.parse::<GameId>().unwrap(), n.parse::<u32>().unwrap()));
+                }
+            }
+        }
+        acks
+    });
+    (child, reader)
+}
+
 #[test]
 fn acknowledged_appends_survive_sigkill() {
     let dir = tempfile::tempdir().unwrap();
@@ -30,25 +60,7 @@ fn acknowledged_appends_survive_sigkill() {
         .unwrap_or(24);
     let start = std::time::Instant::now();
     for round in 0..cycles {
-        let mut child = Command::new(ludolog())
-            .args(["crash-child", "--writers", "16", "--data-dir"])
-            .arg(dir.path())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let reader = std::thread::spawn(move || {
-            let mut acks = Vec::new();
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                let mut w = line.split_whitespace();
-                if let (Some("ack"), Some(g), Some(p)) = (w.next(), w.next(), w.next()) {
-                    acks.push((g.parse::<GameId>().unwrap(), p.parse::<u32>().unwrap()));
-                }
-            }
-            acks
-        });
+        let (mut child, reader) = child(dir.path(), &["--writers", "16"], "ack");
         rng ^= rng << 13;
         rng ^= rng >> 7;
         rng ^= rng << 17;
@@ -130,25 +142,8 @@ fn acknowledged_corrections_survive_sigkill() {
     let mut acked: BTreeMap<GameId, u32> = BTreeMap::new();
     let mut rng: u64 = 0x2545_F491_4F6C_DD1D;
     for round in 0..12 {
-        let mut child = Command::new(ludolog())
-            .args(["crash-child", "--writers", "4", "--corrector", "--data-dir"])
-            .arg(dir.path())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let reader = std::thread::spawn(move || {
-            let mut acks = Vec::new();
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                let mut w = line.split_whitespace();
-                if let (Some("corrected"), Some(g), Some(r)) = (w.next(), w.next(), w.next()) {
-                    acks.push((g.parse::<GameId>().unwrap(), r.parse::<u32>().unwrap()));
-                }
-            }
-            acks
-        });
+        let (mut child, reader) =
+            child(dir.path(), &["--writers", "4", "--corrector"], "corrected");
         rng ^= rng << 13;
         rng ^= rng >> 7;
         rng ^= rng << 17;
