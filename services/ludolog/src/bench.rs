@@ -417,6 +417,7 @@ pub fn bench_import(
                     }
                 })
                 .collect(),
+            annotations: Vec::new(),
         };
         serde_json::to_writer(&mut out, &rec)?;
         out.write_all(b"\n")?;

@@ -474,8 +474,8 @@ pub fn projections_keep_put_values_in_key_order_until_cleared(new: &dyn Fn() -> 
 }
 
 /// Annotations are kept in the order written, numbered from 0, on a game being played and on
-/// a finished one; one on a position past the end writes nothing; a study is kept whole and
-/// read back, and its id is taken once.
+/// a finished one; one on a position past the end writes nothing; a game's record carries
+/// them to another store; a study is kept whole and read back, and its id is taken once.
 pub fn annotations_and_studies_are_kept(new: &dyn Fn() -> Backend) {
     use store::journal::{Author, Glyph, NewNote, NoteBody, NoteRequest};
     use store::study::{Study, StudyId, StudyItem};
@@ -493,14 +493,15 @@ pub fn annotations_and_studies_are_kept(new: &dyn Fn() -> Backend) {
             },
         })
     };
+    // One on the game in play, the rest once it is over (one `play_out`: its entry times
+    // run forward, as a record's must).
     annotate(0, "before the deal").unwrap();
-    play_out(&*store, id, 3, 5);
-    annotate(3, "an early bid").unwrap();
-    let plies = store.header(id).unwrap().plies;
-    let err = annotate(plies + 1, "past the end").unwrap_err();
+    let err = annotate(2, "past the end").unwrap_err();
     assert_eq!(err.code(), "NOT_FOUND");
     play_out(&*store, id, 3, 2000);
     assert_eq!(store.header(id).unwrap().status, Status::Finished);
+    let plies = store.header(id).unwrap().plies;
+    annotate(3, "an early bid").unwrap();
     annotate(plies, "after the end").unwrap();
     let notes = store.journal(id).unwrap();
     let said: Vec<(u32, u32, String)> = notes
@@ -522,6 +523,29 @@ pub fn annotations_and_studies_are_kept(new: &dyn Fn() -> Backend) {
         store.journal(GameId(1)).unwrap_err().code(),
         "NOT_FOUND",
         "no such game"
+    );
+    // The game's record carries its annotations; importing it elsewhere writes them, with
+    // their authors and times, and that store's record is the same, byte for byte.
+    let line = serde_json::to_string(&store.record(id).unwrap()).unwrap();
+    assert!(
+        line.contains("\"annotations\":[{\"ply\":0,\"glyph\":\"!?\""),
+        "{line}"
+    );
+    let other = new();
+    let mut bad: serde_json::Value = serde_json::from_str(&line).unwrap();
+    bad["annotations"][0]["ply"] = serde_json::json!(plies + 999);
+    let err = other.import_line(1, &bad.to_string()).unwrap_err();
+    assert!(err.reason.contains("past the end"), "{err}");
+    assert!(other.header(id).is_err(), "nothing written");
+    other.import_line(1, &line).unwrap();
+    // (Each note's own `plies` is the line's length when it was written: here, all of it.)
+    assert_eq!(
+        store::journal::annotations(&other.journal(id).unwrap()),
+        store::journal::annotations(&notes)
+    );
+    assert_eq!(
+        serde_json::to_string(&other.record(id).unwrap()).unwrap(),
+        line
     );
 
     let study = Study {

@@ -527,6 +527,10 @@ impl NatsLog {
                 StoreError::Exists(id) => err(format!("game {id} already exists")),
                 other => err(other.to_string()),
             })?;
+        for n in p.annotations() {
+            self.write_journal_note(n.clone())
+                .map_err(|e| err(e.to_string()))?;
+        }
         // Hooks run when the follower reads the record (`follow`).
         Ok(header)
     }

@@ -220,6 +220,18 @@ pub trait GameLog: Send + Sync {
                     entered_by: e.entered_by.map(|b| b.to_string()),
                 })
                 .collect(),
+            // What the line still has: an annotation a takeback withdrew stays in the journal.
+            annotations: crate::journal::annotations(&self.journal(id)?)
+                .into_iter()
+                .filter(|a| !a.withdrawn && a.ply <= h.plies)
+                .map(|a| crate::portable::RecordAnnotation {
+                    ply: a.ply,
+                    glyph: a.glyph.map(|g| g.as_str().to_string()),
+                    comment: a.comment,
+                    by: a.by.to_string(),
+                    at: a.at,
+                })
+                .collect(),
         })
     }
 

@@ -80,6 +80,19 @@ fn the_record_schema_describes_exported_records() {
     let store = open(dir.path());
     let id = new_game(&store, 2, 1);
     play_out(&store, id, 0, 20);
+    // An annotation, so that the record has every field the schema describes.
+    store
+        .write_note(store::journal::NewNote {
+            game: id,
+            by: store::journal::Author::Admin,
+            at: store_conformance::t0(),
+            request: store::journal::NoteRequest::Annotate {
+                ply: 3,
+                glyph: Some(store::journal::Glyph::Good),
+                comment: "a fine bid".into(),
+            },
+        })
+        .unwrap();
     let rec = serde_json::to_value(store.record(id).unwrap()).unwrap();
     let props: Vec<&String> = schema["properties"].as_object().unwrap().keys().collect();
     let fields: Vec<&String> = rec.as_object().unwrap().keys().collect();
@@ -108,6 +121,15 @@ fn the_record_schema_describes_exported_records() {
             );
         }
     }
+    let note_props = schema["properties"]["annotations"]["items"]["properties"]
+        .as_object()
+        .unwrap();
+    let note = rec["annotations"][0].as_object().unwrap();
+    let mut keys: Vec<&String> = note.keys().collect();
+    keys.sort();
+    let mut want: Vec<&String> = note_props.keys().collect();
+    want.sort();
+    assert_eq!(keys, want, "annotation fields and schema properties differ");
     let kinds: Vec<&str> = schema["properties"]["kind"]["enum"]
         .as_array()
         .unwrap()

@@ -4,7 +4,9 @@
 //! `seed` is present), that every dealer entry is exactly what the seed deals — and writes a
 //! game whole or not at all. Export writes the same shape back; for records it wrote, import
 //! then export is byte-identical (field order is fixed, options are canonical JSON with sorted
-//! keys, timestamps keep their precision). Export and the record of one game are
+//! keys, timestamps keep their precision). A record carries the game's annotations (with
+//! their authors and times), which an import writes into the game's journal. Export and the
+//! record of one game are
 //! [`crate::GameLog::export`] and [`crate::GameLog::record`], the same for every backend.
 
 use crate::error::StoreError;
@@ -38,6 +40,24 @@ pub struct GameRecord {
     pub updated_at: DateTime<Utc>,
     pub status: Status,
     pub entries: Vec<RecordEntry>,
+    /// Comments and glyphs on its positions, in the order written; absent when none, so a
+    /// record without them reads and writes as records always did.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub annotations: Vec<RecordAnnotation>,
+}
+
+/// An annotation in a record: what the journal keeps of it (`crate::journal`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordAnnotation {
+    pub ply: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub glyph: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub comment: String,
+    /// `crate::journal::Author` in text.
+    pub by: String,
+    pub at: DateTime<Utc>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -79,6 +99,7 @@ pub struct PreparedImport {
     entries: Vec<Entry>,
     snaps: Vec<(u32, Vec<u8>)>,
     state: Box<dyn rules_core::GameState>,
+    annotations: Vec<crate::journal::NewNote>,
 }
 
 impl PreparedImport {
@@ -97,6 +118,10 @@ impl PreparedImport {
     /// The line it came from.
     pub fn line(&self) -> u64 {
         self.line
+    }
+    /// Its annotations, checked, as journal notes to write once the game is.
+    pub fn annotations(&self) -> &[crate::journal::NewNote] {
+        &self.annotations
     }
 }
 
@@ -117,6 +142,9 @@ impl Store {
                 StoreError::Exists(id) => err(format!("game {id} already exists")),
                 other => err(other.to_string()),
             })?;
+        for n in &p.annotations {
+            self.write_note(n.clone()).map_err(|e| err(e.to_string()))?;
+        }
         if p.header.status == Status::Finished {
             self.finished(&p.header, p.state.as_ref(), Some(&p.entries));
         }
@@ -281,6 +309,41 @@ pub fn prepare_import(
             ),
         ));
     }
+    let annotations = rec
+        .annotations
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            let bad = |why: String| err(gid.clone(), None, format!("annotation {i}: {why}"));
+            if a.ply as usize > entries.len() {
+                return Err(bad(format!(
+                    "ply {} is past the end ({} entries)",
+                    a.ply,
+                    entries.len()
+                )));
+            }
+            let glyph = match &a.glyph {
+                None => None,
+                Some(g) => Some(
+                    crate::journal::Glyph::parse(g).ok_or_else(|| bad(format!("glyph `{g}`")))?,
+                ),
+            };
+            crate::journal::check_comment(&a.comment).map_err(|e| bad(e.to_string()))?;
+            if glyph.is_none() && a.comment.trim().is_empty() {
+                return Err(bad("an annotation needs a comment or a glyph".into()));
+            }
+            Ok(crate::journal::NewNote {
+                game: rec.id,
+                by: a.by.parse().map_err(bad)?,
+                at: a.at,
+                request: crate::journal::NoteRequest::Annotate {
+                    ply: a.ply,
+                    glyph,
+                    comment: a.comment.clone(),
+                },
+            })
+        })
+        .collect::<Result<Vec<_>, RecordError>>()?;
     let header = Header {
         id: rec.id,
         kind,
@@ -303,5 +366,6 @@ pub fn prepare_import(
         entries,
         snaps,
         state,
+        annotations,
     })
 }

@@ -472,6 +472,9 @@ impl Reader<'_> {
                     entered_by: None,
                 })
                 .collect(),
+            // The text's comments are written as annotations by its importer
+            // (`annotations`), by `imported`.
+            annotations: Vec::new(),
         };
         Ok(GameText {
             record,
