@@ -113,7 +113,13 @@ impl NatsLog {
             return Ok(None);
         };
         let mut h = codec::decode_header(id, &created.payload)?;
-        if let Some(last) = self.last_on(&self.subject_entries(id)).await? {
+        let last = self.last_on(&self.subject_entries(id)).await?;
+        if last.is_none() && self.last_on(&self.subject_header(id)).await?.is_none() {
+            // Sealed between the two reads: the header is purged before the entries, so both
+            // are gone now, and the game is read from its record.
+            return Ok(None);
+        }
+        if let Some(last) = last {
             let e = codec::decode_entry(id, &last.payload)?;
             if e.ply + 1 > h.plies {
                 h.plies = e.ply + 1;
