@@ -536,6 +536,13 @@ pub fn annotations_and_studies_are_kept(new: &dyn Fn() -> Backend) {
     bad["annotations"][0]["ply"] = serde_json::json!(plies + 999);
     let err = other.import_line(1, &bad.to_string()).unwrap_err();
     assert!(err.reason.contains("past the end"), "{err}");
+    let mut bad: serde_json::Value = serde_json::from_str(&line).unwrap();
+    bad["annotations"][1]["comment"] = serde_json::json!("reversed \u{202e}text");
+    let err = other.import_line(1, &bad.to_string()).unwrap_err();
+    assert!(err.reason.contains("annotation 1"), "{err}");
+    let mut bad: serde_json::Value = serde_json::from_str(&line).unwrap();
+    bad["annotations"][0]["by"] = serde_json::json!("analyst:");
+    assert!(other.import_line(1, &bad.to_string()).is_err());
     assert!(other.header(id).is_err(), "nothing written");
     other.import_line(1, &line).unwrap();
     // (Each note's own `plies` is the line's length when it was written: here, all of it.)

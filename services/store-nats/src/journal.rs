@@ -19,13 +19,10 @@
 
 use crate::codec::{self, Refused};
 use crate::NatsLog;
-use async_nats::jetstream::consumer::{pull, DeliverPolicy};
 use async_nats::jetstream::message::PublishMessage;
-use futures::StreamExt;
 use std::hash::{Hash, Hasher};
 use store::journal::{
-    decode_note, encode_note, plan_note, tail_needed, Game, NewNote, Note, NoteRequest, Noted,
-    Planned,
+    decode_note, encode_note, plan_note, Game, NewNote, Note, NoteRequest, Noted, Planned,
 };
 use store::study::{Study, StudyId};
 use store::{GameId, Result, StoreError};
@@ -44,56 +41,27 @@ impl NatsLog {
 
     /// A game's notes in order, and the stream sequence of the last (0: none).
     async fn read_notes(&self, id: GameId) -> Result<(Vec<Note>, u64)> {
-        let consumer = self
-            .stream
-            .create_consumer(pull::OrderedConfig {
-                filter_subject: self.subject_journal(id),
-                deliver_policy: DeliverPolicy::All,
-                ..Default::default()
-            })
-            .await
-            .map_err(codec::unavailable)?;
-        let name = consumer.cached_info().name.clone();
-        let read = async {
-            let mut out = Vec::new();
-            let mut last = 0;
-            if consumer.cached_info().num_pending == 0 {
-                return Ok((out, last));
+        let subject = self.subject_journal(id);
+        let read = self.read_subject(&subject, |payload, place| {
+            let note = decode_note(payload, id)?;
+            if note.seq != place as u32 {
+                return Err(StoreError::Corrupt {
+                    game: id,
+                    ply: None,
+                    what: format!("journal note {} in place {place} of the journal", note.seq),
+                });
             }
-            let mut messages = consumer.messages().await.map_err(codec::unavailable)?;
-            while let Some(m) = messages.next().await {
-                let m = m.map_err(codec::unavailable)?;
-                let info = m.info().map_err(codec::unavailable)?;
-                let (seq, pending) = (info.stream_sequence, info.pending);
-                let note = decode_note(&m.payload, id)?;
-                if note.seq != out.len() as u32 {
-                    return Err(StoreError::Corrupt {
-                        game: id,
-                        ply: None,
-                        what: format!(
-                            "journal note {} in place {} of the journal",
-                            note.seq,
-                            out.len()
-                        ),
-                    });
-                }
-                out.push(note);
-                last = seq;
-                if pending == 0 {
-                    break;
-                }
-            }
-            Ok((out, last))
-        };
+            Ok(note)
+        });
         let read = tokio::time::timeout(self.config.timeout, read)
             .await
             .unwrap_or_else(|_| {
                 Err(StoreError::Unavailable(format!(
                     "game {id}: its journal could not be read in time"
                 )))
-            });
-        let _ = self.stream.delete_consumer(&name).await;
-        read
+            })?;
+        let last = read.last().map_or(0, |(_, seq)| *seq);
+        Ok((read.into_iter().map(|(n, _)| n).collect(), last))
     }
 
     /// A game's journal (the game must exist).
@@ -120,21 +88,12 @@ impl NatsLog {
             for _ in 0..NOTE_TRIES {
                 let header = self.read_header(id).await?;
                 let (notes, mut seq) = self.read_notes(id).await?;
-                let tail = match tail_needed(&req.request, &notes) {
-                    Some(from) if from < header.plies => self
-                        .read_entries(id)
-                        .await?
-                        .into_iter()
-                        .map(|(e, _)| e)
-                        .skip(from as usize)
-                        .collect(),
-                    _ => Vec::new(),
-                };
+                // No request kept here reads the line (takebacks are refused above).
                 let planned = plan_note(
                     &Game {
                         header: &header,
                         notes: &notes,
-                        tail: &tail,
+                        tail: &[],
                     },
                     &req,
                 )?;

@@ -136,56 +136,60 @@ impl NatsLog {
 
     /// Every entry on a game's own subject in ply order, each with its stream sequence.
     pub(crate) async fn read_live_entries(&self, id: GameId) -> Result<Vec<(Entry, u64)>> {
+        self.read_subject(&self.subject_entries(id), |payload, place| {
+            let e = codec::decode_entry(id, payload)?;
+            if e.ply != place as u32 {
+                return Err(StoreError::Corrupt {
+                    game: id,
+                    ply: Some(e.ply),
+                    what: format!("entry in the wrong place (expected ply {place})"),
+                });
+            }
+            Ok(e)
+        })
+        .await
+    }
+
+    /// Every message on `subject` in order, each decoded by `decode` (given its payload and
+    /// its place from 0) with its stream sequence: through an ordered consumer, dropped after.
+    pub(crate) async fn read_subject<T>(
+        &self,
+        subject: &str,
+        mut decode: impl FnMut(&[u8], usize) -> Result<T>,
+    ) -> Result<Vec<(T, u64)>> {
         let consumer = self
             .stream
             .create_consumer(pull::OrderedConfig {
-                filter_subject: self.subject_entries(id),
+                filter_subject: subject.to_string(),
                 deliver_policy: DeliverPolicy::All,
                 ..Default::default()
             })
             .await
             .map_err(codec::unavailable)?;
         let name = consumer.cached_info().name.clone();
-        let read = self.read_ordered(consumer, id).await;
-        self.drop_consumer(&name).await;
+        let read = async {
+            let mut out = Vec::new();
+            // With nothing to read, `messages()` would wait for the next message forever.
+            if consumer.cached_info().num_pending == 0 {
+                return Ok(out);
+            }
+            let mut messages = consumer.messages().await.map_err(codec::unavailable)?;
+            while let Some(m) = messages.next().await {
+                let m = m.map_err(codec::unavailable)?;
+                let info = m.info().map_err(codec::unavailable)?;
+                let (seq, pending) = (info.stream_sequence, info.pending);
+                out.push((decode(&m.payload, out.len())?, seq));
+                if pending == 0 {
+                    break;
+                }
+            }
+            Ok(out)
+        }
+        .await;
+        // Ephemeral consumers would otherwise stay on the server until their inactivity
+        // threshold, and a busy node reaches the server's limit of consumers (error 10026).
+        let _ = self.stream.delete_consumer(&name).await;
         read
-    }
-
-    /// Ephemeral consumers would otherwise stay on the server until their inactivity
-    /// threshold, and a busy node reaches the server's limit of consumers (error 10026).
-    async fn drop_consumer(&self, name: &str) {
-        let _ = self.stream.delete_consumer(name).await;
-    }
-
-    async fn read_ordered(
-        &self,
-        consumer: async_nats::jetstream::consumer::Consumer<pull::OrderedConfig>,
-        id: GameId,
-    ) -> Result<Vec<(Entry, u64)>> {
-        let mut out = Vec::new();
-        // With nothing to read, `messages()` would wait for the next message forever.
-        if consumer.cached_info().num_pending == 0 {
-            return Ok(out);
-        }
-        let mut messages = consumer.messages().await.map_err(codec::unavailable)?;
-        while let Some(m) = messages.next().await {
-            let m = m.map_err(codec::unavailable)?;
-            let info = m.info().map_err(codec::unavailable)?;
-            let (seq, pending) = (info.stream_sequence, info.pending);
-            let e = codec::decode_entry(id, &m.payload)?;
-            if e.ply != out.len() as u32 {
-                return Err(StoreError::Corrupt {
-                    game: id,
-                    ply: Some(e.ply),
-                    what: format!("entry in the wrong place (expected ply {})", out.len()),
-                });
-            }
-            out.push((e, seq));
-            if pending == 0 {
-                break;
-            }
-        }
-        Ok(out)
     }
 
     /// The game's state, header and last sequence from its log; a seeded game left waiting on

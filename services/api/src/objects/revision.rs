@@ -17,7 +17,6 @@ use store::{Entry, GameLog, Header};
 
 /// One revision's whole log, read consistently with the journal it was derived from.
 pub struct Pinned {
-    pub revision: u32,
     pub entries: Vec<Entry>,
 }
 
@@ -44,7 +43,7 @@ impl Pinned {
             })?;
             let mut header = header;
             header.revision = revision;
-            return Ok((header, Pinned { revision, entries }));
+            return Ok((header, Pinned { entries }));
         }
     }
 
