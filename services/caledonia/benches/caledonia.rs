@@ -5,11 +5,13 @@
 //! - `playout/4p`: complete random 4-player games (legal-move generation + play + dealing).
 
 use caledonia::{Caledonia, Chance, Move, Options};
-use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-use rules_core::{playout, Action, Game, Notation, Seat};
+use criterion::{criterion_group, BatchSize, Criterion, Throughput};
+use rules_core::replay::{
+    bench_main, replay_actions, replay_texts, text_log, ActionLog, Games, TextLog,
+};
+use rules_core::{playout, Action, Notation};
 
 type Log = Vec<Action<Move, Chance>>;
-type TextLog = Vec<(Option<Seat>, String)>;
 
 fn logs(n: u64) -> Vec<(Options, Log)> {
     (0..n)
@@ -21,51 +23,29 @@ fn logs(n: u64) -> Vec<(Options, Log)> {
         .collect()
 }
 
-fn text(log: &Log) -> TextLog {
-    log.iter()
-        .map(|a| match a {
-            Action::Move(s, m) => (Some(*s), Caledonia::format_move(m)),
-            Action::Chance(c) => (None, Caledonia::format_chance(c)),
-        })
-        .collect()
+/// The recorded games of `replay/*`, and the same as notation text.
+fn games() -> (
+    Games<Caledonia, ActionLog<Caledonia>>,
+    Games<Caledonia, TextLog>,
+) {
+    let games = logs(40);
+    let texts = games
+        .iter()
+        .map(|(o, l)| (*o, text_log::<Caledonia>(l)))
+        .collect();
+    (games, texts)
 }
 
 fn replay(c: &mut Criterion) {
-    let games = logs(40);
+    let (games, texts) = games();
     let entries: usize = games.iter().map(|(_, l)| l.len()).sum();
-    let texts: Vec<(Options, TextLog)> = games.iter().map(|(o, l)| (*o, text(l))).collect();
     let mut g = c.benchmark_group("replay");
     g.throughput(Throughput::Elements(entries as u64));
     g.bench_function("parsed", |b| {
-        b.iter(|| {
-            for (o, log) in &games {
-                let mut s = Caledonia::new_game(o).expect("options");
-                for a in log {
-                    Caledonia::apply(&mut s, a).expect("replay");
-                }
-                std::hint::black_box(&s);
-            }
-        })
+        b.iter(|| replay_actions::<Caledonia>(&games, 1).expect("replay"))
     });
     g.bench_function("notation", |b| {
-        b.iter(|| {
-            for (o, log) in &texts {
-                let mut s = Caledonia::new_game(o).expect("options");
-                for (seat, t) in log {
-                    match seat {
-                        Some(seat) => {
-                            Caledonia::play(&mut s, *seat, &Caledonia::parse_move(t).expect("move"))
-                                .expect("replay")
-                        }
-                        None => {
-                            Caledonia::resolve(&mut s, &Caledonia::parse_chance(t).expect("chance"))
-                                .expect("replay")
-                        }
-                    }
-                }
-                std::hint::black_box(&s);
-            }
-        })
+        b.iter(|| replay_texts::<Caledonia>(&texts, 1).expect("replay"))
     });
     g.finish();
     // Parsing alone, the notation figure's share that the rules do not cause.
@@ -104,4 +84,12 @@ fn playouts(c: &mut Criterion) {
 }
 
 criterion_group!(benches, replay, playouts);
-criterion_main!(benches);
+
+/// Criterion's `main`; with `REPLAY_REPS=n`, only a replay's work done `n` times (see
+/// `rules_core::replay::replay_from_env`), for `ops/bench/replay-instructions.sh`.
+fn main() {
+    bench_main::<Caledonia>(games, || {
+        benches();
+        Criterion::default().configure_from_args().final_summary();
+    });
+}

@@ -250,7 +250,7 @@ impl State {
         match c {
             Chance::Deal(d) => {
                 let comp = components();
-                self.sides = d.sides;
+                self.set_sides(d.sides);
                 self.ports = d.ports;
                 self.tiles = d.tiles;
                 self.offer = d.offer.clone();

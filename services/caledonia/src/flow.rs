@@ -203,10 +203,15 @@ impl State {
     }
 
     fn apply_turn(&mut self, seat: u8, m: &Move) {
-        let Phase::Action(t) = &mut self.phase else {
-            return;
+        // The turn is taken out of the phase, not cloned (its step may hold lists); every
+        // way out below puts a phase back, and nothing in between reads the phase.
+        let mut t = match std::mem::replace(&mut self.phase, Phase::Over) {
+            Phase::Action(t) => t,
+            other => {
+                self.phase = other;
+                return;
+            }
         };
-        let mut t = t.clone();
         match m {
             Move::Port { port, ks, args } => self.apply_port(&mut t, seat, *port, *ks, args),
             Move::Row(a, b) => {

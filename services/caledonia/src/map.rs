@@ -71,6 +71,11 @@ pub struct Map {
     /// it. Whether a set reaches one hex is then one `&`, not a union over the set: an
     /// Expand is checked this way, and every port at the end of every main action.
     loch_reached: Box<[[[u128; HEXES]; LOCH_TABLE]; 2]>,
+    /// For each of the four port spaces, the hexes from which a unit reaches it
+    /// ([`Map::port_in_reach`]) by crossing 0 to [`LOCH_TABLE`] lochs (`[dry][lochs][port]`):
+    /// the space, its neighbours, and the shore hexes whose crossing reaches it. At the end of
+    /// every main action all four ports are asked at once: four `&`s.
+    port_reach: [[[u128; 4]; LOCH_TABLE + 1]; 2],
 }
 
 /// Loch steps tabled per map (shipping 2 to 5); longer crossings are searched.
@@ -108,6 +113,7 @@ impl Map {
             shore_dry: 0,
             loch_reach: Box::new([[[0; HEXES]; LOCH_TABLE]; 2]),
             loch_reached: Box::new([[[0; HEXES]; LOCH_TABLE]; 2]),
+            port_reach: [[[0; 4]; LOCH_TABLE + 1]; 2],
         };
         for i in 0..HEXES {
             let h = Hex(i as u8);
@@ -150,6 +156,18 @@ impl Map {
                 }
             }
         }
+        for (k, hex) in self.ports.into_iter().enumerate() {
+            let i = usize::from(hex.0).min(HEXES - 1);
+            for dry in [false, true] {
+                let shore = if dry { self.shore_dry } else { self.shore };
+                let table = &mut self.port_reach[usize::from(dry)];
+                table[0][k] = hex.bit() | self.adj[i];
+                for lochs in 1..=LOCH_TABLE {
+                    table[lochs][k] =
+                        table[0][k] | shore & self.loch_reached[usize::from(dry)][lochs - 1][i];
+                }
+            }
+        }
         self
     }
 
@@ -173,6 +191,7 @@ impl Map {
             shore_dry: 0,
             loch_reach: Box::new([[[0; HEXES]; LOCH_TABLE]; 2]),
             loch_reached: Box::new([[[0; HEXES]; LOCH_TABLE]; 2]),
+            port_reach: [[[0; 4]; LOCH_TABLE + 1]; 2],
         };
         let mut rivers = [0u8; HEXES];
         let mut mist = 0u128;
@@ -297,6 +316,33 @@ impl Map {
         let i = usize::from(hex.0).min(HEXES - 1);
         own & (hex.bit() | self.adj[i]) != 0
             || (shipping >= 2 && self.crosses_to(own, shipping - 1, dry, hex))
+    }
+
+    /// [`Map::port_in_reach`] of each of the four port spaces ([`Map::ports`]) at once, as
+    /// bits 0–3.
+    #[inline]
+    pub fn ports_in_reach(&self, own: u128, shipping: u8, dry: bool) -> u8 {
+        let lochs = usize::from(shipping.saturating_sub(1));
+        match self.port_reach[usize::from(dry)].get(lochs) {
+            Some(t) => {
+                let hit = |k: usize| u8::from(own & t[k] != 0) << k;
+                hit(0) | hit(1) | hit(2) | hit(3)
+            }
+            None => self.ports_across_far(own, lochs as u8, dry),
+        }
+    }
+
+    /// [`Map::ports_in_reach`] beyond the tables: searched, as `crosses_to` does. Out of line,
+    /// so the tabled case stays a few instructions.
+    #[cold]
+    #[inline(never)]
+    fn ports_across_far(&self, own: u128, lochs: u8, dry: bool) -> u8 {
+        let far = self.flood(own, lochs, dry);
+        let near = &self.port_reach[usize::from(dry)][0];
+        (0..4).fold(0, |mask, k| {
+            let hit = own & near[k] != 0 || far & self.ports[k].bit() != 0;
+            mask | (u8::from(hit) << k)
+        })
     }
 
     /// Whether `h` is in [`Map::across_lochs`] of the same arguments.
@@ -432,8 +478,7 @@ pub fn map(sides: [u8; 4], mode: Mode) -> &'static Map {
         .iter()
         .enumerate()
         .fold(0usize, |c, (i, &s)| c | (usize::from(s == 2) << i));
-    // Always below 48; `min`, not `%`: this runs many times per entry, and a division is
-    // slow.
+    // Always below 48.
     &maps[(code * 3 + mode.index()).min(maps.len() - 1)]
 }
 
@@ -479,6 +524,14 @@ mod tests {
                             let inland = m.reach(from, 0, dry);
                             for h in (0..HEXES as u8).map(Hex) {
                                 assert_eq!(m.reaches(from, 0, dry, h), inland & h.bit() != 0);
+                            }
+                            // The four ports at once, one port at a time.
+                            for shipping in [0, lochs + 1] {
+                                let one_by_one = (0..4).fold(0u8, |mask, k| {
+                                    let hit = m.port_in_reach(from, shipping, dry, m.ports[k]);
+                                    mask | (u8::from(hit) << k)
+                                });
+                                assert_eq!(m.ports_in_reach(from, shipping, dry), one_by_one);
                             }
                         }
                     }

@@ -4,7 +4,7 @@
 use crate::ids::{Clan, ContractId, Good, Hex, PortId, Tech, TileId, Unit};
 use crate::moves::{Chance, Deal, Move, PortArgs, Upgrade};
 use arrayvec::ArrayVec;
-use rules_core::notation::{split_words, word_key, words};
+use rules_core::notation::{short_key, split_words, words};
 use rules_core::NotationError;
 use std::fmt::Write;
 
@@ -153,53 +153,44 @@ impl<'a> P<'a> {
     }
 }
 
-/// The words that start a move, as [`tag`]s: the first word picks the arm by one integer
-/// comparison, then the rest are matched as a slice.
+/// The words that start a move, as short tags (none is longer than seven bytes): the first
+/// word picks the arm by one 64-bit comparison, then the rest are matched as a slice.
 mod head {
-    use rules_core::notation::tag;
-    pub const CLAN: u128 = tag("clan");
-    pub const PLACE: u128 = tag("place");
-    pub const BUY: u128 = tag("buy");
-    pub const SELL: u128 = tag("sell");
-    pub const OBTAIN: u128 = tag("obtain");
-    pub const EXPAND: u128 = tag("expand");
-    pub const SHIP: u128 = tag("ship");
-    pub const TECH: u128 = tag("tech");
-    pub const HIRE: u128 = tag("hire");
-    pub const FULFIL: u128 = tag("fulfil");
-    pub const PASS: u128 = tag("pass");
-    pub const PORT: u128 = tag("port");
-    pub const ROW: u128 = tag("row");
-    pub const CELLAR: u128 = tag("cellar");
-    pub const NB: u128 = tag("nb");
-    pub const KEEP: u128 = tag("keep");
-    pub const UPGRADE: u128 = tag("upgrade");
-    pub const SWAP: u128 = tag("swap");
-    pub const BREW: u128 = tag("brew");
-    pub const DONE: u128 = tag("done");
-    pub const CANCEL: u128 = tag("cancel");
-    pub const MAKE: u128 = tag("make");
-    pub const MILK: u128 = tag("milk");
+    use rules_core::notation::short_tag as tag;
+    pub const CLAN: u64 = tag("clan");
+    pub const PLACE: u64 = tag("place");
+    pub const BUY: u64 = tag("buy");
+    pub const SELL: u64 = tag("sell");
+    pub const OBTAIN: u64 = tag("obtain");
+    pub const EXPAND: u64 = tag("expand");
+    pub const SHIP: u64 = tag("ship");
+    pub const TECH: u64 = tag("tech");
+    pub const HIRE: u64 = tag("hire");
+    pub const FULFIL: u64 = tag("fulfil");
+    pub const PASS: u64 = tag("pass");
+    pub const PORT: u64 = tag("port");
+    pub const ROW: u64 = tag("row");
+    pub const CELLAR: u64 = tag("cellar");
+    pub const NB: u64 = tag("nb");
+    pub const KEEP: u64 = tag("keep");
+    pub const UPGRADE: u64 = tag("upgrade");
+    pub const SWAP: u64 = tag("swap");
+    pub const BREW: u64 = tag("brew");
+    pub const DONE: u64 = tag("done");
+    pub const CANCEL: u64 = tag("cancel");
+    pub const MAKE: u64 = tag("make");
+    pub const MILK: u64 = tag("milk");
 }
 
 pub fn parse_move(text: &str) -> Result<Move, NotationError> {
     use head::*;
-    // A move of one word (a fifth of all entries) needs no split.
-    match word_key(text) {
-        PASS => return Ok(Move::Pass),
-        DONE => return Ok(Move::Done),
-        SHIP => return Ok(Move::Ship),
-        HIRE => return Ok(Move::Hire),
-        CANCEL => return Ok(Move::Cancel),
-        _ => {}
-    }
     let p = P { text };
     let mut buf = [""; 8];
     let n = split_words(text, &mut buf).ok_or_else(|| p.err("unknown move"))?;
     let (first, rest) = buf[..n]
         .split_first()
         .ok_or_else(|| p.err("unknown move"))?;
-    let m = match (word_key(first), rest) {
+    let m = match (short_key(first), rest) {
         (CLAN, [c]) => Move::Clan(Clan::parse(c).ok_or_else(|| p.err("unknown clan"))?),
         (PLACE, [u, h]) => Move::Place(p.unit(u)?, p.hex(h)?),
         (BUY | SELL, [g, n]) => Move::Trade {

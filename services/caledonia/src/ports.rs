@@ -220,15 +220,14 @@ impl State {
         // this runs at the end of every main action; `check_port` stays the judge of the
         // candidates that pass.
         let m = self.map();
-        let (own, dry) = (p.all_units(), self.rules >= Rules::V3);
-        let mut open = [false; 4];
-        for ((slot, port), hex) in open.iter_mut().zip(self.ports).zip(m.ports) {
-            *slot = p.ports_used & (1u16 << (port.0 & 15)) == 0
-                && m.port_in_reach(own, p.shipping, dry, hex);
-        }
-        if !open.contains(&true) {
+        let unused = self.ports.iter().enumerate().fold(0u8, |mask, (k, port)| {
+            mask | (u8::from(p.ports_used & (1u16 << (port.0 & 15)) == 0) << k)
+        });
+        let reach = unused & m.ports_in_reach(p.all_units(), p.shipping, self.rules >= Rules::V3);
+        if reach == 0 {
             return false;
         }
+        let open: [bool; 4] = std::array::from_fn(|k| reach & (1 << k) != 0);
         let ks_open = self
             .ports
             .iter()

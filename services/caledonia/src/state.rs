@@ -277,12 +277,19 @@ pub enum Phase {
 }
 
 /// The whole position.
+///
+/// Serialised as its fields (the derive, under `remote = "Self"`, writes `State::serialize` and
+/// `State::deserialize`; the trait impls below call them), so that reading a state can set
+/// [`State::map`]'s cache, which is not part of the position.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct State {
     pub options: Options,
     pub phase: Phase,
     pub round: u8,
-    pub sides: [u8; 4],
+    /// The side of each module in play (1 or 2); set through [`State::set_sides`], which keeps
+    /// the map beside them.
+    sides: [u8; 4],
     pub ports: [PortId; 4],
     pub tiles: [TileId; 5],
     /// Price index per good.
@@ -304,6 +311,62 @@ pub struct State {
     pub removed: u64,
     /// The rules version the game plays under.
     pub rules: Rules,
+    /// The map `sides` assemble for this many players, kept beside them: it is asked for
+    /// three times an entry on average, and finding it in the table of maps costs some twenty
+    /// instructions each time.
+    #[serde(skip)]
+    map: MapOf,
+}
+
+/// A state's map ([`State::map`]): not part of the position, so equal to any other, hashed as
+/// nothing, and never written. Two states with the same sides and players have the same map.
+#[derive(Clone, Copy)]
+struct MapOf(&'static Map);
+
+impl MapOf {
+    fn new(sides: [u8; 4], players: u8) -> MapOf {
+        MapOf(map(sides, Mode::of(players)))
+    }
+}
+
+impl Default for MapOf {
+    /// Only for the moment between reading a state's fields and setting its map.
+    fn default() -> MapOf {
+        MapOf::new([1; 4], 4)
+    }
+}
+
+impl PartialEq for MapOf {
+    fn eq(&self, _: &MapOf) -> bool {
+        true
+    }
+}
+
+impl Eq for MapOf {}
+
+impl std::hash::Hash for MapOf {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+}
+
+impl std::fmt::Debug for MapOf {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("MapOf")
+    }
+}
+
+impl Serialize for State {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        // The inherent function the derive wrote: the fields, as before the map was kept.
+        State::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for State {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<State, D::Error> {
+        let mut s = State::deserialize(deserializer)?;
+        s.map = MapOf::new(s.sides, s.players());
+        Ok(s)
+    }
 }
 
 impl State {
@@ -332,6 +395,7 @@ impl State {
             seats: ArrayVec::new(),
             removed: 0,
             rules,
+            map: MapOf::new([1; 4], options.players),
         }
     }
 
@@ -342,7 +406,15 @@ impl State {
         Mode::of(self.players())
     }
     pub fn map(&self) -> &'static Map {
-        map(self.sides, self.mode())
+        self.map.0
+    }
+    pub fn sides(&self) -> [u8; 4] {
+        self.sides
+    }
+    /// Sets the module sides (at the deal) and the map they assemble.
+    pub fn set_sides(&mut self, sides: [u8; 4]) {
+        self.sides = sides;
+        self.map = MapOf::new(sides, self.players());
     }
     pub fn seat(&self, s: u8) -> Option<&Player> {
         self.seats.get(usize::from(s))

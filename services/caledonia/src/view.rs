@@ -421,7 +421,7 @@ impl State {
             modules: if dealt {
                 Module::ALL
                     .iter()
-                    .zip(self.sides)
+                    .zip(self.sides())
                     .map(|(&module, side)| ModuleInPlay { module, side })
                     .collect()
             } else {

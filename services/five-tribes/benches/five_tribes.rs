@@ -3,67 +3,49 @@
 //!   parsed actions; throughput in entries.
 //! - `playout/4p`: complete random 4-player games (legal-move generation + play + dealing).
 
-use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use criterion::{criterion_group, BatchSize, Criterion, Throughput};
 use five_tribes::{FiveTribes, Options};
-use rules_core::{playout, Action, Game, Notation, Seat};
+use rules_core::replay::{
+    bench_main, replay_actions, replay_texts, text_log, ActionLog, Games, TextLog,
+};
+use rules_core::{playout, Action};
 
-/// A log as (seat or dealer, notation) lines.
-type TextLog = Vec<(Option<Seat>, String)>;
+type Log = Vec<Action<five_tribes::Move, five_tribes::Chance>>;
 
-fn logs(n: u64) -> Vec<(u8, Vec<Action<five_tribes::Move, five_tribes::Chance>>)> {
+fn logs(n: u64) -> Vec<(Options, Log)> {
     (0..n)
         .map(|seed| {
             let players = 2 + (seed % 3) as u8;
             let p =
                 playout::<FiveTribes>(&Options { players }, seed, 100_000, true).expect("playout");
-            (players, p.log)
+            (Options { players }, p.log)
         })
         .collect()
 }
 
-fn text(log: &[Action<five_tribes::Move, five_tribes::Chance>]) -> TextLog {
-    log.iter()
-        .map(|a| match a {
-            Action::Move(s, m) => (Some(*s), FiveTribes::format_move(m)),
-            Action::Chance(c) => (None, FiveTribes::format_chance(c)),
-        })
-        .collect()
+/// The recorded games of `replay/*`, and the same as notation text.
+fn games() -> (
+    Games<FiveTribes, ActionLog<FiveTribes>>,
+    Games<FiveTribes, TextLog>,
+) {
+    let games = logs(30);
+    let texts = games
+        .iter()
+        .map(|(o, l)| (o.clone(), text_log::<FiveTribes>(l)))
+        .collect();
+    (games, texts)
 }
 
 fn replay(c: &mut Criterion) {
-    let games = logs(30);
+    let (games, texts) = games();
     let entries: usize = games.iter().map(|(_, l)| l.len()).sum();
-    let texts: Vec<(u8, TextLog)> = games.iter().map(|(p, l)| (*p, text(l))).collect();
     let mut g = c.benchmark_group("replay");
     g.throughput(Throughput::Elements(entries as u64));
     g.bench_function("parsed", |b| {
-        b.iter(|| {
-            for (players, log) in &games {
-                let mut s = FiveTribes::new_game(&Options { players: *players }).unwrap();
-                for a in log {
-                    FiveTribes::apply(&mut s, a).unwrap();
-                }
-                std::hint::black_box(&s);
-            }
-        })
+        b.iter(|| replay_actions::<FiveTribes>(&games, 1).expect("replay"))
     });
     g.bench_function("notation", |b| {
-        b.iter(|| {
-            for (players, log) in &texts {
-                let mut s = FiveTribes::new_game(&Options { players: *players }).unwrap();
-                for (seat, t) in log {
-                    match seat {
-                        Some(seat) => {
-                            FiveTribes::play(&mut s, *seat, &FiveTribes::parse_move(t).unwrap())
-                                .unwrap()
-                        }
-                        None => FiveTribes::resolve(&mut s, &FiveTribes::parse_chance(t).unwrap())
-                            .unwrap(),
-                    }
-                }
-                std::hint::black_box(&s);
-            }
-        })
+        b.iter(|| replay_texts::<FiveTribes>(&texts, 1).expect("replay"))
     });
     g.finish();
 }
@@ -86,4 +68,11 @@ fn playouts(c: &mut Criterion) {
 }
 
 criterion_group!(benches, replay, playouts);
-criterion_main!(benches);
+/// Criterion's `main`; with `REPLAY_REPS=n`, only a replay's work done `n` times (see
+/// `rules_core::replay::replay_from_env`), for `ops/bench/replay-instructions.sh`.
+fn main() {
+    bench_main::<FiveTribes>(games, || {
+        benches();
+        Criterion::default().configure_from_args().final_summary();
+    });
+}

@@ -6,12 +6,14 @@
 //!
 //! Run: `CARGO_TARGET_DIR=/work/target-mombasa cargo bench -p mombasa --bench mombasa`.
 
-use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use criterion::{criterion_group, BatchSize, Criterion, Throughput};
 use mombasa::{Chance, Mombasa, Move, Options};
-use rules_core::{playout, Action, Game, Notation, Seat};
+use rules_core::replay::{
+    bench_main, replay_actions, replay_texts, text_log, ActionLog, Games, TextLog,
+};
+use rules_core::{playout, Action};
 
 type Log = Vec<Action<Move, Chance>>;
-type TextLog = Vec<(Option<Seat>, String)>;
 
 fn options(seed: u64) -> Options {
     Options {
@@ -32,49 +34,26 @@ fn logs(n: u64) -> Vec<(Options, Log)> {
         .collect()
 }
 
-fn text(log: &Log) -> TextLog {
-    log.iter()
-        .map(|a| match a {
-            Action::Move(s, m) => (Some(*s), Mombasa::format_move(m)),
-            Action::Chance(c) => (None, Mombasa::format_chance(c)),
-        })
-        .collect()
+/// The recorded games of `replay/*`, and the same as notation text.
+fn games() -> (Games<Mombasa, ActionLog<Mombasa>>, Games<Mombasa, TextLog>) {
+    let games = logs(30);
+    let texts = games
+        .iter()
+        .map(|(o, l)| (o.clone(), text_log::<Mombasa>(l)))
+        .collect();
+    (games, texts)
 }
 
 fn replay(c: &mut Criterion) {
-    let games = logs(30);
+    let (games, texts) = games();
     let entries: usize = games.iter().map(|(_, l)| l.len()).sum();
-    let texts: Vec<(Options, TextLog)> = games.iter().map(|(o, l)| (o.clone(), text(l))).collect();
     let mut g = c.benchmark_group("replay");
     g.throughput(Throughput::Elements(entries as u64));
     g.bench_function("parsed", |b| {
-        b.iter(|| {
-            for (o, log) in &games {
-                let mut s = Mombasa::new_game(o).unwrap();
-                for a in log {
-                    Mombasa::apply(&mut s, a).unwrap();
-                }
-                std::hint::black_box(&s);
-            }
-        })
+        b.iter(|| replay_actions::<Mombasa>(&games, 1).expect("replay"))
     });
     g.bench_function("notation", |b| {
-        b.iter(|| {
-            for (o, log) in &texts {
-                let mut s = Mombasa::new_game(o).unwrap();
-                for (seat, t) in log {
-                    match seat {
-                        Some(seat) => {
-                            Mombasa::play(&mut s, *seat, &Mombasa::parse_move(t).unwrap()).unwrap()
-                        }
-                        None => {
-                            Mombasa::resolve(&mut s, &Mombasa::parse_chance(t).unwrap()).unwrap()
-                        }
-                    }
-                }
-                std::hint::black_box(&s);
-            }
-        })
+        b.iter(|| replay_texts::<Mombasa>(&texts, 1).expect("replay"))
     });
     g.finish();
 }
@@ -103,4 +82,11 @@ fn playouts(c: &mut Criterion) {
 }
 
 criterion_group!(benches, replay, playouts);
-criterion_main!(benches);
+/// Criterion's `main`; with `REPLAY_REPS=n`, only a replay's work done `n` times (see
+/// `rules_core::replay::replay_from_env`), for `ops/bench/replay-instructions.sh`.
+fn main() {
+    bench_main::<Mombasa>(games, || {
+        benches();
+        Criterion::default().configure_from_args().final_summary();
+    });
+}

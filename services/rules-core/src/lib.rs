@@ -20,6 +20,8 @@
 //! - [`dealer`]: the seeded, version-pinned generator that samples chance outcomes.
 //! - [`contract`]: the `Game` contract checked over a recorded game, for property tests.
 //! - [`playout`]: a generic random-playout driver for tests, simulation and benchmarks.
+//! - [`replay`]: a recorded log replayed from its notation text (what a store does to rebuild
+//!   a position) or from parsed actions, without a store; what the replay benchmarks measure.
 //! - [`presentation`]: a game's view schema, board layout and entries in words.
 //! - [`erased`]: games as trait objects speaking notation and JSON, for the store and the API.
 //! - `state_hash`: the keyed hash of a state, streamed from its serialisation.
@@ -35,6 +37,7 @@ pub mod notation;
 pub mod outcome;
 pub mod playout;
 pub mod presentation;
+pub mod replay;
 mod state_hash;
 
 pub use dealer::{ChanceRng, Dealer};

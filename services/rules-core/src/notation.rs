@@ -116,6 +116,51 @@ pub fn word_key(word: &str) -> u128 {
 /// The key of no word: its length byte (255) is longer than any key's.
 pub const NO_KEY: u128 = u128::MAX;
 
+/// The longest word a [`short_key`] holds (the eighth byte holds the length).
+const SHORT: usize = 7;
+
+/// A word of up to seven bytes as one `u64`, its bytes and its length, as [`key`] packs longer
+/// ones: the first word of an entry (`expand`, `sell`, `upgrade`) picks a parser's arm, and a
+/// 64-bit key is built and compared in half the instructions. [`NO_SHORT_KEY`] for a longer
+/// word.
+#[inline]
+pub fn short_key(word: &str) -> u64 {
+    let b = word.as_bytes();
+    let n = b.len();
+    let len = (n as u64) << (8 * SHORT);
+    let at = |i: usize| b.get(i).map_or(0, |&x| u64::from(x)) << (8 * i);
+    let le4 = |i: usize| {
+        b.get(i..i + 4)
+            .and_then(|s| <[u8; 4]>::try_from(s).ok())
+            .map_or(0, |a| u64::from(u32::from_le_bytes(a)))
+    };
+    match n {
+        // Overlapping reads: a byte read twice lands twice in the same place.
+        0..=3 => len | at(0) | at(n / 2) | at(n.saturating_sub(1)),
+        4..=SHORT => len | le4(0) | le4(n - 4) << (8 * (n - 4)),
+        _ => NO_SHORT_KEY,
+    }
+}
+
+/// The [`short_key`] of a word the code names, for a `const` a `match` compares keys with: a
+/// word longer than seven bytes fails the build.
+pub const fn short_tag(word: &str) -> u64 {
+    let b = word.as_bytes();
+    if b.len() > SHORT {
+        panic!("a short tag has at most 7 bytes");
+    }
+    let mut k = (b.len() as u64) << (8 * SHORT);
+    let mut i = 0;
+    while i < b.len() {
+        k |= (b[i] as u64) << (8 * i);
+        i += 1;
+    }
+    k
+}
+
+/// The short key of no word: its length byte (255) is longer than any short key's.
+pub const NO_SHORT_KEY: u64 = u64::MAX;
+
 impl NameIndex {
     /// The index of names in order: the `i`-th name is `i`. A repeated name keeps its first
     /// index, as a scan from the front would find it.
@@ -187,6 +232,30 @@ mod tests {
                     Some(n) => assert_eq!(&buf[..n], want, "{text:?}"),
                     None => assert!(want.len() > 5, "{text:?}"),
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn short_keys_are_the_tags_of_their_words_and_tell_words_apart() {
+        let mut x = 7u32;
+        let mut seen = std::collections::HashMap::new();
+        for len in 0..=9 {
+            for _ in 0..200 {
+                let w: String = (0..len)
+                    .map(|_| {
+                        x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                        // A few letters and the zero byte, so that words collide often.
+                        char::from(b"ab\0"[(x >> 16) as usize % 3])
+                    })
+                    .collect();
+                let k = short_key(&w);
+                if len > 7 {
+                    assert_eq!(k, NO_SHORT_KEY, "{w:?}");
+                    continue;
+                }
+                assert_eq!(k, short_tag(&w), "{w:?}");
+                assert_eq!(*seen.entry(k).or_insert_with(|| w.clone()), w);
             }
         }
     }
