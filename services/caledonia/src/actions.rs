@@ -134,7 +134,7 @@ impl State {
             p.money -= cost;
             let slot = p.slot(u);
             p.supply[slot] = p.supply[slot].saturating_sub(1);
-            p.units[u.index()] |= h.bit();
+            p.put(u, h);
         }
     }
 
@@ -145,7 +145,8 @@ impl State {
         if neighbour && self.players() > 1 {
             let mut goods = 0u8;
             for (s, q) in self.seats.iter().enumerate() {
-                if s == usize::from(seat) {
+                // Most placements have no other seat's unit around: one test per seat.
+                if s == usize::from(seat) || q.all_units() & around == 0 {
                     continue;
                 }
                 for unit in Unit::ALL {

@@ -223,8 +223,8 @@ impl State {
         }
         for h in slaughter {
             for u in [Unit::Cow, Unit::Sheep] {
-                if p.units[u.index()] & h.bit() != 0 {
-                    p.units[u.index()] &= !h.bit();
+                if p.units(u) & h.bit() != 0 {
+                    p.lift(u, *h);
                     p.supply[u.index()] += 1;
                 }
             }

@@ -306,8 +306,8 @@ impl State {
     /// Rowing never triggers the neighbour bonus.
     pub fn apply_row(&mut self, seat: u8, from: Hex, to: Hex) {
         if let Some(p) = self.seats.get_mut(usize::from(seat)) {
-            let f = &mut p.units[Unit::Fisherman.index()];
-            *f = (*f & !from.bit()) | to.bit();
+            p.lift(Unit::Fisherman, from);
+            p.put(Unit::Fisherman, to);
         }
     }
 
@@ -366,7 +366,7 @@ impl State {
         t.swapped |= h.bit();
         if let Some(p) = self.seats.get_mut(usize::from(seat)) {
             if let Some(old) = p.unit_at(h) {
-                p.units[old.index()] &= !h.bit();
+                p.lift(old, h);
                 let slot = p.slot(old);
                 p.supply[slot] += 1;
             }

@@ -6,7 +6,7 @@ use crate::data::components;
 use crate::error::Rule;
 use crate::ids::{Clan, Hex, Unit};
 use crate::map::Mode;
-use crate::state::{Player, State};
+use crate::state::{Kept, Player, State};
 use arrayvec::ArrayVec;
 
 impl Player {
@@ -35,6 +35,7 @@ impl Player {
             ports_used: 0,
             cellar: [0; 4],
             passed: false,
+            all: Kept(0),
         }
     }
 }

@@ -114,8 +114,9 @@ pub struct Player {
     pub imports: [u16; 3],
     pub meat: u16,
     pub glory: u32,
-    /// Map units by [`Unit`] index.
-    pub units: [u128; 9],
+    /// Map units by [`Unit`] index ([`Player::units`]); changed only through [`Player::put`]
+    /// and [`Player::lift`], which keep their union beside them.
+    pub(crate) units: [u128; 9],
     /// Units left on the board, by [`Unit`] index 0–7; MacDonald's worker pool is slot 6.
     pub supply: [u8; 8],
     pub shipping: u8,
@@ -133,11 +134,38 @@ pub struct Player {
     /// MacKenzie's cellar: barrels per spot.
     pub cellar: [u8; 4],
     pub passed: bool,
+    /// The union of `units` ([`Player::all_units`]), kept beside them: reach, occupation and
+    /// the ports ask for it several times an entry. Not part of the position (like
+    /// [`State::map`]); set again when a state is read.
+    #[serde(skip)]
+    pub(crate) all: Kept<u128>,
 }
 
 impl Player {
     pub fn all_units(&self) -> u128 {
-        self.units.iter().fold(0, |a, &b| a | b)
+        self.all.0
+    }
+    /// The hexes of units of kind `u`.
+    pub fn units(&self, u: Unit) -> u128 {
+        self.units[u.index()]
+    }
+    /// Every kind's hexes, by [`Unit`] index.
+    pub fn unit_sets(&self) -> &[u128; 9] {
+        &self.units
+    }
+    /// A unit of kind `u` on `h`.
+    pub fn put(&mut self, u: Unit, h: Hex) {
+        self.units[u.index()] |= h.bit();
+        self.all.0 |= h.bit();
+    }
+    /// No unit of kind `u` on `h` any more.
+    pub fn lift(&mut self, u: Unit, h: Hex) {
+        self.units[u.index()] &= !h.bit();
+        self.refresh();
+    }
+    /// Works out the kept union again from the units (a state just read).
+    fn refresh(&mut self) {
+        self.all = Kept(self.units.iter().fold(0, |a, &b| a | b));
     }
     pub fn unit_count(&self, u: Unit) -> u32 {
         self.units[u.index()].count_ones()
@@ -314,44 +342,42 @@ pub struct State {
     /// The map `sides` assemble for this many players, kept beside them: it is asked for
     /// three times an entry on average, and finding it in the table of maps costs some twenty
     /// instructions each time.
-    #[serde(skip)]
-    map: MapOf,
+    #[serde(skip, default = "placeholder_map")]
+    map: Kept<&'static Map>,
 }
 
-/// A state's map ([`State::map`]): not part of the position, so equal to any other, hashed as
-/// nothing, and never written. Two states with the same sides and players have the same map.
-#[derive(Clone, Copy)]
-struct MapOf(&'static Map);
+/// A value worked out from the position and kept beside it ([`State::map`], a player's union
+/// of units): not part of the position, so equal to any other, hashed as nothing and never
+/// written. Two equal positions have the same kept values.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Kept<T>(pub(crate) T);
 
-impl MapOf {
-    fn new(sides: [u8; 4], players: u8) -> MapOf {
-        MapOf(map(sides, Mode::of(players)))
-    }
-}
-
-impl Default for MapOf {
-    /// Only for the moment between reading a state's fields and setting its map.
-    fn default() -> MapOf {
-        MapOf::new([1; 4], 4)
-    }
-}
-
-impl PartialEq for MapOf {
-    fn eq(&self, _: &MapOf) -> bool {
+impl<T> PartialEq for Kept<T> {
+    fn eq(&self, _: &Kept<T>) -> bool {
         true
     }
 }
 
-impl Eq for MapOf {}
+impl<T> Eq for Kept<T> {}
 
-impl std::hash::Hash for MapOf {
+impl<T> std::hash::Hash for Kept<T> {
     fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
-impl std::fmt::Debug for MapOf {
+impl<T> std::fmt::Debug for Kept<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("MapOf")
+        f.write_str("Kept")
     }
+}
+
+/// The map of `sides` for `players`.
+fn map_of(sides: [u8; 4], players: u8) -> Kept<&'static Map> {
+    Kept(map(sides, Mode::of(players)))
+}
+
+/// Only for the moment between reading a state's fields and setting its map.
+fn placeholder_map() -> Kept<&'static Map> {
+    map_of([1; 4], 4)
 }
 
 impl Serialize for State {
@@ -364,7 +390,10 @@ impl Serialize for State {
 impl<'de> Deserialize<'de> for State {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<State, D::Error> {
         let mut s = State::deserialize(deserializer)?;
-        s.map = MapOf::new(s.sides, s.players());
+        s.map = map_of(s.sides, s.players());
+        for p in &mut s.seats {
+            p.refresh();
+        }
         Ok(s)
     }
 }
@@ -395,7 +424,7 @@ impl State {
             seats: ArrayVec::new(),
             removed: 0,
             rules,
-            map: MapOf::new([1; 4], options.players),
+            map: map_of([1; 4], options.players),
         }
     }
 
@@ -414,7 +443,7 @@ impl State {
     /// Sets the module sides (at the deal) and the map they assemble.
     pub fn set_sides(&mut self, sides: [u8; 4]) {
         self.sides = sides;
-        self.map = MapOf::new(sides, self.players());
+        self.map = map_of(sides, self.players());
     }
     pub fn seat(&self, s: u8) -> Option<&Player> {
         self.seats.get(usize::from(s))

@@ -208,11 +208,18 @@ fn invariants(s: &State) {
     for (i, p) in s.seats.iter().enumerate() {
         assert!(p.money >= 0, "seat {i} in debt: {}", p.money);
         for u in Unit::ALL {
-            let on = p.units[u.index()];
+            let on = p.units(*u);
             assert_eq!(on & seen, 0, "seat {i}: two units on one hex");
             assert_eq!(on & !active, 0, "seat {i}: a {u} off the active map");
             seen |= on;
         }
+        // The kept union is the union of the units.
+        let union = p.unit_sets().iter().fold(0, |a, b| a | b);
+        assert_eq!(
+            p.all_units(),
+            union,
+            "seat {i}: the kept union of units is stale"
+        );
         let n = |u: Unit| p.unit_count(u) as usize;
         if p.clan == Clan::MacDonald && p.start_tile != 0 {
             let workers = n(Unit::Woodcutter) + n(Unit::Miner) + n(Unit::Fisherman);

@@ -257,7 +257,7 @@ fn build(sc: &Scenario) -> State {
         let unit = Unit::parse(w[1]).unwrap_or_else(|| panic!("bad unit {u}"));
         for h in &w[2..] {
             let p = &mut s.seats[seat];
-            p.units[unit.index()] |= hex(h).bit();
+            p.put(unit, hex(h));
             let slot = p.slot(unit);
             p.supply[slot] = p.supply[slot].saturating_sub(1);
         }
