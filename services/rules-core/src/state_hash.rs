@@ -41,9 +41,12 @@ impl HashFlavor {
     }
 }
 
+// `#[inline]`: postcard's serialiser is instantiated in each game's crate, and without it every
+// byte of every state hashed (every position an import indexes) was a call into this crate.
 impl postcard::ser_flavors::Flavor for HashFlavor {
     type Output = u64;
 
+    #[inline]
     fn try_push(&mut self, data: u8) -> postcard::Result<()> {
         if self.len == self.buf.len() {
             self.flush();
@@ -53,6 +56,7 @@ impl postcard::ser_flavors::Flavor for HashFlavor {
         Ok(())
     }
 
+    #[inline]
     fn try_extend(&mut self, data: &[u8]) -> postcard::Result<()> {
         if self.len + data.len() > self.buf.len() {
             self.flush();
