@@ -307,8 +307,9 @@ pub enum Phase {
 /// The whole position.
 ///
 /// Serialised as its fields (the derive, under `remote = "Self"`, writes `State::serialize` and
-/// `State::deserialize`; the trait impls below call them), so that reading a state can set
-/// [`State::map`]'s cache, which is not part of the position.
+/// `State::deserialize`; the trait impls below call them), so that reading a state can set what
+/// it keeps beside the position: its map ([`State::map`]) and each player's union of units.
+/// `options` never change after [`State::new_under`], so neither does the map's player count.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(remote = "Self")]
 pub struct State {
