@@ -31,6 +31,15 @@ for line in sys.stdin:
         print(m["executable"])'
 }
 
+# supports EXE: whether the binary has the REPLAY_REPS mode (benches from 2026-12-02 on; an
+# older one would run all of criterion under cachegrind instead).
+supports() {
+  REPLAY_REPS=0 timeout 120 "$1" 2>/dev/null | grep -q '^entries ' || {
+    echo "$1 has no REPLAY_REPS mode (its bench predates rules_core::replay::bench_main)" >&2
+    exit 1
+  }
+}
+
 # count EXE WHAT REPS: prints "instructions mispredicts entries" for one run.
 count() {
   local out
@@ -56,12 +65,14 @@ printf '%-12s %14s %10s %14s %10s %8s' game notation mispred parsed mispred rati
 printf '\n'
 for game in five-tribes caledonia mombasa; do
   exe=$(bench_exe "$ROOT" "$ROOT/target" "$game")
+  supports "$exe"
   read -r n nm < <(per_entry "$exe" notation)
   read -r p pm < <(per_entry "$exe" parsed)
   printf '%-12s %14s %10s %14s %10s %7.2fx' "$game" "$n" "$nm" "$p" "$pm" \
     "$(echo "$n / $p" | bc -l)"
   if [ -n "$OTHER" ]; then
     other=$(bench_exe "$OTHER" "$OTHER/target" "$game")
+    supports "$other"
     read -r on _ < <(per_entry "$other" notation)
     printf ' %16s %11.3fx' "$on" "$(echo "$n / $on" | bc -l)"
   fi
