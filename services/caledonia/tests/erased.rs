@@ -117,3 +117,42 @@ fn snapshots_and_hashes_stay_those_stores_hold_and_a_read_snapshot_plays_on() {
     }
     assert_eq!(digest, 0x4d0f_e5bd_a1bd_ad62);
 }
+
+/// `rules_core::replay`, which the replay benchmarks and their instruction counts use: a log
+/// replays from its text to the state of the parsed replay, and an entry that does not parse,
+/// or is refused, is named by its index, with the entries before it applied.
+#[test]
+fn a_text_log_replays_and_names_the_entry_it_stops_at() {
+    use rules_core::replay::{replay_actions, replay_text, replay_texts, text_log};
+    use rules_core::Game;
+    let o = caledonia::Options::new(3);
+    let p = playout::<Caledonia>(&o, 11, 20_000, true).unwrap();
+    let text = text_log::<Caledonia>(&p.log);
+    let mut s = Caledonia::new_game(&o).unwrap();
+    replay_text::<Caledonia>(&mut s, &text).unwrap();
+    let mut parsed = Caledonia::new_game(&o).unwrap();
+    for a in &p.log {
+        Caledonia::apply(&mut parsed, a).unwrap();
+    }
+    assert_eq!(s, parsed);
+    let games = vec![(o, p.log.clone())];
+    assert_eq!(replay_actions::<Caledonia>(&games, 2), Ok(2 * p.log.len()));
+    let texts = vec![(o, text.clone())];
+    assert_eq!(replay_texts::<Caledonia>(&texts, 2), Ok(2 * text.len()));
+    // A move that does not parse, and one that parses but is refused (the same move twice).
+    let at = text.iter().position(|(seat, _)| seat.is_some()).unwrap();
+    for bad in ["no such move".to_string(), text[at].1.clone()] {
+        let mut broken = text.clone();
+        broken.insert(at + 1, (text[at].0, bad));
+        let mut s = Caledonia::new_game(&o).unwrap();
+        assert_eq!(replay_text::<Caledonia>(&mut s, &broken), Err(at + 1));
+        let mut before = Caledonia::new_game(&o).unwrap();
+        replay_text::<Caledonia>(&mut before, &text[..=at]).unwrap();
+        assert_eq!(
+            s, before,
+            "the entries before the bad one are applied, no more"
+        );
+        let texts = vec![(o, broken)];
+        assert_eq!(replay_texts::<Caledonia>(&texts, 1), Err(at + 1));
+    }
+}
