@@ -176,10 +176,13 @@ impl NameIndex {
         ix
     }
 
+    /// The index of `name`. Its key comes from [`word_key`]'s two loads, not [`key`]'s loop
+    /// over the bytes (the same key: tested), since replay looks names up on every entry.
+    #[inline]
     pub fn get(&self, name: &str) -> Option<u8> {
-        match key(name) {
-            Some(k) => self.packed.get(&k).copied(),
-            None => self.long.get(name).copied(),
+        match word_key(name) {
+            NO_KEY => self.long.get(name).copied(),
+            k => self.packed.get(&k).copied(),
         }
     }
 }
