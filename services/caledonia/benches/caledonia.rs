@@ -9,7 +9,7 @@ use criterion::{criterion_group, BatchSize, Criterion, Throughput};
 use rules_core::replay::{
     bench_main, replay_actions, replay_texts, text_log, ActionLog, Games, TextLog,
 };
-use rules_core::{playout, Action, Notation};
+use rules_core::{playout, Action, Actor, Notation};
 
 type Log = Vec<Action<Move, Chance>>;
 
@@ -54,10 +54,10 @@ fn replay(c: &mut Criterion) {
     g.bench_function("notation", |b| {
         b.iter(|| {
             for (_, log) in &texts {
-                for (seat, t) in log {
-                    match seat {
-                        Some(_) => drop(std::hint::black_box(Caledonia::parse_move(t))),
-                        None => drop(std::hint::black_box(Caledonia::parse_chance(t))),
+                for (actor, t) in log {
+                    match actor {
+                        Actor::Seat(_) => drop(std::hint::black_box(Caledonia::parse_move(t))),
+                        Actor::Dealer => drop(std::hint::black_box(Caledonia::parse_chance(t))),
                     }
                 }
             }

@@ -140,7 +140,10 @@ fn a_text_log_replays_and_names_the_entry_it_stops_at() {
     let texts = vec![(o, text.clone())];
     assert_eq!(replay_texts::<Caledonia>(&texts, 2), Ok(2 * text.len()));
     // A move that does not parse, and one that parses but is refused (the same move twice).
-    let at = text.iter().position(|(seat, _)| seat.is_some()).unwrap();
+    let at = text
+        .iter()
+        .position(|(actor, _)| matches!(actor, Actor::Seat(_)))
+        .unwrap();
     for bad in ["no such move".to_string(), text[at].1.clone()] {
         let mut broken = text.clone();
         broken.insert(at + 1, (text[at].0, bad));

@@ -179,6 +179,27 @@ fn rule_error<E: RuleViolation>(e: E) -> EntryError {
     }
 }
 
+/// One log entry applied from its notation: a seat's move parsed and played, or the dealer's
+/// outcome parsed and resolved. What a stored game's every entry goes through, here behind
+/// [`GameState::apply`] and, without the trait object, in [`crate::replay`].
+#[inline]
+pub fn apply_entry<G: Game + Notation>(
+    s: &mut G::State,
+    actor: Actor,
+    notation: &str,
+) -> Result<(), EntryError> {
+    match actor {
+        Actor::Seat(seat) => {
+            let m = G::parse_move(notation)?;
+            G::play(s, seat, &m).map_err(rule_error)
+        }
+        Actor::Dealer => {
+            let c = G::parse_chance(notation)?;
+            G::resolve(s, &c).map_err(rule_error)
+        }
+    }
+}
+
 impl<G> GameRules for Erased<G>
 where
     G: Game + Notation + Presentation,
@@ -291,16 +312,7 @@ where
         G::player_count(&self.0)
     }
     fn apply(&mut self, actor: Actor, notation: &str) -> Result<(), EntryError> {
-        match actor {
-            Actor::Seat(seat) => {
-                let m = G::parse_move(notation)?;
-                G::play(&mut self.0, seat, &m).map_err(rule_error)
-            }
-            Actor::Dealer => {
-                let c = G::parse_chance(notation)?;
-                G::resolve(&mut self.0, &c).map_err(rule_error)
-            }
-        }
+        apply_entry::<G>(&mut self.0, actor, notation)
     }
     fn canonical(&self, actor: Actor, notation: &str) -> Result<String, EntryError> {
         Ok(match actor {

@@ -5,12 +5,13 @@
 //! The games' `replay/*` benchmarks measure both, and `ops/bench/replay-instructions.sh`
 //! counts their instructions.
 
+use crate::erased::apply_entry;
 use crate::game::{Action, Game};
-use crate::ids::Seat;
+use crate::ids::Actor;
 use crate::notation::Notation;
 
-/// A log as (seat, or `None` for the dealer) and the entry's notation.
-pub type TextLog = Vec<(Option<Seat>, String)>;
+/// A log as each entry's actor and notation.
+pub type TextLog = Vec<(Actor, String)>;
 
 /// A log as parsed actions.
 pub type ActionLog<G> = Vec<Action<<G as Game>::Move, <G as Game>::Chance>>;
@@ -22,28 +23,17 @@ pub type Games<G, L> = Vec<(<G as Game>::Options, L)>;
 pub fn text_log<G: Notation>(log: &[Action<G::Move, G::Chance>]) -> TextLog {
     log.iter()
         .map(|a| match a {
-            Action::Move(s, m) => (Some(*s), G::format_move(m)),
-            Action::Chance(c) => (None, G::format_chance(c)),
+            Action::Move(s, m) => (Actor::Seat(*s), G::format_move(m)),
+            Action::Chance(c) => (Actor::Dealer, G::format_chance(c)),
         })
         .collect()
 }
 
-/// Plays `log` onto `s` from its text. `Err` holds the index of the first entry that does
-/// not parse or is refused; the entries before it are applied.
-pub fn replay_text<G: Notation>(
-    s: &mut G::State,
-    log: &[(Option<Seat>, String)],
-) -> Result<(), usize> {
-    for (i, (seat, text)) in log.iter().enumerate() {
-        let done = match seat {
-            Some(seat) => G::parse_move(text)
-                .ok()
-                .and_then(|m| G::play(s, *seat, &m).ok()),
-            None => G::parse_chance(text)
-                .ok()
-                .and_then(|c| G::resolve(s, &c).ok()),
-        };
-        done.ok_or(i)?;
+/// Plays `log` onto `s` from its text ([`apply_entry`] for each entry). `Err` holds the index
+/// of the first entry that does not parse or is refused; the entries before it are applied.
+pub fn replay_text<G: Notation>(s: &mut G::State, log: &[(Actor, String)]) -> Result<(), usize> {
+    for (i, (actor, text)) in log.iter().enumerate() {
+        apply_entry::<G>(s, *actor, text).map_err(|_| i)?;
     }
     Ok(())
 }
@@ -51,7 +41,10 @@ pub fn replay_text<G: Notation>(
 /// Replays every game of `games` from text, each from a new state, `reps` times: the number
 /// of entries replayed, or the index of an entry that does not replay (the index of the
 /// game's first entry, 0, when its options are refused).
-pub fn replay_texts<G: Notation>(games: &Games<G, TextLog>, reps: usize) -> Result<usize, usize> {
+pub fn replay_texts<G: Notation>(
+    games: &[(G::Options, TextLog)],
+    reps: usize,
+) -> Result<usize, usize> {
     let mut entries = 0;
     for _ in 0..reps {
         for (options, log) in games {
@@ -66,7 +59,7 @@ pub fn replay_texts<G: Notation>(games: &Games<G, TextLog>, reps: usize) -> Resu
 
 /// [`replay_texts`] from parsed actions.
 pub fn replay_actions<G: Game>(
-    games: &Games<G, ActionLog<G>>,
+    games: &[(G::Options, ActionLog<G>)],
     reps: usize,
 ) -> Result<usize, usize> {
     let mut entries = 0;
