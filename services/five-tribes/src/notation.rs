@@ -5,7 +5,7 @@ use crate::data::components;
 use crate::ids::{Colour, Djinn, Res, Tile};
 use crate::moves::{Chance, Deal, DjinnUse, Goods, Move, Pay, Redirect, Target};
 use arrayvec::ArrayVec;
-use rules_core::notation::NameIndex;
+use rules_core::notation::{cut, pieces, NameIndex};
 use rules_core::NotationError;
 use std::fmt::Write;
 use std::sync::OnceLock;
@@ -175,7 +175,7 @@ impl<'a> P<'a> {
     }
     fn victims(&mut self) -> Result<(Colour, Option<Colour>), NotationError> {
         let w = self.word("the victims, e.g. G or G+R")?;
-        match w.split_once('+') {
+        match cut(w, b'+') {
             Some((a, b)) => Ok((self.colour(a)?, Some(self.colour(b)?))),
             None => Ok((self.colour(w)?, None)),
         }
@@ -379,7 +379,7 @@ pub fn parse_move(text: &str) -> Result<Move, NotationError> {
         "sell" => {
             let w = p.word("goods, e.g. iv+go+fi")?;
             let mut g = 0u16;
-            for code in w.split('+') {
+            for code in pieces(w, b'+') {
                 let r = Res::from_code(code).ok_or_else(|| p.err("unknown good"))?;
                 if r.is_fakir() {
                     return Err(p.err("Fakirs cannot be sold"));
@@ -452,7 +452,7 @@ fn list<T, const N: usize>(
     if items == "-" {
         return Ok(out);
     }
-    for i in items.split('.') {
+    for i in pieces(items, b'.') {
         let v = f(i).ok_or_else(|| {
             p.err(&format!(
                 "unknown item `{}`",
@@ -528,9 +528,8 @@ pub fn parse_chance(text: &str) -> Result<Chance, NotationError> {
         }
         "draw" => {
             let w = p.word("cards=, djinns= or meeples=")?;
-            let (kind, v) = w
-                .split_once('=')
-                .ok_or_else(|| p.err("expected cards=, djinns= or meeples="))?;
+            let (kind, v) =
+                cut(w, b'=').ok_or_else(|| p.err("expected cards=, djinns= or meeples="))?;
             let c = match kind {
                 "cards" => Chance::Cards(list(&p, v, card)?),
                 "djinns" => Chance::Djinns(list(&p, v, Djinn::from_slug)?),

@@ -177,7 +177,7 @@ impl State {
         // reveals cannot be taken back, so the action can no longer be cancelled.
         if self.rules >= crate::state::Rules::V2 && self.refill_supply(space.0) != 0 {
             self.book_refill = space.0;
-            self.undo = None;
+            self.drop_undo();
         }
         self.spend(cost);
     }

@@ -49,7 +49,7 @@ impl State {
     /// phase ends when every seat has ended it (Ruling M8).
     pub(crate) fn finish_action(&mut self) {
         self.stage = Stage::Top;
-        self.undo = None;
+        self.drop_undo();
         let n = self.players;
         let next = (1..=n)
             .map(|i| (self.turn + i) % n)

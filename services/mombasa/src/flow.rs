@@ -138,13 +138,17 @@ impl State {
         // began from, for `cancel` (dropped when the action ends or reveals a draw).
         let before =
             (self.rules >= Rules::V2 && self.phase == Phase::Actions && self.stage == Stage::Top)
-                .then(|| Box::new(self.clone()));
+                .then(|| self.keep());
         self.apply_move(seat, m);
         if let Some(b) = before {
             let unfinished = self.phase == Phase::Actions
                 && self.stage != Stage::Top
                 && self.book_refill == NONE;
-            self.undo = unfinished.then_some(b);
+            if unfinished {
+                self.undo = Some(b);
+            } else {
+                self.recycle(b);
+            }
         }
     }
 
@@ -180,11 +184,7 @@ impl State {
             }
             Move::Bonus { space, arg } => self.apply_bonus(seat, space, arg),
             Move::End(pile) => self.apply_end(seat, pile),
-            Move::Cancel => {
-                if let Some(b) = self.undo.take() {
-                    *self = *b;
-                }
-            }
+            Move::Cancel => self.restore_undo(),
         }
     }
 }

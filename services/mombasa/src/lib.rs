@@ -16,7 +16,8 @@
 //!   [`track`]: a seat's bookkeeping track (inline, so a state copies as plain bytes).
 //! - `flow`: who acts and check-then-apply; `planning`: secret choices and their reveals;
 //!   `display`: dealing, drawing and refilling (all chance); `ending`: the end of a seat's
-//!   action phase, turn order, the preparation phase.
+//!   action phase, turn order, the preparation phase; `undo`: Rules 2's kept position for
+//!   `cancel`, and the box it reuses.
 //! - The six actions by concept: `goods` (and buying), `map` (expansion), `books`
 //!   (bookkeeper and bookkeeping points), `diamonds`, `bonus`; `companies`: tracks, shares,
 //!   bases.
@@ -43,6 +44,7 @@ pub mod presentation;
 pub mod scoring;
 pub mod state;
 pub mod track;
+mod undo;
 pub mod view;
 
 pub use error::{MbError, Rule};

@@ -7,7 +7,7 @@ use crate::ids::{BookSpace, CardRef, Company, DisplayPos, Region, StartTile, Uni
 use crate::ids::{DECK_CARDS, OWN_CARDS, SLOTS};
 use crate::moves::{BonusArg, Chance, Move};
 use arrayvec::ArrayVec;
-use rules_core::notation::{split_words, word_key, words, NameIndex};
+use rules_core::notation::{cut, pieces, split_words, word_key, words, NameIndex};
 use rules_core::NotationError;
 use std::fmt::Write;
 use std::sync::OnceLock;
@@ -90,10 +90,13 @@ fn parse_side(s: &str) -> Option<u8> {
 
 /// A 1-based number in `1..=max`, as a 0-based index.
 fn index1(s: &str, max: usize) -> Option<u8> {
-    if s.is_empty() || s.len() > 2 || !s.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let n: usize = s.parse().ok()?;
+    let n = match *s.as_bytes() {
+        [d] if d.is_ascii_digit() => usize::from(d - b'0'),
+        [t, d] if t.is_ascii_digit() && d.is_ascii_digit() => {
+            usize::from(t - b'0') * 10 + usize::from(d - b'0')
+        }
+        _ => return None,
+    };
     (1..=max).contains(&n).then(|| (n - 1) as u8)
 }
 
@@ -220,7 +223,7 @@ pub fn parse_move(text: &str) -> Result<Move, NotationError> {
                 .filter(|u| u.is_good())
                 .ok_or_else(|| bad("goods: coffee banana cotton"))?;
             let mut mask = 0u8;
-            for item in arg(2)?.split(',') {
+            for item in pieces(arg(2)?, b',') {
                 let bit = if item == "t" {
                     crate::goods::TILE_BIT
                 } else {
@@ -377,7 +380,7 @@ fn parse_list<T, const N: usize>(s: &str, f: impl Fn(&str) -> Option<T>) -> Opti
     if s == "-" {
         return Some(out);
     }
-    for item in s.split(',') {
+    for item in pieces(s, b',') {
         out.try_push(f(item)?).ok()?;
     }
     Some(out)
@@ -476,13 +479,13 @@ pub fn parse_chance(text: &str) -> Result<Chance, NotationError> {
                 return Err(bad("reveal SEAT:CARD@SLOT,..."));
             }
             for (i, part) in w.iter().skip(1).enumerate() {
-                let (seat, items) = part.split_once(':').ok_or_else(|| bad("SEAT:.."))?;
+                let (seat, items) = cut(part, b':').ok_or_else(|| bad("SEAT:.."))?;
                 if seat.as_bytes() != [b'0' + i as u8] {
                     return Err(bad("seats in order from 0"));
                 }
                 let mut plan = [None; SLOTS];
                 let v: ArrayVec<(CardRef, u8), SLOTS> = parse_list(items, |it| {
-                    let (c, s) = it.split_once('@')?;
+                    let (c, s) = cut(it, b'@')?;
                     Some((parse_card(c)?, index1(s, SLOTS)?))
                 })
                 .ok_or_else(|| bad("bad plan"))?;

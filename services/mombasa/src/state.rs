@@ -4,6 +4,7 @@
 use crate::data::{self, Card, Components};
 use crate::ids::{CardId, Company, DECK_CARDS, MAX_SEATS, NONE, OWN_CARDS, SLOTS};
 use crate::track::Track;
+use crate::undo::Spare;
 use serde::{Deserialize, Serialize};
 
 /// Options of a game.
@@ -274,6 +275,10 @@ pub struct State {
     /// `cancel` restores; `None` between actions and once the action has drawn from a pile
     /// (what was revealed cannot be taken back).
     pub undo: Option<Box<State>>,
+    /// The box of the last kept position, for the next one ([`crate::undo`]): not part of
+    /// the position.
+    #[serde(skip)]
+    pub(crate) spare: Spare,
     /// The hash of the component-data version the game is played under (`data_hash` of its
     /// record): every rule reads that version's tables through [`State::data`]. Last, so that
     /// a snapshot made before this field existed fails to decode (and the store replays the
@@ -306,6 +311,7 @@ impl State {
             rules,
             book_refill: NONE,
             undo: None,
+            spare: Spare::default(),
             data: hash,
             players: options.players,
             phase: Phase::Setup,

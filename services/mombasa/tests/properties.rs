@@ -3,6 +3,8 @@
 //!   and leaves the state unchanged; the same for chance outcomes;
 //! - `parse(format(m)) == m` for every legal move and every chance outcome;
 //! - replaying a log twice gives equal states;
+//! - Rules 2's `cancel`, on a state that reuses the box of earlier kept positions, gives back
+//!   the position the action began from;
 //! - the notation parsers never panic on random bytes or strings.
 
 use mombasa::ids::{BookSpace, CardRef, Company, DisplayPos, Region, StartTile, Unit};
@@ -126,6 +128,42 @@ fn old_rules_keep_the_contract_over_the_samples() {
         .unwrap_or_else(|e| panic!("sample {i}: {e}"));
     }
     assert!(checked > 1000, "{checked}");
+}
+
+/// Rules 2 (Ruling MB18): at every point of an unfinished action, `cancel` gives back the
+/// position the action began from, on a state that has kept the position of hundreds of
+/// earlier actions in the same reused box; playing the action's moves again then gives back
+/// the position before the cancel, and the game goes on to the playout's end.
+#[test]
+fn cancel_restores_where_the_action_began_with_the_box_reused() {
+    use mombasa::state::{Phase, Stage, State};
+    let mut cancels = 0;
+    for seed in 0..12u64 {
+        let o = options(seed);
+        let p = playout::<Mombasa>(&o, seed, 20_000, true).unwrap();
+        let mut s = Mombasa::new_game(&o).unwrap();
+        // The position the current action began from, and the index of its first move.
+        let mut began: Option<(State, usize)> = None;
+        for (i, a) in p.log.iter().enumerate() {
+            if let Action::Move(seat, _) = a {
+                if s.phase == Phase::Actions && s.stage == Stage::Top {
+                    began = Some((s.clone(), i));
+                } else if let (Some((start, from)), true) = (&began, s.undo.is_some()) {
+                    let before = s.clone();
+                    Mombasa::play(&mut s, *seat, &Move::Cancel).unwrap();
+                    assert_eq!(&s, start, "seed {seed}, entry {i}");
+                    for again in &p.log[*from..i] {
+                        Mombasa::apply(&mut s, again).unwrap();
+                    }
+                    assert_eq!(s, before, "seed {seed}, entry {i}");
+                    cancels += 1;
+                }
+            }
+            Mombasa::apply(&mut s, a).unwrap();
+        }
+        assert_eq!(s, p.state, "seed {seed}");
+    }
+    assert!(cancels > 300, "{cancels}");
 }
 
 #[test]
