@@ -6,8 +6,9 @@ use crate::data::components;
 use crate::error::Rule;
 use crate::ids::{Clan, Hex, Unit};
 use crate::map::Mode;
-use crate::state::{Kept, Player, State};
+use crate::state::{Player, State};
 use arrayvec::ArrayVec;
+use rules_core::Kept;
 
 impl Player {
     /// A seat before choosing a clan (`start_tile == 0`).

@@ -5,6 +5,7 @@ use crate::data::components;
 use crate::ids::{Clan, ContractId, Good, Hex, PortId, TileId, Unit};
 use crate::map::{map, Map, Mode};
 use arrayvec::ArrayVec;
+use rules_core::Kept;
 use serde::{Deserialize, Serialize};
 
 /// The game's options. `players` is required; the rest default to the product's rulings.
@@ -345,30 +346,6 @@ pub struct State {
     /// instructions each time.
     #[serde(skip, default = "placeholder_map")]
     map: Kept<&'static Map>,
-}
-
-/// A value worked out from the position and kept beside it ([`State::map`], a player's union
-/// of units): not part of the position, so equal to any other, hashed as nothing and never
-/// written. Two equal positions have the same kept values.
-#[derive(Clone, Copy, Default)]
-pub(crate) struct Kept<T>(pub(crate) T);
-
-impl<T> PartialEq for Kept<T> {
-    fn eq(&self, _: &Kept<T>) -> bool {
-        true
-    }
-}
-
-impl<T> Eq for Kept<T> {}
-
-impl<T> std::hash::Hash for Kept<T> {
-    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
-}
-
-impl<T> std::fmt::Debug for Kept<T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Kept")
-    }
 }
 
 /// The map of `sides` for `players`.

@@ -5,9 +5,9 @@
 use crate::board::TILES;
 use crate::data::components;
 use crate::error::Rule;
-use crate::ids::{Colour, Djinn, DjinnSet, Res};
+use crate::ids::{Colour, Djinn, DjinnSet, Res, Tile};
 use crate::moves::{Chance, Deal};
-use crate::state::{Board, Draw, Phase, Player, Stage, State, NOBODY};
+use crate::state::{Board, Draw, Phase, Player, Stage, State};
 use arrayvec::ArrayVec;
 use rules_core::dealer::{shuffle, ChanceRng};
 
@@ -286,7 +286,7 @@ impl State {
                 if let Some(Draw::Meeples(_, tile)) = self.pending {
                     for m in ms {
                         self.bag[*m as usize] -= 1;
-                        self.board.meeples[usize::from(tile.0)][*m as usize] += 1;
+                        self.board.add(tile, *m, 1);
                     }
                 }
                 self.pending = None;
@@ -296,16 +296,10 @@ impl State {
 
     fn apply_deal(&mut self, d: &Deal) {
         let c = components();
-        let mut board = Board {
-            kind: d.layout,
-            meeples: [[0; 5]; TILES],
-            owner: [NOBODY; TILES],
-            palms: [0; TILES],
-            palaces: [0; TILES],
-        };
-        for (t, three) in d.meeples.iter().enumerate() {
+        let mut board = Board::new(d.layout);
+        for (t, three) in Tile::all().zip(&d.meeples) {
             for m in three {
-                board.meeples[t][*m as usize] += 1;
+                board.add(t, *m, 1);
             }
         }
         self.board = board;

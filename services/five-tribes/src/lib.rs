@@ -13,7 +13,8 @@
 //! # Layout
 //! - [`data`]: the embedded component data and its checks.
 //! - [`ids`], [`board`]: positions, colours, cards, djinns; bit boards and the move search.
-//! - [`state`], [`moves`], [`error`]: the position, the decisions, the broken rules.
+//! - [`state`], [`moves`], [`error`]: the position, the decisions, the broken rules;
+//!   `sultanate`: the board, with the kept bit boards of each colour's tiles.
 //! - `flow`: who acts, check-then-apply, automatic steps, turns, rounds, the end.
 //! - `bidding`, `movement`, `tribes`, `tiles`, `djinns`, `market`: the rules, by concept.
 //! - `chance`: dealing, drawing and checking outcomes.
@@ -37,6 +38,7 @@ pub mod notation;
 pub mod presentation;
 pub mod scoring;
 pub mod state;
+mod sultanate;
 mod tiles;
 mod tribes;
 pub mod view;

@@ -19,9 +19,7 @@ impl State {
     }
 
     pub(crate) fn apply_pick(&mut self, seat: u8, t: Tile) {
-        let i = usize::from(t.0);
-        let hand = self.board.meeples[i];
-        self.board.meeples[i] = [0; 5];
+        let hand = self.board.take_all(t);
         self.phase = Phase::Turn {
             seat,
             stage: Stage::Moving {
@@ -55,7 +53,7 @@ impl State {
         if rest.iter().all(|&n| n == 0) {
             // The last meeple: its colour must already be on the tile (Ruling 5: one dropped
             // there earlier in this move counts, and it is on the board by now).
-            return if self.board.meeples[usize::from(to.0)][c] > 0 {
+            return if self.board.hand(to)[c] > 0 {
                 Ok(())
             } else {
                 Err(Rule::LastMeepleColour)
@@ -72,7 +70,7 @@ impl State {
 
     pub(crate) fn apply_drop(&mut self, seat: u8, at: Tile, hand: Hand, to: Tile, colour: Colour) {
         let c = colour as usize;
-        self.board.meeples[usize::from(to.0)][c] += 1;
+        self.board.add(to, colour, 1);
         self.marid(seat, to);
         let mut rest = hand;
         rest[c] -= 1;
@@ -101,9 +99,7 @@ impl State {
 
     /// After the last drop: take the colour, control the tile if emptied, then the tribe.
     fn finish_move(&mut self, seat: u8, tile: Tile, colour: Colour) {
-        let i = usize::from(tile.0);
-        let n = self.board.meeples[i][colour as usize];
-        self.board.meeples[i][colour as usize] = 0;
+        let n = self.board.take_colour(tile, colour);
         self.control_if_emptied(seat, tile);
         self.tribe_action(seat, tile, colour, n);
     }

@@ -5,7 +5,6 @@
 //! `view` decides what each may see. A state is a few fixed-size arrays — see `size_of` in
 //! the benchmarks note — so cloning it for search or snapshots is a memcpy.
 
-use crate::board::TILES;
 use crate::ids::{Colour, Djinn, DjinnSet, Res, Tile};
 use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
@@ -22,64 +21,7 @@ pub const DJINN_ROW_CAP: usize = 8;
 /// Meeple counts by colour.
 pub type Hand = [u8; 5];
 
-/// What is on the Sultanate.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Board {
-    /// Tile kind (index into the data's kinds) at each position.
-    pub kind: [u8; TILES],
-    pub meeples: [Hand; TILES],
-    /// Seat whose camel stands on the tile, or `NOBODY`.
-    pub owner: [u8; TILES],
-    pub palms: [u8; TILES],
-    pub palaces: [u8; TILES],
-}
-
-impl Board {
-    pub fn total(&self, t: Tile) -> u8 {
-        self.meeples[usize::from(t.0)].iter().sum()
-    }
-    pub fn is_empty(&self, t: Tile) -> bool {
-        self.total(t) == 0
-    }
-    /// Bit board of tiles holding at least one meeple of each colour.
-    pub fn has_colour(&self) -> [u32; 5] {
-        // This runs at the start of every turn (is a move left?) and for every meeple dropped,
-        // over every tile: a fifth of a replay when done count by count. Now eight tiles at a
-        // time and branch-free: a tile's five counts are the low bytes of a `u64`; a byte's
-        // top bit is set when its count is not zero (exact for any byte), and moved down to
-        // bit `i` of that byte for the group's `i`-th tile, so that byte `c` of the group's
-        // word holds colour `c` for eight tiles.
-        const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-        const HIGH: u64 = 0x8080_8080_8080_8080;
-        let mut has = [0u32; 5];
-        for (g, group) in self.meeples.chunks(8).enumerate() {
-            let mut acc = 0u64;
-            for (i, m) in group.iter().enumerate() {
-                let x = u64::from_le_bytes([m[0], m[1], m[2], m[3], m[4], 0, 0, 0]);
-                let nonzero = (((x & LOW7) + LOW7) | x) & HIGH;
-                acc |= (nonzero >> 7) << i;
-            }
-            for (c, h) in has.iter_mut().enumerate() {
-                *h |= (((acc >> (8 * c)) & 0xff) as u32) << (8 * g);
-            }
-        }
-        has
-    }
-    /// A tile with nothing at all on it: no meeple, camel, palm tree or palace.
-    pub fn is_bare(&self, t: Tile) -> bool {
-        let i = usize::from(t.0);
-        self.is_empty(t) && self.owner[i] == NOBODY && self.palms[i] == 0 && self.palaces[i] == 0
-    }
-    pub fn kind_of(&self, t: Tile) -> &'static crate::data::TileKind {
-        &crate::data::components().kinds[usize::from(self.kind[usize::from(t.0)])]
-    }
-    /// Blue-valued tiles among `mask`.
-    pub fn blue_count(&self, mask: u32) -> u32 {
-        Tile::all()
-            .filter(|t| mask & t.bit() != 0 && self.kind_of(*t).blue)
-            .count() as u32
-    }
-}
+pub use crate::sultanate::Board;
 
 /// One player's holdings.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -287,7 +229,7 @@ impl State {
     /// A pick of `t` can be finished, given the colours on the board now (`has`): the tile
     /// picked up is empty while its meeples are walked away.
     fn finishable_with(&self, t: Tile, mut has: [u32; 5]) -> bool {
-        let hand = self.board.meeples[usize::from(t.0)];
+        let hand = self.board.hand(t);
         for h in has.iter_mut() {
             *h &= !t.bit();
         }
@@ -298,50 +240,5 @@ impl State {
         Colour::ALL
             .into_iter()
             .filter(move |c| hand[*c as usize] > 0)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::board::TILES;
-
-    /// `has_colour` against its definition, count by count, on boards of random counts (any
-    /// byte, so also counts no real game reaches).
-    #[test]
-    fn has_colour_is_the_tiles_holding_each_colour() {
-        let mut x = 12_345u64;
-        let mut next = || {
-            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-            (x >> 56) as u8
-        };
-        for round in 0..2_000 {
-            let mut b = Board {
-                kind: [0; TILES],
-                meeples: [[0; 5]; TILES],
-                owner: [NOBODY; TILES],
-                palms: [0; TILES],
-                palaces: [0; TILES],
-            };
-            for hand in b.meeples.iter_mut() {
-                for n in hand.iter_mut() {
-                    // Mostly empty or small, as in play; any byte now and then.
-                    *n = match next() % 4 {
-                        0 | 1 => 0,
-                        2 => next() % 4,
-                        _ => next(),
-                    };
-                }
-            }
-            let mut want = [0u32; 5];
-            for (i, hand) in b.meeples.iter().enumerate() {
-                for (c, &n) in hand.iter().enumerate() {
-                    if n > 0 {
-                        want[c] |= 1 << i;
-                    }
-                }
-            }
-            assert_eq!(b.has_colour(), want, "round {round}: {:?}", b.meeples);
-        }
     }
 }

@@ -136,7 +136,7 @@ impl State {
                 if tile.0 >= crate::board::TILES as u8 {
                     return Err(Rule::NoSuchVictim);
                 }
-                let mut on = self.board.meeples[usize::from(tile.0)];
+                let mut on = self.board.hand(tile);
                 for c in [Some(first), second].into_iter().flatten() {
                     if on[c as usize] == 0 {
                         return Err(Rule::NoSuchVictim);
@@ -203,9 +203,8 @@ impl State {
                 second,
             } => {
                 cost.fakirs += Self::range_fakirs(from, count, tile);
-                let i = usize::from(tile.0);
                 for c in [Some(first), second].into_iter().flatten() {
-                    self.board.meeples[i][c as usize] -= 1;
+                    self.board.remove(tile, c);
                     victims += 1;
                     match c {
                         Colour::Yellow if kandicha => self.player_mut(seat).viziers += 1,

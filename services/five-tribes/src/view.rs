@@ -520,7 +520,7 @@ impl State {
             code: k.code.clone(),
             value: k.vp,
             blue: k.blue,
-            meeples: Meeples::of(&self.board.meeples[i]),
+            meeples: Meeples::of(&self.board.meeples()[i]),
             owner: (self.board.owner[i] != NOBODY).then_some(self.board.owner[i]),
             palms: self.board.palms[i],
             palaces: self.board.palaces[i],

@@ -88,7 +88,7 @@ fn build(sc: &Scenario) -> State {
         let meeples = w.next().unwrap_or("-");
         if meeples != "-" {
             for ch in meeples.chars() {
-                s.board.meeples[i][colour(ch) as usize] += 1;
+                s.board.add(t, colour(ch), 1);
             }
         }
         for kv in w {
@@ -162,7 +162,7 @@ fn build(sc: &Scenario) -> State {
         }
     }
     for col in 0..5 {
-        let out: u8 = s.board.meeples.iter().map(|m| m[col]).sum::<u8>()
+        let out: u8 = s.board.meeples().iter().map(|m| m[col]).sum::<u8>()
             + if col == 0 {
                 s.seats.iter().map(|p| p.viziers).sum()
             } else {
@@ -365,7 +365,7 @@ fn get(s: &State, path: &str) -> String {
         "palms" => s.board.palms[i].to_string(),
         "palaces" => s.board.palaces[i].to_string(),
         "meeples" => s.board.total(t).to_string(),
-        c => s.board.meeples[i][colour(c.chars().next().unwrap()) as usize].to_string(),
+        c => s.board.meeples()[i][colour(c.chars().next().unwrap()) as usize].to_string(),
     }
 }
 

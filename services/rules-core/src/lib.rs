@@ -13,6 +13,7 @@
 //! - [`ids`]: `Seat`, `Ply`, `GameKind`, `Actor`, `Viewer` — small newtypes with text forms.
 //! - [`game`]: the [`Game`] trait, [`ToAct`], move buffers.
 //! - [`features`]: named position features for position queries; data coverage.
+//! - [`kept`]: [`Kept`], a value worked out from a position and kept beside it, outside it.
 //! - [`outcome`]: per-seat scores with a breakdown by category, and winners (ties share).
 //! - [`error`]: errors every game shares (wrong actor, game over, bad notation).
 //! - [`notation`]: short text forms of moves and chance outcomes, and the parsing helpers the
@@ -33,6 +34,7 @@ pub mod error;
 pub mod features;
 pub mod game;
 pub mod ids;
+pub mod kept;
 pub mod notation;
 pub mod outcome;
 pub mod playout;
@@ -46,6 +48,7 @@ pub use error::{NotationError, RuleViolation, TurnError};
 pub use features::{DataCoverage, FeatureSchema, Features};
 pub use game::{Action, Game, MoveBuf, ToAct};
 pub use ids::{Actor, GameKind, ParseIdError, Ply, Seat, Viewer};
+pub use kept::Kept;
 pub use notation::Notation;
 pub use outcome::{Outcome, SeatScore};
 pub use playout::{playout, Playout, PlayoutError};

@@ -189,7 +189,7 @@ pub fn describe_move(s: &State, seat: u8, m: &Move) -> String {
         Move::Pick(t) => {
             let hand = s
                 .board
-                .meeples
+                .meeples()
                 .get(usize::from(t.0))
                 .copied()
                 .unwrap_or_default();
@@ -292,7 +292,7 @@ fn describe_drop(s: &State, who: &str, seat: u8, to: Tile, colour: Colour) -> St
         return format!("{who} drops {} on {to}", meeples_of(colour, 1));
     }
     let i = usize::from(to.0);
-    let on = s.board.meeples.get(i).copied().unwrap_or_default();
+    let on = s.board.meeples().get(i).copied().unwrap_or_default();
     let taken = on[colour as usize] + 1;
     let mut out = format!(
         "{who} drops the last meeple, {}, on {to}",

@@ -1,0 +1,245 @@
+//! What is on the Sultanate: each tile's kind, meeples, camel, palm trees and palaces, and
+//! beside them (outside the position) the bit boards of the tiles holding each colour.
+//!
+//! Those bit boards are asked for at the start of every turn (is a move left?), for every
+//! pick and for every meeple dropped; working them out from the counts each time was a fifth
+//! of a replay. So they are kept ([`Kept`]) and every change to the meeples goes through the
+//! methods here, which keep them. They are worked out again when a board is read, and in
+//! builds with debug assertions (the tests) every read checks them against the counts.
+
+use crate::board::TILES;
+use crate::ids::{Colour, Tile};
+use crate::state::{Hand, NOBODY};
+use rules_core::Kept;
+use serde::{Deserialize, Serialize};
+
+/// What is on the Sultanate. Serialised as its fields (the derive, under `remote = "Self"`,
+/// writes `Board::serialize` and `Board::deserialize`; the impls below call them and set the
+/// kept bit boards on reading).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(remote = "Self")]
+pub struct Board {
+    /// Tile kind (index into the data's kinds) at each position.
+    pub kind: [u8; TILES],
+    /// Meeple counts on each tile: read with [`Board::meeples`], changed only through the
+    /// methods below, which keep [`Board::has_colour`].
+    meeples: [Hand; TILES],
+    /// Seat whose camel stands on the tile, or `NOBODY`.
+    pub owner: [u8; TILES],
+    pub palms: [u8; TILES],
+    pub palaces: [u8; TILES],
+    /// Bit board of the tiles holding at least one meeple, per colour.
+    #[serde(skip)]
+    has: Kept<[u32; 5]>,
+}
+
+impl Serialize for Board {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        Board::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Board {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Board, D::Error> {
+        let mut b = Board::deserialize(deserializer)?;
+        b.recount();
+        Ok(b)
+    }
+}
+
+impl Board {
+    /// The tiles `kind` laid out, with nothing on them.
+    pub fn new(kind: [u8; TILES]) -> Board {
+        Board {
+            kind,
+            meeples: [[0; 5]; TILES],
+            owner: [NOBODY; TILES],
+            palms: [0; TILES],
+            palaces: [0; TILES],
+            has: Kept([0; 5]),
+        }
+    }
+
+    /// Meeple counts by colour on every tile.
+    pub fn meeples(&self) -> &[Hand; TILES] {
+        &self.meeples
+    }
+
+    /// Meeple counts by colour on `t`.
+    pub fn hand(&self, t: Tile) -> Hand {
+        self.meeples[usize::from(t.0)]
+    }
+
+    pub fn total(&self, t: Tile) -> u8 {
+        self.meeples[usize::from(t.0)].iter().sum()
+    }
+
+    pub fn is_empty(&self, t: Tile) -> bool {
+        self.total(t) == 0
+    }
+
+    /// Bit board of tiles holding at least one meeple of each colour.
+    pub fn has_colour(&self) -> [u32; 5] {
+        debug_assert_eq!(self.has.0, self.count_colours(), "kept colours out of date");
+        self.has.0
+    }
+
+    /// `n` meeples of colour `c` put on `t`.
+    pub fn add(&mut self, t: Tile, c: Colour, n: u8) {
+        let i = usize::from(t.0);
+        self.meeples[i][c as usize] += n;
+        if n > 0 {
+            self.has.0[c as usize] |= 1 << i;
+        }
+    }
+
+    /// One meeple of colour `c` taken from `t` (which holds one).
+    pub fn remove(&mut self, t: Tile, c: Colour) {
+        let i = usize::from(t.0);
+        let n = &mut self.meeples[i][c as usize];
+        *n -= 1;
+        if *n == 0 {
+            self.has.0[c as usize] &= !(1 << i);
+        }
+    }
+
+    /// Every meeple of colour `c` taken from `t`: how many there were.
+    pub fn take_colour(&mut self, t: Tile, c: Colour) -> u8 {
+        let i = usize::from(t.0);
+        self.has.0[c as usize] &= !(1 << i);
+        std::mem::take(&mut self.meeples[i][c as usize])
+    }
+
+    /// Every meeple taken from `t` (picked up): the hand.
+    pub fn take_all(&mut self, t: Tile) -> Hand {
+        let i = usize::from(t.0);
+        for h in &mut self.has.0 {
+            *h &= !(1 << i);
+        }
+        std::mem::take(&mut self.meeples[i])
+    }
+
+    /// Sets the meeple counts of `t` outright (a position built by hand, as tests do).
+    pub fn set_hand(&mut self, t: Tile, hand: Hand) {
+        let i = usize::from(t.0);
+        self.meeples[i] = hand;
+        for (c, h) in self.has.0.iter_mut().enumerate() {
+            *h = (*h & !(1 << i)) | (u32::from(hand[c] != 0) << i);
+        }
+    }
+
+    /// The kept bit boards worked out again from the counts.
+    fn recount(&mut self) {
+        self.has = Kept(self.count_colours());
+    }
+
+    /// The bit boards of [`Board::has_colour`] from the counts, eight tiles at a time and
+    /// branch-free: a tile's five counts are the low bytes of a `u64`; a byte's top bit is
+    /// set when its count is not zero (exact for any byte), and moved down to bit `i` of that
+    /// byte for the group's `i`-th tile, so that byte `c` of the group's word holds colour
+    /// `c` for eight tiles.
+    fn count_colours(&self) -> [u32; 5] {
+        const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        let mut has = [0u32; 5];
+        for (g, group) in self.meeples.chunks(8).enumerate() {
+            let mut acc = 0u64;
+            for (i, m) in group.iter().enumerate() {
+                let x = u64::from_le_bytes([m[0], m[1], m[2], m[3], m[4], 0, 0, 0]);
+                let nonzero = (((x & LOW7) + LOW7) | x) & HIGH;
+                acc |= (nonzero >> 7) << i;
+            }
+            for (c, h) in has.iter_mut().enumerate() {
+                *h |= (((acc >> (8 * c)) & 0xff) as u32) << (8 * g);
+            }
+        }
+        has
+    }
+
+    /// A tile with nothing at all on it: no meeple, camel, palm tree or palace.
+    pub fn is_bare(&self, t: Tile) -> bool {
+        let i = usize::from(t.0);
+        self.is_empty(t) && self.owner[i] == NOBODY && self.palms[i] == 0 && self.palaces[i] == 0
+    }
+
+    pub fn kind_of(&self, t: Tile) -> &'static crate::data::TileKind {
+        &crate::data::components().kinds[usize::from(self.kind[usize::from(t.0)])]
+    }
+
+    /// Blue-valued tiles among `mask`.
+    pub fn blue_count(&self, mask: u32) -> u32 {
+        Tile::all()
+            .filter(|t| mask & t.bit() != 0 && self.kind_of(*t).blue)
+            .count() as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The counted bit boards against their definition, count by count, on boards of random
+    /// counts (any byte, so also counts no real game reaches); and the kept ones, after random
+    /// changes through the methods, against the counted ones.
+    #[test]
+    fn colour_bit_boards_are_the_tiles_holding_each_colour() {
+        let mut x = 12_345u64;
+        let mut next = move || {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            (x >> 56) as u8
+        };
+        for round in 0..2_000 {
+            let mut b = Board::new([0; TILES]);
+            for hand in b.meeples.iter_mut() {
+                for n in hand.iter_mut() {
+                    // Mostly empty or small, as in play; any byte now and then.
+                    *n = match next() % 4 {
+                        0 | 1 => 0,
+                        2 => next() % 4,
+                        _ => next(),
+                    };
+                }
+            }
+            let mut want = [0u32; 5];
+            for (i, hand) in b.meeples.iter().enumerate() {
+                for (c, &n) in hand.iter().enumerate() {
+                    if n > 0 {
+                        want[c] |= 1 << i;
+                    }
+                }
+            }
+            assert_eq!(b.count_colours(), want, "round {round}: {:?}", b.meeples);
+            b.recount();
+            for _ in 0..40 {
+                let t = Tile(next() % TILES as u8);
+                let c = Colour::ALL[usize::from(next() % 5)];
+                match next() % 5 {
+                    0 if b.hand(t)[c as usize] < 200 => b.add(t, c, next() % 3),
+                    1 if b.hand(t)[c as usize] > 0 => b.remove(t, c),
+                    2 => {
+                        b.take_colour(t, c);
+                    }
+                    3 => {
+                        b.take_all(t);
+                    }
+                    _ => b.set_hand(t, [next() % 2, 0, next() % 3, 1, 0]),
+                }
+                assert_eq!(b.has.0, b.count_colours(), "round {round}");
+            }
+        }
+    }
+
+    /// A board read back from its serialisation has its bit boards worked out again, and is
+    /// written exactly as its fields.
+    #[test]
+    fn a_board_read_back_has_its_bit_boards() {
+        let mut b = Board::new([3; TILES]);
+        b.add(Tile(4), Colour::ALL[2], 2);
+        b.add(Tile(29), Colour::ALL[0], 1);
+        let json = serde_json::to_string(&b).unwrap();
+        assert!(!json.contains("has"), "{json}");
+        let back: Board = serde_json::from_str(&json).unwrap();
+        assert_eq!(back.has_colour(), b.has_colour());
+        assert_eq!(back.has_colour()[2], 1 << 4);
+    }
+}
