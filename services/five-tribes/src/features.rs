@@ -73,7 +73,7 @@ impl State {
                 palms,
                 palaces,
                 i64::from(p.camels),
-                i64::from(self.seat_score(seat).total),
+                i64::from(self.seat_total(seat)),
             ]);
         }
     }

@@ -18,7 +18,8 @@
 //! - `flow`: who acts, check-then-apply, automatic steps, turns, rounds, the end.
 //! - `bidding`, `movement`, `tribes`, `tiles`, `djinns`, `market`: the rules, by concept.
 //! - `chance`: dealing, drawing and checking outcomes.
-//! - [`scoring`], [`legal`], [`notation`], [`view`], [`features`] (for position queries).
+//! - [`scoring`], [`legal`], [`notation`], [`view`], [`features`] (for position queries);
+//!   `encoding`: a position's postcard bytes written by hand, for its state hash.
 //! - [`presentation`]: view and layout schemas, the layout, entries in words.
 
 mod bidding;
@@ -26,6 +27,7 @@ pub mod board;
 mod chance;
 pub mod data;
 mod djinns;
+mod encoding;
 pub mod error;
 pub mod features;
 mod flow;
@@ -167,6 +169,10 @@ impl Game for FiveTribes {
 
     fn features(s: &State, out: &mut rules_core::Features) {
         s.features(out);
+    }
+
+    fn encode_by_hand(s: &State, out: &mut rules_core::state_hash::HashBytes) -> Option<()> {
+        encoding::encode(s, out)
     }
 
     fn data_coverage() -> rules_core::DataCoverage {

@@ -24,6 +24,22 @@ pub const CATEGORIES: [&str; 9] = [
 impl State {
     /// One seat's score as it would stand if the game ended now.
     pub fn seat_score(&self, seat: u8) -> SeatScore {
+        let parts = self.score_parts(seat);
+        SeatScore::new(
+            Seat(seat),
+            CATEGORIES.into_iter().zip(parts).collect(),
+            None,
+        )
+    }
+
+    /// [`State::seat_score`]'s total alone, without its breakdown's allocation: the position
+    /// index asks for it at every ply of every game it indexes.
+    pub fn seat_total(&self, seat: u8) -> i32 {
+        self.score_parts(seat).iter().sum()
+    }
+
+    /// The points of each of [`CATEGORIES`], in that order.
+    fn score_parts(&self, seat: u8) -> [i32; 9] {
         let sc = components().scoring;
         let p = self.player(seat);
         let has = |d: Djinn| p.djinns.has(d);
@@ -49,45 +65,19 @@ impl State {
         } else {
             0
         };
-        let breakdown = vec![
-            ("gold", p.gold as i32 * sc.gold),
-            (
-                "viziers",
-                i32::from(p.viziers)
-                    * if has(Djinn::Jafaar) {
-                        sc.jafaar_vizier
-                    } else {
-                        sc.vizier
-                    },
-            ),
-            (
-                "vizier_majority",
-                fewer as i32 * sc.vizier_majority_per_opponent,
-            ),
-            (
-                "elders",
-                i32::from(p.elders)
-                    * if has(Djinn::Shamhat) {
-                        sc.shamhat_elder
-                    } else {
-                        sc.elder
-                    },
-            ),
-            ("djinns", p.djinns.iter().map(|d| i32::from(d.vp())).sum()),
-            (
-                "palms",
-                palms
-                    * if has(Djinn::Haurvatat) {
-                        sc.haurvatat_palm
-                    } else {
-                        sc.palm
-                    },
-            ),
-            ("palaces", palaces * sc.palace),
-            ("tiles", tiles),
-            ("merchandise", goods_value_with_wilds(&goods, wilds) as i32),
-        ];
-        SeatScore::new(Seat(seat), breakdown, None)
+        // In the order of CATEGORIES.
+        let pick = |with: bool, special: i32, usual: i32| if with { special } else { usual };
+        [
+            p.gold as i32 * sc.gold,
+            i32::from(p.viziers) * pick(has(Djinn::Jafaar), sc.jafaar_vizier, sc.vizier),
+            fewer as i32 * sc.vizier_majority_per_opponent,
+            i32::from(p.elders) * pick(has(Djinn::Shamhat), sc.shamhat_elder, sc.elder),
+            p.djinns.iter().map(|d| i32::from(d.vp())).sum(),
+            palms * pick(has(Djinn::Haurvatat), sc.haurvatat_palm, sc.palm),
+            palaces * sc.palace,
+            tiles,
+            goods_value_with_wilds(&goods, wilds) as i32,
+        ]
     }
 
     /// Every seat's score as it stands. Before the deal there are no seats yet (the deal

@@ -219,6 +219,16 @@ pub trait Game: 'static {
         let _ = (s, out);
     }
 
+    /// The state's postcard encoding (what [`crate::GameState::encode`] stores after its
+    /// prefix), written by hand into `out`: the position index hashes every ply of every game
+    /// it indexes, and serde's element-by-element path was over four tenths of an import. A
+    /// game that writes it must write exactly postcard's bytes (its tests compare the two on
+    /// every ply of many games); `None` (the default) leaves it to postcard.
+    fn encode_by_hand(s: &Self::State, out: &mut crate::state_hash::HashBytes) -> Option<()> {
+        let _ = (s, out);
+        None
+    }
+
     /// How many component data items are verified and how many reconstructed.
     fn data_coverage() -> DataCoverage {
         DataCoverage::default()

@@ -25,7 +25,8 @@
 //!   a position) or from parsed actions, without a store; what the replay benchmarks measure.
 //! - [`presentation`]: a game's view schema, board layout and entries in words.
 //! - [`erased`]: games as trait objects speaking notation and JSON, for the store and the API.
-//! - `state_hash`: the keyed hash of a state, streamed from its serialisation.
+//! - [`state_hash`]: the keyed hash of a state, streamed from its serialisation, or of the
+//!   bytes a game writes by hand ([`state_hash::HashBytes`]).
 
 pub mod contract;
 pub mod dealer;
@@ -40,7 +41,7 @@ pub mod outcome;
 pub mod playout;
 pub mod presentation;
 pub mod replay;
-mod state_hash;
+pub mod state_hash;
 
 pub use dealer::{ChanceRng, Dealer};
 pub use erased::{EntryError, Erased, GameRules, GameState, Registry};

@@ -4,6 +4,74 @@
 use serde::Serialize;
 use std::hash::Hasher;
 
+/// A state's postcard bytes as a game writes them by hand ([`crate::Game::encode_by_hand`]),
+/// with postcard's own primitives (a byte, a varint, a string, a run of raw bytes). The
+/// buffer is reused from one state to the next (see [`HashBytes::with`]): neither allocated
+/// nor zeroed per position.
+#[derive(Debug, Default)]
+pub struct HashBytes {
+    buf: Vec<u8>,
+}
+
+thread_local! {
+    static BYTES: std::cell::RefCell<HashBytes> = std::cell::RefCell::new(HashBytes::default());
+}
+
+impl HashBytes {
+    /// Runs `f` with this thread's buffer, emptied.
+    pub fn with<R>(f: impl FnOnce(&mut HashBytes) -> R) -> R {
+        BYTES.with_borrow_mut(|b| {
+            b.buf.clear();
+            f(b)
+        })
+    }
+
+    /// The bytes written so far.
+    pub fn as_slice(&self) -> &[u8] {
+        &self.buf
+    }
+
+    /// Raw bytes, as postcard writes a `u8`, a `bool` or a fixed-size array of `u8`s.
+    #[inline]
+    pub fn bytes(&mut self, b: &[u8]) -> Option<()> {
+        self.buf.extend_from_slice(b);
+        Some(())
+    }
+
+    #[inline]
+    pub fn byte(&mut self, b: u8) -> Option<()> {
+        self.buf.push(b);
+        Some(())
+    }
+
+    /// An unsigned integer as postcard's varint (seven bits a byte, low first), which is how
+    /// it writes `u16`, `u32`, `u64`, `usize`, sequence lengths and enum variant indices.
+    #[inline]
+    pub fn varint(&mut self, mut v: u64) -> Option<()> {
+        while v >= 0x80 {
+            self.buf.push((v as u8) | 0x80);
+            v >>= 7;
+        }
+        self.byte(v as u8)
+    }
+
+    /// A string: its length as a varint, then its bytes.
+    #[inline]
+    pub fn str(&mut self, s: &str) -> Option<()> {
+        self.varint(s.len() as u64)?;
+        self.bytes(s.as_bytes())
+    }
+}
+
+/// [`keyed_hash`] of a state whose body `body` holds, written by hand: the same hash.
+pub(crate) fn keyed_hash_of_bytes(key: [u8; 16], version: &str, body: &[u8]) -> u64 {
+    let mut h = siphasher::sip::SipHasher13::new_with_key(&key);
+    h.write(version.as_bytes());
+    h.write(&[0]);
+    h.write(body);
+    h.finish()
+}
+
 /// The keyed hash of what [`crate::GameState::encode`] writes for `value` (the rules version, a 0,
 /// the postcard body), fed to the hasher as it is serialised: the position index hashes every
 /// ply of every game it indexes, and an allocation per ply was a tenth of an import's time.
