@@ -4,7 +4,7 @@
 use crate::ids::{Clan, ContractId, Good, Hex, PortId, Tech, TileId, Unit};
 use crate::moves::{Chance, Deal, Move, PortArgs, Upgrade};
 use arrayvec::ArrayVec;
-use rules_core::notation::{short_key, split_words, words};
+use rules_core::notation::{cut, pieces, short_key, split_words, words};
 use rules_core::NotationError;
 use std::fmt::Write;
 
@@ -128,17 +128,7 @@ impl<'a> P<'a> {
         if s == "-" {
             return Ok(out);
         }
-        // Split at an ASCII separator byte (so always between letters): a `char`
-        // split searches with `memchr`, a call per part for a word of a few bytes.
-        let mut start = 0;
-        let parts = s
-            .bytes()
-            .enumerate()
-            .filter(|&(_, b)| b == sep)
-            .map(|(i, _)| i);
-        for end in parts.chain([s.len()]) {
-            let part = &s[start..end];
-            start = end + 1;
+        for part in pieces(s, sep) {
             out.try_push(f(part)?)
                 .map_err(|_| self.err("list too long"))?;
         }
@@ -265,7 +255,7 @@ fn parse_port(p: &P, rest: &[&str]) -> Result<Move, NotationError> {
     let args = match args {
         None => PortArgs::None,
         Some(a) => {
-            if let Some((give, gets)) = a.split_once('>') {
+            if let Some((give, gets)) = cut(a, b'>') {
                 let list: ArrayVec<Good, 3> = p.list(gets, b'+', |x| p.good(x))?;
                 let mut get = [None; 3];
                 for (slot, g) in get.iter_mut().zip(list) {
@@ -359,7 +349,7 @@ pub fn parse_chance(text: &str) -> Result<Chance, NotationError> {
             let tiles: [u8; 5] = tiles.into_inner().map_err(|_| p.err("five tiles"))?;
             let first = p.num(field(&p, fi, "first")?)?;
             let offer = p.list(field(&p, of, "offer")?, b',', |x| {
-                let (c, t) = x.split_once('/').ok_or_else(|| p.err("offer: clan/tile"))?;
+                let (c, t) = cut(x, b'/').ok_or_else(|| p.err("offer: clan/tile"))?;
                 Ok((
                     Clan::parse(c).ok_or_else(|| p.err("unknown clan"))?,
                     p.num(t)?,

@@ -11,69 +11,68 @@
 use crate::ids::Tile;
 use crate::state::{Draw, Ending, Phase, Player, Resume, Stage, State};
 use rules_core::state_hash::HashBytes;
-use std::fmt::Write;
 
-/// `s`'s postcard bytes into `out` (always `Some`).
-pub(crate) fn encode(s: &State, out: &mut HashBytes) -> Option<()> {
-    out.byte(s.players)?;
-    out.varint(u64::from(s.round))?;
-    phase(&s.phase, out)?;
+/// `s`'s postcard bytes into `out`.
+pub(crate) fn encode(s: &State, out: &mut HashBytes) {
+    out.byte(s.players);
+    out.varint(u64::from(s.round));
+    phase(&s.phase, out);
     let b = &s.board;
-    out.bytes(&b.kind)?;
-    out.bytes(b.meeples().as_flattened())?;
-    out.bytes(&b.owner)?;
-    out.bytes(&b.palms)?;
-    out.bytes(&b.palaces)?;
-    out.bytes(&s.bag)?;
-    out.byte(s.palms_left)?;
-    out.byte(s.palaces_left)?;
-    out.varint(s.seats.len() as u64)?;
+    out.bytes(&b.kind);
+    out.bytes(b.meeples().as_flattened());
+    out.bytes(&b.owner);
+    out.bytes(&b.palms);
+    out.bytes(&b.palaces);
+    out.bytes(&s.bag);
+    out.byte(s.palms_left);
+    out.byte(s.palaces_left);
+    out.varint(s.seats.len() as u64);
     for p in &s.seats {
-        player(p, out)?;
+        player(p, out);
     }
-    out.varint(s.row.len() as u64)?;
+    out.varint(s.row.len() as u64);
     for r in &s.row {
-        out.str(r.code())?;
+        out.str(r.code());
     }
-    out.bytes(&s.deck)?;
-    out.bytes(&s.discard)?;
-    out.varint(s.djinn_row.len() as u64)?;
+    out.bytes(&s.deck);
+    out.bytes(&s.discard);
+    out.varint(s.djinn_row.len() as u64);
     for d in &s.djinn_row {
-        out.str(d.slug())?;
+        out.str(d.slug());
     }
-    out.varint(u64::from(s.djinn_deck.0))?;
-    out.varint(u64::from(s.djinn_discard.0))?;
-    out.varint(s.bid_order.len() as u64)?;
-    out.bytes(&s.bid_order)?;
-    out.bytes(&s.turn_track)?;
+    out.varint(u64::from(s.djinn_deck.0));
+    out.varint(u64::from(s.djinn_discard.0));
+    out.varint(s.bid_order.len() as u64);
+    out.bytes(&s.bid_order);
+    out.bytes(&s.turn_track);
     match s.ending {
-        None => out.byte(0)?,
+        None => out.byte(0),
         Some(e) => {
-            out.byte(1)?;
+            out.byte(1);
             out.varint(match e {
                 Ending::LastCamel => 0,
                 Ending::NoMeepleMove => 1,
-            })?;
+            });
         }
     }
-    out.varint(u64::from(s.djinns_used.0))?;
+    out.varint(u64::from(s.djinns_used.0));
     match s.pending {
-        None => out.byte(0)?,
+        None => out.byte(0),
         Some(d) => {
-            out.byte(1)?;
+            out.byte(1);
             match d {
                 Draw::Cards(n) => {
-                    out.varint(0)?;
-                    out.byte(n)?;
+                    out.varint(0);
+                    out.byte(n);
                 }
                 Draw::Djinns(n) => {
-                    out.varint(1)?;
-                    out.byte(n)?;
+                    out.varint(1);
+                    out.byte(n);
                 }
                 Draw::Meeples(n, t) => {
-                    out.varint(2)?;
-                    out.byte(n)?;
-                    tile(t, out)?;
+                    out.varint(2);
+                    out.byte(n);
+                    tile(t, out);
                 }
             }
         }
@@ -81,25 +80,25 @@ pub(crate) fn encode(s: &State, out: &mut HashBytes) -> Option<()> {
     out.varint(match s.rules {
         crate::state::Rules::V1 => 0,
         crate::state::Rules::V2 => 1,
-    })
+    });
 }
 
-fn player(p: &Player, out: &mut HashBytes) -> Option<()> {
-    out.varint(u64::from(p.gold))?;
-    out.byte(p.viziers)?;
-    out.byte(p.elders)?;
-    out.byte(p.camels)?;
-    out.bytes(&p.cards)?;
-    out.varint(u64::from(p.djinns.0))
+fn player(p: &Player, out: &mut HashBytes) {
+    out.varint(u64::from(p.gold));
+    out.byte(p.viziers);
+    out.byte(p.elders);
+    out.byte(p.camels);
+    out.bytes(&p.cards);
+    out.varint(u64::from(p.djinns.0));
 }
 
-fn phase(ph: &Phase, out: &mut HashBytes) -> Option<()> {
+fn phase(ph: &Phase, out: &mut HashBytes) {
     match ph {
         Phase::Deal => out.varint(0),
         Phase::Bid => out.varint(1),
         Phase::Turn { seat, stage: st } => {
-            out.varint(2)?;
-            out.byte(*seat)?;
+            out.varint(2);
+            out.byte(*seat);
             stage(st, out)
         }
         Phase::Refill => out.varint(3),
@@ -107,41 +106,41 @@ fn phase(ph: &Phase, out: &mut HashBytes) -> Option<()> {
     }
 }
 
-fn stage(st: &Stage, out: &mut HashBytes) -> Option<()> {
+fn stage(st: &Stage, out: &mut HashBytes) {
     match st {
         Stage::Start => out.varint(0),
         Stage::Moving { at, from, hand } => {
-            out.varint(1)?;
-            tile(*at, out)?;
+            out.varint(1);
+            tile(*at, out);
             match from {
-                None => out.byte(0)?,
+                None => out.byte(0),
                 Some(f) => {
-                    out.byte(1)?;
-                    tile(*f, out)?;
+                    out.byte(1);
+                    tile(*f, out);
                 }
             }
             out.bytes(hand)
         }
         Stage::Builders { tile: t, count } => {
-            out.varint(2)?;
-            tile(*t, out)?;
+            out.varint(2);
+            tile(*t, out);
             out.byte(*count)
         }
         Stage::Assassins { tile: t, count } => {
-            out.varint(3)?;
-            tile(*t, out)?;
+            out.varint(3);
+            tile(*t, out);
             out.byte(*count)
         }
         Stage::TileAction { tile: t } => {
-            out.varint(4)?;
+            out.varint(4);
             tile(*t, out)
         }
         Stage::Free => out.varint(5),
         Stage::Sibittis { drawn, resume } => {
-            out.varint(6)?;
-            out.varint(drawn.len() as u64)?;
+            out.varint(6);
+            out.varint(drawn.len() as u64);
             for d in drawn {
-                out.str(d.slug())?;
+                out.str(d.slug());
             }
             out.varint(match resume {
                 Resume::Start => 0,
@@ -151,9 +150,13 @@ fn stage(st: &Stage, out: &mut HashBytes) -> Option<()> {
     }
 }
 
-/// A tile as its text (`c3`), as its `Serialize` writes it.
-fn tile(t: Tile, out: &mut HashBytes) -> Option<()> {
-    let mut text = arrayvec::ArrayString::<8>::new();
-    write!(text, "{t}").ok()?;
-    out.str(&text)
+/// A tile as its text (`c3`: column letter, row from 1), as its `Serialize` writes it.
+fn tile(t: Tile, out: &mut HashBytes) {
+    let letter = b'a' + t.col();
+    let row = t.row() + 1;
+    if row < 10 {
+        out.str_bytes(&[letter, b'0' + row]);
+    } else {
+        out.str_bytes(&[letter, b'0' + row / 10, b'0' + row % 10]);
+    }
 }

@@ -171,8 +171,9 @@ impl Game for FiveTribes {
         s.features(out);
     }
 
-    fn encode_by_hand(s: &State, out: &mut rules_core::state_hash::HashBytes) -> Option<()> {
-        encoding::encode(s, out)
+    fn encode_by_hand(s: &State, out: &mut rules_core::state_hash::HashBytes) -> bool {
+        encoding::encode(s, out);
+        true
     }
 
     fn data_coverage() -> rules_core::DataCoverage {

@@ -383,11 +383,12 @@ where
         out
     }
     fn state_hash(&self, key: [u8; 16]) -> u64 {
-        crate::state_hash::HashBytes::with(|by_hand| match G::encode_by_hand(&self.0, by_hand) {
-            Some(()) => {
+        crate::state_hash::HashBytes::with(|by_hand| {
+            if G::encode_by_hand(&self.0, by_hand) {
                 crate::state_hash::keyed_hash_of_bytes(key, G::RULES_VERSION, by_hand.as_slice())
+            } else {
+                crate::state_hash::keyed_hash(key, G::RULES_VERSION, &self.0)
             }
-            None => crate::state_hash::keyed_hash(key, G::RULES_VERSION, &self.0),
         })
     }
     fn features(&self, out: &mut Features) {

@@ -223,10 +223,10 @@ pub trait Game: 'static {
     /// prefix), written by hand into `out`: the position index hashes every ply of every game
     /// it indexes, and serde's element-by-element path was over four tenths of an import. A
     /// game that writes it must write exactly postcard's bytes (its tests compare the two on
-    /// every ply of many games); `None` (the default) leaves it to postcard.
-    fn encode_by_hand(s: &Self::State, out: &mut crate::state_hash::HashBytes) -> Option<()> {
+    /// every ply of many games); `false` (the default: nothing written) leaves it to postcard.
+    fn encode_by_hand(s: &Self::State, out: &mut crate::state_hash::HashBytes) -> bool {
         let _ = (s, out);
-        None
+        false
     }
 
     /// How many component data items are verified and how many reconstructed.

@@ -33,21 +33,19 @@ impl HashBytes {
 
     /// Raw bytes, as postcard writes a `u8`, a `bool` or a fixed-size array of `u8`s.
     #[inline]
-    pub fn bytes(&mut self, b: &[u8]) -> Option<()> {
+    pub fn bytes(&mut self, b: &[u8]) {
         self.buf.extend_from_slice(b);
-        Some(())
     }
 
     #[inline]
-    pub fn byte(&mut self, b: u8) -> Option<()> {
+    pub fn byte(&mut self, b: u8) {
         self.buf.push(b);
-        Some(())
     }
 
     /// An unsigned integer as postcard's varint (seven bits a byte, low first), which is how
     /// it writes `u16`, `u32`, `u64`, `usize`, sequence lengths and enum variant indices.
     #[inline]
-    pub fn varint(&mut self, mut v: u64) -> Option<()> {
+    pub fn varint(&mut self, mut v: u64) {
         while v >= 0x80 {
             self.buf.push((v as u8) | 0x80);
             v >>= 7;
@@ -57,9 +55,15 @@ impl HashBytes {
 
     /// A string: its length as a varint, then its bytes.
     #[inline]
-    pub fn str(&mut self, s: &str) -> Option<()> {
-        self.varint(s.len() as u64)?;
-        self.bytes(s.as_bytes())
+    pub fn str(&mut self, s: &str) {
+        self.str_bytes(s.as_bytes());
+    }
+
+    /// A string given as its UTF-8 bytes (a text made on the stack).
+    #[inline]
+    pub fn str_bytes(&mut self, s: &[u8]) {
+        self.varint(s.len() as u64);
+        self.bytes(s);
     }
 }
 
