@@ -57,6 +57,32 @@ pub fn replay_texts<G: Notation>(
     Ok(entries)
 }
 
+/// Only the parse of [`replay_texts`]: every entry of every game read into its action, `reps`
+/// times, nothing applied; the entries parsed, or the index of one that does not parse. What
+/// the text costs beside the rules, counted apart.
+pub fn parse_texts<G: Notation>(
+    games: &[(G::Options, TextLog)],
+    reps: usize,
+) -> Result<usize, usize> {
+    let mut entries = 0;
+    for _ in 0..reps {
+        for (_, log) in games {
+            for (i, (actor, text)) in log.iter().enumerate() {
+                match actor {
+                    Actor::Seat(_) => {
+                        std::hint::black_box(G::parse_move(text).map_err(|_| i)?);
+                    }
+                    Actor::Dealer => {
+                        std::hint::black_box(G::parse_chance(text).map_err(|_| i)?);
+                    }
+                }
+            }
+            entries += log.len();
+        }
+    }
+    Ok(entries)
+}
+
 /// [`replay_texts`] from parsed actions.
 pub fn replay_actions<G: Game>(
     games: &[(G::Options, ActionLog<G>)],
@@ -77,7 +103,7 @@ pub fn replay_actions<G: Game>(
 }
 
 /// What a replay benchmark's binary does when run with `REPLAY_REPS=n` (and `REPLAY=parsed`
-/// for parsed actions; text otherwise) instead of criterion's measurements: that replay of
+/// for parsed actions, `REPLAY=parse` for the parse of the text alone; text otherwise) instead of criterion's measurements: that replay of
 /// the games `games` makes, `n` times; the entries replayed. A fixed amount of work, whose
 /// instructions `ops/bench/replay-instructions.sh` counts. `None` when `REPLAY_REPS` is not
 /// set (and the games are not made).
@@ -91,6 +117,7 @@ pub fn replay_from_env<G: Notation>(
     let (actions, texts) = games();
     let done = match std::env::var("REPLAY").as_deref() {
         Ok("parsed") => replay_actions::<G>(&actions, reps),
+        Ok("parse") => parse_texts::<G>(&texts, reps),
         _ => replay_texts::<G>(&texts, reps),
     };
     Some(done.map_err(|i| format!("entry {i} of a recorded game does not replay")))
