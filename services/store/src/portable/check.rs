@@ -4,7 +4,10 @@
 //! no key twice in one object, times in order.
 
 use jsonschema::Validator;
+use serde::de::{DeserializeSeed, Deserializer, Error, MapAccess, SeqAccess, Visitor};
+use serde_json::map::Entry;
 use serde_json::Value;
+use std::fmt;
 use std::sync::LazyLock;
 
 /// The published record schema.
@@ -80,64 +83,83 @@ pub fn times_in_order(
     Ok(())
 }
 
-/// Refuses a JSON text in which an object names a key twice. Parsers disagree on such a
-/// record (first wins, last wins, or refuse), so two readers of one file could see two games;
-/// the record is refused instead. (Found by the import fuzz target: `"at"` given twice.)
-pub fn no_duplicate_keys(text: &str) -> Result<(), String> {
-    use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
-    use std::fmt;
+/// Reads a JSON text into a value, refusing it when an object names a key twice. Parsers
+/// disagree on such a record (first wins, last wins, or refuse), so two readers of one file
+/// could see two games; the record is refused instead. (Found by the import fuzz target:
+/// `"at"` given twice.) One pass: the value is built as `serde_json::from_str` builds it, and
+/// a key is refused when its object already holds it, so the text is read once, not once to
+/// parse and again to look for repeats. The nesting is bounded by serde_json's own limit of
+/// 128, which this walk goes through at every level.
+pub fn parse_without_duplicates(text: &str) -> Result<Value, serde_json::Error> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = ValueWithoutDuplicates.deserialize(&mut de)?;
+    de.end()?;
+    Ok(value)
+}
 
-    /// Walks any JSON value, failing on a repeated key; `depth` bounds the recursion (the
-    /// record's nesting is already bounded by serde_json's own limit of 128).
-    struct Walk;
-    impl<'de> DeserializeSeed<'de> for Walk {
-        type Value = ();
-        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-            d.deserialize_any(Walk)
-        }
+/// Reads any JSON value as `serde_json::Value` does, refusing an object that names a key
+/// twice ([`parse_without_duplicates`]).
+pub(crate) struct ValueWithoutDuplicates;
+
+impl<'de> DeserializeSeed<'de> for ValueWithoutDuplicates {
+    type Value = Value;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
     }
-    impl<'de> Visitor<'de> for Walk {
-        type Value = ();
-        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str("a JSON value")
+}
+
+impl<'de> Visitor<'de> for ValueWithoutDuplicates {
+    type Value = Value;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any valid JSON value")
+    }
+    fn visit_bool<E>(self, b: bool) -> Result<Value, E> {
+        Ok(Value::Bool(b))
+    }
+    fn visit_i64<E>(self, n: i64) -> Result<Value, E> {
+        Ok(Value::Number(n.into()))
+    }
+    fn visit_u64<E>(self, n: u64) -> Result<Value, E> {
+        Ok(Value::Number(n.into()))
+    }
+    fn visit_f64<E>(self, n: f64) -> Result<Value, E> {
+        // As serde_json's own value: a float JSON cannot hold is null.
+        Ok(serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number))
+    }
+    fn visit_str<E>(self, s: &str) -> Result<Value, E> {
+        Ok(Value::String(s.to_owned()))
+    }
+    fn visit_string<E>(self, s: String) -> Result<Value, E> {
+        Ok(Value::String(s))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+        while let Some(v) = seq.next_element_seed(ValueWithoutDuplicates)? {
+            items.push(v);
         }
-        fn visit_bool<E>(self, _: bool) -> Result<(), E> {
-            Ok(())
-        }
-        fn visit_i64<E>(self, _: i64) -> Result<(), E> {
-            Ok(())
-        }
-        fn visit_u64<E>(self, _: u64) -> Result<(), E> {
-            Ok(())
-        }
-        fn visit_f64<E>(self, _: f64) -> Result<(), E> {
-            Ok(())
-        }
-        fn visit_str<E>(self, _: &str) -> Result<(), E> {
-            Ok(())
-        }
-        fn visit_unit<E>(self) -> Result<(), E> {
-            Ok(())
-        }
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-            while seq.next_element_seed(Walk)?.is_some() {}
-            Ok(())
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-            let mut seen = std::collections::HashSet::new();
-            while let Some(key) = map.next_key::<String>()? {
-                if !seen.insert(key.clone()) {
-                    return Err(serde::de::Error::custom(format!(
-                        "key `{key}` appears twice in one object"
+        Ok(Value::Array(items))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut object = serde_json::Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let value = map.next_value_seed(ValueWithoutDuplicates)?;
+            match object.entry(key) {
+                Entry::Vacant(v) => {
+                    v.insert(value);
+                }
+                Entry::Occupied(o) => {
+                    return Err(A::Error::custom(format!(
+                        "key `{}` appears twice in one object",
+                        o.key()
                     )));
                 }
-                map.next_value_seed(Walk)?;
             }
-            Ok(())
         }
+        Ok(Value::Object(object))
     }
-    let mut de = serde_json::Deserializer::from_str(text);
-    Walk.deserialize(&mut de).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
@@ -174,10 +196,39 @@ mod tests {
 
     #[test]
     fn a_key_given_twice_is_refused() {
-        assert!(no_duplicate_keys(r#"{"a": 1, "b": [{"x": 1}, {"x": 2}]}"#).is_ok());
-        let e = no_duplicate_keys(r#"{"a": 1, "b": [{"at": "0", "at": "2026-01-01T00:00:00Z"}]}"#)
-            .unwrap_err();
+        assert!(parse_without_duplicates(r#"{"a": 1, "b": [{"x": 1}, {"x": 2}]}"#).is_ok());
+        let e = parse_without_duplicates(
+            r#"{"a": 1, "b": [{"at": "0", "at": "2026-01-01T00:00:00Z"}]}"#,
+        )
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("key `at` appears twice"), "{e}");
-        assert!(no_duplicate_keys(r#"{"a": 1, "a": 1}"#).is_err());
+        assert!(parse_without_duplicates(r#"{"a": 1, "a": 1}"#).is_err());
+        assert!(parse_without_duplicates(r#"{"o": {"k": {}, "k": []}}"#).is_err());
+    }
+
+    /// Without a repeated key, the value is serde_json's, and what serde_json refuses is
+    /// refused: every kind of value, nesting, escapes, numbers of each kind, trailing text.
+    #[test]
+    fn the_value_read_in_one_pass_is_serde_jsons() {
+        let texts = [
+            r#"{"id":"01j0","n":[1,-2,3.5,1e300,18446744073709551615,-9223372036854775808],"s":"a\"\u00e9\n","t":true,"f":false,"z":null}"#,
+            r#"[{"a":{"b":[[],{},[{"c":"d"}]]}},"x",0.1]"#,
+            r#"  "text"  "#,
+            "12",
+            r#"{"b":1,"a":2,"B":3}"#,
+            "[1,2,]",
+            "{\"a\":1} x",
+            r#"{"a":1,}"#,
+            "",
+            r#"{"a":"\ud800"}"#,
+        ];
+        for t in texts {
+            let ours = parse_without_duplicates(t).map_err(|e| e.to_string());
+            let theirs = serde_json::from_str::<Value>(t).map_err(|e| e.to_string());
+            assert_eq!(ours, theirs, "{t}");
+        }
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        assert!(parse_without_duplicates(&deep).is_err(), "past serde_json's nesting limit");
     }
 }

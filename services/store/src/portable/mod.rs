@@ -19,7 +19,9 @@ use rules_core::{Actor, GameKind, Ply, ToAct};
 use serde::{Deserialize, Serialize};
 
 pub mod check;
+pub mod fast;
 pub mod text;
+pub mod time;
 
 /// Largest record (one line) accepted.
 pub const MAX_RECORD_BYTES: usize = 8 << 20;
@@ -36,7 +38,9 @@ pub struct GameRecord {
     pub seed: Option<u64>,
     pub rules_version: String,
     pub data_hash: String,
+    #[serde(deserialize_with = "time::deserialize")]
     pub created_at: DateTime<Utc>,
+    #[serde(deserialize_with = "time::deserialize")]
     pub updated_at: DateTime<Utc>,
     pub status: Status,
     pub entries: Vec<RecordEntry>,
@@ -57,6 +61,7 @@ pub struct RecordAnnotation {
     pub comment: String,
     /// `crate::journal::Author` in text.
     pub by: String,
+    #[serde(deserialize_with = "time::deserialize")]
     pub at: DateTime<Utc>,
 }
 
@@ -67,6 +72,7 @@ pub struct RecordEntry {
     /// A seat number or `dealer`.
     pub actor: String,
     pub notation: String,
+    #[serde(deserialize_with = "time::deserialize")]
     pub at: DateTime<Utc>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
@@ -160,6 +166,44 @@ impl Store {
     }
 }
 
+/// A record line read and held to the record schema: the record, or the game it names (when
+/// it names one) and why it is refused. Records in the usual shapes are read by
+/// [`fast::read`]; the others by [`read_by_schema`], which gives the same record or says what
+/// is wrong.
+pub fn read_record(line: &str) -> Result<GameRecord, (Option<String>, String)> {
+    match fast::read(line) {
+        Some(r) => Ok(r),
+        None => read_by_schema(line),
+    }
+}
+
+/// [`read_record`]'s full path: the text read into a JSON tree (no key twice in an object),
+/// the tree checked against the schema file, then read into the record.
+pub fn read_by_schema(line: &str) -> Result<GameRecord, (Option<String>, String)> {
+    let value = check::parse_without_duplicates(line).map_err(|e| {
+        // A repeated key is refused in the same pass that reads the text; the game it names
+        // (for the message) is read again from the text only on that way out.
+        let gid = e.is_data().then(|| game_id_of(line)).flatten();
+        (gid, format!("bad JSON: {e}"))
+    })?;
+    let gid = game_id_of_value(&value);
+    check::against_schema(&value).map_err(|e| (gid.clone(), e))?;
+    serde_json::from_value(value).map_err(|e| (gid, format!("bad record: {e}")))
+}
+
+/// The first 20 characters of a record's `id`, when it has one (for messages).
+fn game_id_of_value(value: &serde_json::Value) -> Option<String> {
+    value
+        .get("id")
+        .and_then(|v| v.as_str())
+        .map(|s| s.chars().take(20).collect())
+}
+
+/// [`game_id_of_value`] of a text that is JSON apart from a repeated key.
+fn game_id_of(line: &str) -> Option<String> {
+    game_id_of_value(&serde_json::from_str(line).ok()?)
+}
+
 /// [`Store::prepare_import`] for any backend: it reads only the rules and the configuration.
 pub fn prepare_import(
     registry: &Registry,
@@ -183,16 +227,7 @@ pub fn prepare_import(
             ),
         ));
     }
-    let value: serde_json::Value =
-        serde_json::from_str(line).map_err(|e| err(None, None, format!("bad JSON: {e}")))?;
-    let gid = value
-        .get("id")
-        .and_then(|v| v.as_str())
-        .map(|s| s.chars().take(20).collect::<String>());
-    check::no_duplicate_keys(line).map_err(|e| err(gid.clone(), None, format!("bad JSON: {e}")))?;
-    check::against_schema(&value).map_err(|e| err(gid.clone(), None, e))?;
-    let rec: GameRecord = serde_json::from_value(value)
-        .map_err(|e| err(gid.clone(), None, format!("bad record: {e}")))?;
+    let rec = read_record(line).map_err(|(game, reason)| err(game, None, reason))?;
     let gid = Some(rec.id.to_string());
     check::times_in_order(
         rec.created_at,
