@@ -6,6 +6,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rules_core::{Actor, ChanceRng, Dealer, GameKind, Seat, ToAct, Viewer};
 use std::io::{BufRead, BufWriter, Write};
 use std::path::Path;
+use store::portable::{PreparedImport, RecordError};
 use store::{Append, Config, GameId, GameLog, NewGame, Store};
 
 pub fn open(data_dir: &Path) -> Result<Store> {
@@ -257,9 +258,8 @@ pub fn import_from(
         let checker = scope.spawn(move || check_records(store, name, reader, &tx));
         // The receiver is consumed here, so that leaving early (`--strict`) drops it and the
         // checker, blocked on a full channel, stops instead of waiting forever.
-        for checked in rx {
-            pb.inc(checked.bytes);
-            match checked.record.and_then(|p| store.commit_import(p)) {
+        let mut answer = |line: u64, result: Result<store::Header, RecordError>| -> Result<()> {
+            match result {
                 Ok(h) => {
                     summary.imported += 1;
                     summary.entries += u64::from(h.plies);
@@ -269,10 +269,28 @@ pub fn import_from(
                     pb.suspend(|| eprintln!("rejected: {e}"));
                     if strict {
                         store.flush()?;
-                        bail!("import stopped at line {} (--strict)", checked.line);
+                        bail!("import stopped at line {line} (--strict)");
                     }
                 }
             }
+            Ok(())
+        };
+        // The records the checker has ready are written together (`commit_imports`: one
+        // transaction for several games), each answered in the file's order.
+        let mut accepted: Vec<PreparedImport> = Vec::with_capacity(WRITE_BATCH);
+        while let Ok(first) = rx.recv() {
+            let ready = std::iter::once(first).chain(std::iter::from_fn(|| rx.try_recv().ok()));
+            for checked in ready.take(WRITE_BATCH) {
+                pb.inc(checked.bytes);
+                match checked.record {
+                    Ok(p) => accepted.push(p),
+                    Err(e) => {
+                        commit_ready(store, &mut accepted, strict, &mut answer)?;
+                        answer(checked.line, Err(e))?;
+                    }
+                }
+            }
+            commit_ready(store, &mut accepted, strict, &mut answer)?;
         }
         // The channel ended: the checker is done (or failed to read the input).
         checker
@@ -287,11 +305,29 @@ pub fn import_from(
     Ok(summary)
 }
 
+/// Most records an import writes in one transaction (the checker is at most eight ahead).
+const WRITE_BATCH: usize = 16;
+
+/// Writes the records accepted so far (emptying `accepted`), answering for each in order.
+fn commit_ready(
+    store: &dyn GameLog,
+    accepted: &mut Vec<PreparedImport>,
+    strict: bool,
+    answer: &mut impl FnMut(u64, Result<store::Header, RecordError>) -> Result<()>,
+) -> Result<()> {
+    let lines: Vec<u64> = accepted.iter().map(PreparedImport::line).collect();
+    let answers = store.commit_imports(std::mem::take(accepted), strict);
+    for (line, result) in lines.into_iter().zip(answers) {
+        answer(line, result)?;
+    }
+    Ok(())
+}
+
 /// One line of an import, checked: its number, its size in bytes and the record or why not.
 struct Checked {
     line: u64,
     bytes: u64,
-    record: Result<store::portable::PreparedImport, store::portable::RecordError>,
+    record: Result<PreparedImport, RecordError>,
 }
 
 /// The checking stage of [`import_from`]: reads every line and sends it checked, in order.

@@ -84,6 +84,17 @@ pub trait GameLog: Send + Sync {
     /// Writes a record [`GameLog::prepare_import`] accepted; refused when the game exists.
     fn commit_import(&self, p: PreparedImport) -> Result<Header, RecordError>;
 
+    /// Writes records [`GameLog::prepare_import`] accepted, in order: the answer for each, as
+    /// [`GameLog::commit_import`] gives it (a backend may write them together); with
+    /// `stop_at_refusal`, the answers up to the first refusal, nothing after it written.
+    fn commit_imports(
+        &self,
+        batch: Vec<PreparedImport>,
+        stop_at_refusal: bool,
+    ) -> Vec<Result<Header, RecordError>> {
+        crate::portable::one_by_one(batch, stop_at_refusal, |p| self.commit_import(p))
+    }
+
     /// Imports one portable record: checked whole, then written.
     fn import_line(&self, line_no: u64, line: &str) -> Result<Header, RecordError> {
         let prepared = self.prepare_import(line_no, line)?;
@@ -307,6 +318,13 @@ impl GameLog for crate::Store {
     }
     fn commit_import(&self, p: PreparedImport) -> Result<Header, RecordError> {
         crate::Store::commit_import(self, p)
+    }
+    fn commit_imports(
+        &self,
+        batch: Vec<PreparedImport>,
+        stop_at_refusal: bool,
+    ) -> Vec<Result<Header, RecordError>> {
+        crate::Store::commit_imports(self, batch, stop_at_refusal)
     }
     fn flush(&self) -> Result<()> {
         crate::Store::flush(self)

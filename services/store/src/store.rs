@@ -38,6 +38,7 @@ use std::sync::{Arc, Mutex};
 
 mod backup;
 mod create;
+pub(crate) use create::new_game_writes;
 mod journal;
 mod maintenance;
 mod projections;
@@ -499,7 +500,7 @@ impl Store {
         writes: &[WalWrite],
         new_game: Option<GameId>,
     ) -> Result<()> {
-        self.commit_writes_as(writes, new_game, false)
+        self.commit_writes_as(writes, new_game.as_slice(), false)
     }
 
     /// As [`Store::commit_writes`]; with `atomic`, as one sled transaction even for an
@@ -508,13 +509,13 @@ impl Store {
     pub(crate) fn commit_writes_as(
         &self,
         writes: &[WalWrite],
-        new_game: Option<GameId>,
+        new_games: &[GameId],
         atomic: bool,
     ) -> Result<()> {
         self.space
             .check()
             .map_err(|(free, reserve)| StoreError::StorageFull { free, reserve })?;
-        if new_game.is_none() && !atomic {
+        if new_games.is_empty() && !atomic {
             for w in writes {
                 apply_write(&self.all, w)?;
             }
@@ -522,7 +523,7 @@ impl Store {
         }
         self.all[..]
             .transaction(|t| {
-                if let Some(id) = new_game {
+                for &id in new_games {
                     if t[usize::from(GAMES)].get(id.to_bytes())?.is_some() {
                         return Err(ConflictableTransactionError::Abort(StoreError::Exists(id)));
                     }

@@ -37,7 +37,11 @@ fn agrees(text: &str) -> bool {
         None => false,
         Some(fast) => {
             let full = read_by_schema(text);
-            assert_eq!(full.as_ref(), Ok(&fast), "fast read a record the full path reads otherwise:\n{text}");
+            assert_eq!(
+                full.as_ref(),
+                Ok(&fast),
+                "fast read a record the full path reads otherwise:\n{text}"
+            );
             true
         }
     }
@@ -62,7 +66,9 @@ fn every_edit_the_schema_refuses_is_refused_by_the_fast_reader() {
     type Edit = fn(&mut Value);
     let edits: Vec<(&str, Edit)> = vec![
         ("id", |r| r["id"] = "NOT-AN-ID".into()),
-        ("id upper", |r| r["id"] = r["id"].as_str().unwrap().to_uppercase().into()),
+        ("id upper", |r| {
+            r["id"] = r["id"].as_str().unwrap().to_uppercase().into()
+        }),
         ("kind", |r| r["kind"] = "chess".into()),
         ("players none", |r| r["players"] = json!([])),
         ("players nine", |r| r["players"] = json!(vec!["a"; 9])),
@@ -81,44 +87,98 @@ fn every_edit_the_schema_refuses_is_refused_by_the_fast_reader() {
         ("seed text", |r| r["seed"] = "77".into()),
         ("rules_version", |r| r["rules_version"] = json!(1)),
         ("data_hash", |r| r["data_hash"] = json!(null)),
-        ("time space", |r| r["created_at"] = "2026-01-01 00:00:00Z".into()),
-        ("time lower t", |r| r["created_at"] = "2026-01-01t00:00:00Z".into()),
-        ("time lower z", |r| r["created_at"] = "2026-01-01T00:00:00z".into()),
-        ("time no offset", |r| r["created_at"] = "2026-01-01T00:00:00".into()),
-        ("time month 13", |r| r["created_at"] = "2026-13-01T00:00:00Z".into()),
-        ("time leap second", |r| r["created_at"] = "2016-12-31T23:59:60Z".into()),
-        ("time offset 24", |r| r["created_at"] = "2026-01-01T00:00:00+24:00".into()),
-        ("time ten digits", |r| r["created_at"] = "2026-01-01T00:00:00.0123456789Z".into()),
+        ("time space", |r| {
+            r["created_at"] = "2026-01-01 00:00:00Z".into()
+        }),
+        ("time lower t", |r| {
+            r["created_at"] = "2026-01-01t00:00:00Z".into()
+        }),
+        ("time lower z", |r| {
+            r["created_at"] = "2026-01-01T00:00:00z".into()
+        }),
+        ("time no offset", |r| {
+            r["created_at"] = "2026-01-01T00:00:00".into()
+        }),
+        ("time month 13", |r| {
+            r["created_at"] = "2026-13-01T00:00:00Z".into()
+        }),
+        ("time leap second", |r| {
+            r["created_at"] = "2016-12-31T23:59:60Z".into()
+        }),
+        ("time offset 24", |r| {
+            r["created_at"] = "2026-01-01T00:00:00+24:00".into()
+        }),
+        ("time ten digits", |r| {
+            r["created_at"] = "2026-01-01T00:00:00.0123456789Z".into()
+        }),
         ("status", |r| r["status"] = "paused".into()),
         ("status tagged", |r| r["status"] = json!({"finished": null})),
         ("unknown field", |r| r["surprise"] = 1.into()),
         ("entries object", |r| r["entries"] = json!({})),
-        ("entry array", |r| r["entries"][2] = json!([2, "0", "bid 0", "2026-01-01T00:00:00Z"])),
+        ("entry array", |r| {
+            r["entries"][2] = json!([2, "0", "bid 0", "2026-01-01T00:00:00Z"])
+        }),
         ("entry ply", |r| r["entries"][2]["ply"] = json!(-2)),
         ("entry ply float", |r| r["entries"][2]["ply"] = json!(2.0)),
-        ("entry ply huge", |r| r["entries"][2]["ply"] = json!(1u64 << 40)),
-        ("entry actor", |r| r["entries"][2]["actor"] = "seat-1".into()),
-        ("entry actor 3 digits", |r| r["entries"][2]["actor"] = "007".into()),
-        ("entry actor number", |r| r["entries"][2]["actor"] = json!(0)),
-        ("entry notation long", |r| r["entries"][2]["notation"] = "x".repeat(4097).into()),
-        ("entry notation long wide", |r| r["entries"][2]["notation"] = "é".repeat(4000).into()),
-        ("entry at", |r| r["entries"][2]["at"] = "2026-01-01 00:00:00Z".into()),
+        ("entry ply huge", |r| {
+            r["entries"][2]["ply"] = json!(1u64 << 40)
+        }),
+        ("entry actor", |r| {
+            r["entries"][2]["actor"] = "seat-1".into()
+        }),
+        ("entry actor 3 digits", |r| {
+            r["entries"][2]["actor"] = "007".into()
+        }),
+        ("entry actor number", |r| {
+            r["entries"][2]["actor"] = json!(0)
+        }),
+        ("entry notation long", |r| {
+            r["entries"][2]["notation"] = "x".repeat(4097).into()
+        }),
+        ("entry notation long wide", |r| {
+            r["entries"][2]["notation"] = "é".repeat(4000).into()
+        }),
+        ("entry at", |r| {
+            r["entries"][2]["at"] = "2026-01-01 00:00:00Z".into()
+        }),
         ("entry key null", |r| r["entries"][3]["key"] = json!(null)),
-        ("entry key long", |r| r["entries"][3]["key"] = "k".repeat(129).into()),
+        ("entry key long", |r| {
+            r["entries"][3]["key"] = "k".repeat(129).into()
+        }),
         ("entry key empty", |r| r["entries"][3]["key"] = "".into()),
-        ("entry key control", |r| r["entries"][3]["key"] = "a\u{85}b".into()),
-        ("entry key format", |r| r["entries"][3]["key"] = "a\u{200B}b".into()),
-        ("entry entered_by", |r| r["entries"][3]["entered_by"] = "10".into()),
-        ("entry entered_by null", |r| r["entries"][3]["entered_by"] = json!(null)),
+        ("entry key control", |r| {
+            r["entries"][3]["key"] = "a\u{85}b".into()
+        }),
+        ("entry key format", |r| {
+            r["entries"][3]["key"] = "a\u{200B}b".into()
+        }),
+        ("entry entered_by", |r| {
+            r["entries"][3]["entered_by"] = "10".into()
+        }),
+        ("entry entered_by null", |r| {
+            r["entries"][3]["entered_by"] = json!(null)
+        }),
         ("entry unknown", |r| r["entries"][2]["who"] = "x".into()),
         ("annotations object", |r| r["annotations"] = json!({})),
         ("annotations null", |r| r["annotations"] = json!(null)),
-        ("annotation glyph", |r| r["annotations"][0]["glyph"] = "!!!".into()),
-        ("annotation glyph null", |r| r["annotations"][0]["glyph"] = json!(null)),
-        ("annotation comment long", |r| r["annotations"][0]["comment"] = "c".repeat(2001).into()),
-        ("annotation by", |r| r["annotations"][0]["by"] = "analyst:".into()),
-        ("annotation by line", |r| r["annotations"][0]["by"] = "analyst:a\nb".into()),
-        ("annotation by who", |r| r["annotations"][0]["by"] = "someone".into()),
+        ("annotation glyph", |r| {
+            r["annotations"][0]["glyph"] = "!!!".into()
+        }),
+        ("annotation glyph null", |r| {
+            r["annotations"][0]["glyph"] = json!(null)
+        }),
+        ("annotation comment long", |r| {
+            r["annotations"][0]["comment"] = "c".repeat(2001).into()
+        }),
+        ("annotation by", |r| {
+            r["annotations"][0]["by"] = "analyst:".into()
+        }),
+        ("annotation by line", |r| {
+            r["annotations"][0]["by"] = "analyst:a\nb".into()
+        }),
+        ("annotation by who", |r| {
+            r["annotations"][0]["by"] = "someone".into()
+        }),
         ("annotation no by", |r| {
             r["annotations"][0].as_object_mut().unwrap().remove("by");
         }),
@@ -147,7 +207,13 @@ fn every_edit_the_schema_refuses_is_refused_by_the_fast_reader() {
         let doubled = text.replacen(from, to, 1);
         assert_ne!(doubled, text);
         assert!(fast::read(&doubled).is_none(), "{to}");
-        assert!(read_by_schema(&doubled).unwrap_err().1.contains("appears twice"), "{to}");
+        assert!(
+            read_by_schema(&doubled)
+                .unwrap_err()
+                .1
+                .contains("appears twice"),
+            "{to}"
+        );
     }
 }
 
@@ -169,8 +235,8 @@ impl Rng {
 fn random_edits_of_records_never_make_the_two_readers_disagree() {
     let goods: Vec<String> = records().iter().map(Value::to_string).collect();
     let snippets = [
-        "\"", ",", "[", "]", "{", "}", ":", "null", "1", "-1", "1.5", "\"x\"", " ", "\\", "T",
-        "Z", "é", "\\u0000", "\"k\":1", "e9", "0",
+        "\"", ",", "[", "]", "{", "}", ":", "null", "1", "-1", "1.5", "\"x\"", " ", "\\", "T", "Z",
+        "é", "\\u0000", "\"k\":1", "e9", "0",
     ];
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let (mut fast_reads, mut tries) = (0, 0);
@@ -192,9 +258,21 @@ fn random_edits_of_records_never_make_the_two_readers_disagree() {
     }
     // Edits of a value: a random field of a random object set to a random value.
     let values = [
-        json!(null), json!(0), json!(-3), json!(2.5), json!(""), json!("0"), json!("dealer"),
-        json!("2026-01-01T00:00:00Z"), json!([]), json!({}), json!(["a"]), json!(true),
-        json!("recorder"), json!("finished"), json!(u64::MAX),
+        json!(null),
+        json!(0),
+        json!(-3),
+        json!(2.5),
+        json!(""),
+        json!("0"),
+        json!("dealer"),
+        json!("2026-01-01T00:00:00Z"),
+        json!([]),
+        json!({}),
+        json!(["a"]),
+        json!(true),
+        json!("recorder"),
+        json!("finished"),
+        json!(u64::MAX),
     ];
     for r in records() {
         for _ in 0..500 {

@@ -229,6 +229,9 @@ mod tests {
             assert_eq!(ours, theirs, "{t}");
         }
         let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
-        assert!(parse_without_duplicates(&deep).is_err(), "past serde_json's nesting limit");
+        assert!(
+            parse_without_duplicates(&deep).is_err(),
+            "past serde_json's nesting limit"
+        );
     }
 }

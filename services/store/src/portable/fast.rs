@@ -158,9 +158,10 @@ impl Entry {
         };
         (seat(&self.actor, 2) || self.actor == "dealer")
             && self.notation.len() <= MAX_NOTATION
-            && self.key.as_deref().is_none_or(|k| {
-                chars_within(k, 1, MAX_KEY) && !k.chars().any(char::is_control)
-            })
+            && self
+                .key
+                .as_deref()
+                .is_none_or(|k| chars_within(k, 1, MAX_KEY) && !k.chars().any(char::is_control))
             && self
                 .entered_by
                 .as_deref()
@@ -194,14 +195,11 @@ impl Annotation {
         let by = &self.by;
         let author = ((1..=2).contains(&by.len()) && by.bytes().all(|b| b.is_ascii_digit()))
             || ["recorder", "admin", "imported"].contains(&by.as_str())
-            || by.strip_prefix("analyst:").is_some_and(|name| {
-                !name.is_empty() && !name.chars().any(char::is_control)
-            });
+            || by
+                .strip_prefix("analyst:")
+                .is_some_and(|name| !name.is_empty() && !name.chars().any(char::is_control));
         author
-            && self
-                .glyph
-                .as_deref()
-                .is_none_or(|g| GLYPHS.contains(&g))
+            && self.glyph.as_deref().is_none_or(|g| GLYPHS.contains(&g))
             && chars_within(&self.comment, 0, MAX_COMMENT)
     }
 
@@ -332,12 +330,22 @@ mod tests {
         assert_eq!(fields(p).len(), 12);
         assert_eq!(fields(e).len(), 6);
         assert_eq!(fields(a).len(), 5);
-        assert_eq!(fields(&p["options"]), ["description", "type"], "options: any object");
+        assert_eq!(
+            fields(&p["options"]),
+            ["description", "type"],
+            "options: any object"
+        );
         // What serde requires is what the schema requires (the rest default when absent).
         let required = |o: &Value| o["required"].as_array().unwrap().len();
         assert_eq!(required(&s), 11, "all but annotations");
-        assert_eq!(p["entries"]["items"]["required"], json!(["ply", "actor", "notation", "at"]));
-        assert_eq!(p["annotations"]["items"]["required"], json!(["ply", "by", "at"]));
+        assert_eq!(
+            p["entries"]["items"]["required"],
+            json!(["ply", "actor", "notation", "at"])
+        );
+        assert_eq!(
+            p["annotations"]["items"]["required"],
+            json!(["ply", "by", "at"])
+        );
         for o in [&s, &p["entries"]["items"], &p["annotations"]["items"]] {
             assert_eq!(o["additionalProperties"], json!(false));
         }
@@ -345,7 +353,15 @@ mod tests {
 
     #[test]
     fn characters_are_counted_as_the_schema_counts_them() {
-        for s in ["", "a", "é", "ab", "日本語", "x".repeat(64).as_str(), "é".repeat(64).as_str()] {
+        for s in [
+            "",
+            "a",
+            "é",
+            "ab",
+            "日本語",
+            "x".repeat(64).as_str(),
+            "é".repeat(64).as_str(),
+        ] {
             for (least, most) in [(0, 0), (1, 1), (1, 2), (1, 64), (0, 3), (2, 3), (1, 63)] {
                 let n = s.chars().count();
                 assert_eq!(
@@ -371,7 +387,10 @@ mod tests {
             r#"{"ply": 0, "actor": "0", "notation": "bid 0", "at": "2026-01-01T00:00:00Z", "key": null}"#
         )
         .is_err());
-        assert!(status(&mut serde_json::Deserializer::from_str(r#"{"active": null}"#)).is_err());
+        assert!(status(&mut serde_json::Deserializer::from_str(
+            r#"{"active": null}"#
+        ))
+        .is_err());
         assert!(status(&mut serde_json::Deserializer::from_str(r#""finished""#)).is_ok());
     }
 }

@@ -166,7 +166,7 @@ impl Store {
             );
             notes.push(note);
         }
-        self.commit_writes_as(&writes, None, withdrawn_to.is_some())?;
+        self.commit_writes_as(&writes, &[], withdrawn_to.is_some())?;
         let queued = self.commit.submit(record(&writes));
         Ok((
             Noted {

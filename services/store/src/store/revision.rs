@@ -86,7 +86,7 @@ impl Store {
             &id.to_bytes(),
             planned.header.revision.to_be_bytes().to_vec(),
         ));
-        self.commit_writes_as(&writes, None, true)?;
+        self.commit_writes_as(&writes, &[], true)?;
         self.commit.wait_durable(record(&writes))?;
         // A finished game has no warm tip, but a reader may have loaded one meanwhile.
         self.tips_lock().remove(&id);
