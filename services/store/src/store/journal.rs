@@ -166,6 +166,10 @@ impl Store {
             );
             notes.push(note);
         }
+        if withdrawn_to.is_some() {
+            // A withdrawal removes entries earlier records wrote (see `Store::log_ahead`).
+            self.log_ahead(&writes)?;
+        }
         self.commit_writes_as(&writes, &[], withdrawn_to.is_some())?;
         let queued = self.commit.submit(record(&writes));
         Ok((

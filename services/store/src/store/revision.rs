@@ -86,6 +86,8 @@ impl Store {
             &id.to_bytes(),
             planned.header.revision.to_be_bytes().to_vec(),
         ));
+        // Logged before sled has it as well as after (see `Store::log_ahead`).
+        self.log_ahead(&writes)?;
         self.commit_writes_as(&writes, &[], true)?;
         self.commit.wait_durable(record(&writes))?;
         // A finished game has no warm tip, but a reader may have loaded one meanwhile.
