@@ -256,8 +256,9 @@ pub fn import_from(
     let (tx, rx) = std::sync::mpsc::sync_channel::<Checked>(8);
     let outcome = std::thread::scope(|scope| -> Result<()> {
         let checker = scope.spawn(move || check_records(store, name, reader, &tx));
-        // The receiver is consumed here, so that leaving early (`--strict`) drops it and the
-        // checker, blocked on a full channel, stops instead of waiting forever.
+        // The receiver is moved in here, so that leaving early (`--strict`) drops it and the
+        // checker, blocked on a full channel, stops instead of the scope waiting for it forever.
+        let rx = rx;
         let mut answer = |line: u64, result: Result<store::Header, RecordError>| -> Result<()> {
             match result {
                 Ok(h) => {

@@ -54,7 +54,7 @@ struct Record {
     players: Vec<String>,
     #[serde(deserialize_with = "object_without_duplicates")]
     options: Value,
-    #[serde(deserialize_with = "present")]
+    #[serde(deserialize_with = "super::present")]
     seed: Option<u64>,
     rules_version: String,
     data_hash: String,
@@ -256,11 +256,6 @@ fn objects<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Vec<T
 /// A field that, when present, is a string (serde would take `null` as absent).
 fn some_string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
     String::deserialize(d).map(Some)
-}
-
-/// A field that must be present, `null` or a number (serde would take it absent as `null`).
-fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
-    Option::<u64>::deserialize(d)
 }
 
 /// A status, only as one of its names (serde would also take `{"active": null}`).
