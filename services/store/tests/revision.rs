@@ -362,3 +362,91 @@ fn entries_before_a_takeback_point_are_not_corrected() {
     store.correct(later).unwrap();
     assert_eq!(store.header(id).unwrap().revision, 1);
 }
+
+/// The records of the write-ahead log's current epoch, read from a copy of the file (the store
+/// keeps it open).
+fn logged(dir: &std::path::Path) -> Vec<Vec<store::wal::WalWrite>> {
+    let copy = tempfile::tempdir().unwrap();
+    let path = copy.path().join("ludolog.wal");
+    std::fs::copy(dir.join("ludolog.wal"), &path).unwrap();
+    store::wal::WalFile::open(&path, store::wal::CAPACITY)
+        .unwrap()
+        .1
+}
+
+/// A correction rewrites keys that earlier records of the log wrote (the entry, its snapshots,
+/// the revision). Were it logged only after sled has it, sled could keep it through a crash
+/// whose log ends before its record, and the replay of those earlier records would undo it:
+/// a journal naming the later revision over a header and line back at the earlier one
+/// (`tests/crash.rs` found that state). So it is logged before sled has it as well as after: in the log, the
+/// correction's record comes twice, and a store reopened from sled holding the correction and
+/// a log holding everything up to the record written before it ends at the correction.
+#[test]
+fn a_correction_is_in_the_log_before_sled_has_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = open(dir.path());
+    let (id, found) = finished_with_corrections(&store, 5);
+    let (p, m) = found[0].clone();
+    store
+        .correct(correction(id, vec![(p, m.clone())], "typo"))
+        .unwrap();
+    let before = logged(dir.path());
+    let (p2, m2) = found[1].clone();
+    let c = store
+        .correct(correction(id, vec![(p2, m2.clone())], "second look"))
+        .unwrap();
+    assert_eq!(c.header.revision, 2);
+    let after = logged(dir.path());
+    let new: Vec<_> = after[before.len()..].to_vec();
+    assert_eq!(
+        new.len(),
+        2,
+        "the correction's record, before and after sled has it"
+    );
+    assert_eq!(new[0], new[1]);
+    // The crash the first of them guards against: sled kept the correction, the log ends with
+    // its record written ahead (the earlier correction's record still in it, to replay).
+    let plies = store.header(id).unwrap().plies;
+    let line = store.entries(id, 0, plies).unwrap();
+    drop(store);
+    let crashed = tempfile::tempdir().unwrap();
+    let reopened = {
+        // sled as the correction left it (a clean drop flushed it), and a log of this epoch's
+        // records up to the one written ahead, as a crash before the second would leave.
+        let copy = |from: &std::path::Path, to: &std::path::Path| {
+            for e in walk(from) {
+                let rel = e.strip_prefix(from).unwrap();
+                let dest = to.join(rel);
+                std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
+                std::fs::copy(&e, &dest).unwrap();
+            }
+        };
+        copy(dir.path(), crashed.path());
+        let wal = crashed.path().join("ludolog.wal");
+        std::fs::remove_file(&wal).unwrap();
+        let (mut log, none) = store::wal::WalFile::open(&wal, store::wal::CAPACITY).unwrap();
+        assert!(none.is_empty());
+        for r in &after[..before.len() + 1] {
+            log.write_batch(&store::wal::record(r)).unwrap();
+        }
+        drop(log);
+        open(crashed.path())
+    };
+    let h = reopened.header(id).unwrap();
+    assert_eq!(h.revision, 2);
+    assert_eq!(store::revision::latest(&reopened.journal(id).unwrap()), 2);
+    assert_eq!(reopened.entries(id, 0, plies).unwrap(), line);
+}
+
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
