@@ -29,7 +29,6 @@ use std::marker::PhantomData;
 pub(crate) const KINDS: [&str; 3] = ["five-tribes", "clans-of-caledonia", "mombasa"];
 pub(crate) const GLYPHS: [&str; 6] = ["!", "?", "!!", "??", "!?", "?!"];
 pub(crate) const MAX_PLAYERS: usize = 8;
-pub(crate) const MAX_NAME: usize = 64;
 pub(crate) const MAX_NOTATION: usize = 4096;
 pub(crate) const MAX_KEY: usize = 128;
 pub(crate) const MAX_ANNOTATIONS: usize = 2000;
@@ -105,7 +104,7 @@ impl Record {
             && self
                 .players
                 .iter()
-                .all(|p| chars_within(p, 1, MAX_NAME) && super::check::name_ok(p))
+                .all(|p| crate::store::check_name(p).is_ok())
             && self.options.is_object()
             && self.entries.iter().all(Entry::admitted)
             && self.annotations.len() <= MAX_ANNOTATIONS
@@ -295,7 +294,10 @@ mod tests {
         assert_eq!(p["players"]["minItems"], json!(1));
         assert_eq!(p["players"]["maxItems"], json!(MAX_PLAYERS));
         assert_eq!(p["players"]["items"]["minLength"], json!(1));
-        assert_eq!(p["players"]["items"]["maxLength"], json!(MAX_NAME));
+        assert_eq!(
+            p["players"]["items"]["maxLength"],
+            json!(crate::store::MAX_NAME)
+        );
         assert_eq!(p["id"]["pattern"], "^[0-9a-f][0-9a-hjkmnp-tv-z]{12}$");
         assert_eq!(p["options"]["type"], "object");
         assert_eq!(e["actor"]["pattern"], "^([0-9]{1,2}|dealer)$");
