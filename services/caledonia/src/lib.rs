@@ -21,7 +21,8 @@
 //! - `flow`: who acts, check-then-apply dispatch, turns, rounds.
 //! - `setup`, `actions`, `contracts`, `ports`, `production`: the rules, by concept.
 //! - `chance`: dealing, refills, drift, draws. [`scoring`]: round tiles and the final sheet.
-//! - [`legal`], [`notation`], [`view`], [`features`].
+//! - [`legal`], [`notation`], [`view`], [`features`]; `reading`: the fast reading of notation
+//!   in canonical form, tried before [`notation`]'s parsers.
 //! - [`layout`] and `presentation`: the layout a viewer draws, the view and layout schemas,
 //!   entries in words (`rules_core::Presentation`).
 //! - [`versions`]: the component-data versions a stored game may have been recorded under.
@@ -47,6 +48,7 @@ mod ports;
 mod presentation;
 mod production;
 mod raw;
+mod reading;
 pub mod scoring;
 mod setup;
 pub mod state;
@@ -126,6 +128,7 @@ impl Game for Caledonia {
         s.legal_moves(out)
     }
 
+    #[inline]
     fn play(s: &mut State, seat: Seat, m: &Move) -> Result<(), CalError> {
         TurnError::expect_seat(s.to_act(), seat)?;
         s.check(seat.0, m).map_err(|rule| CalError::Illegal {
@@ -236,12 +239,18 @@ impl Notation for Caledonia {
         notation::format_move(m)
     }
     fn parse_move(text: &str) -> Result<Move, NotationError> {
-        notation::parse_move(text)
+        reading::read_move(text).map_or_else(|| notation::parse_move(text), Ok)
     }
     fn format_chance(c: &Chance) -> String {
         notation::format_chance(c)
     }
     fn parse_chance(text: &str) -> Result<Chance, NotationError> {
-        notation::parse_chance(text)
+        reading::read_chance(text).map_or_else(|| notation::parse_chance(text), Ok)
+    }
+    fn read_move(text: &str) -> Option<Move> {
+        reading::read_move(text)
+    }
+    fn read_chance(text: &str) -> Option<Chance> {
+        reading::read_chance(text)
     }
 }

@@ -24,12 +24,17 @@ impl Tile {
         (0..crate::board::TILES as u8).map(Tile)
     }
     pub fn parse(s: &str) -> Option<Tile> {
-        let b = s.as_bytes();
-        if b.len() != 2 {
-            return None;
+        match *s.as_bytes() {
+            [col, row] => Tile::from_bytes(col, row),
+            _ => None,
         }
-        let col = b[0].checked_sub(b'a')?;
-        let row = b[1].checked_sub(b'1')?;
+    }
+
+    /// The tile written with the bytes `col` (`a`..) and `row` (`1`..).
+    #[inline]
+    pub fn from_bytes(col: u8, row: u8) -> Option<Tile> {
+        let col = col.checked_sub(b'a')?;
+        let row = row.checked_sub(b'1')?;
         if usize::from(col) >= crate::board::COLS || usize::from(row) >= crate::board::ROWS {
             return None;
         }
@@ -82,7 +87,15 @@ impl Colour {
         }
     }
     pub fn from_letter(c: char) -> Option<Colour> {
-        Colour::ALL.into_iter().find(|x| x.letter() == c)
+        // A match, not a search of `ALL`: replay reads a meeple's letter in most entries.
+        match c {
+            'Y' => Some(Colour::Yellow),
+            'W' => Some(Colour::White),
+            'G' => Some(Colour::Green),
+            'B' => Some(Colour::Blue),
+            'R' => Some(Colour::Red),
+            _ => None,
+        }
     }
     pub const fn tribe(self) -> &'static str {
         match self {
@@ -270,6 +283,17 @@ from_text!(Colour, "meeple colour", |s| Colour::ALL
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn colour_letters_round_trip_and_nothing_else_is_a_colour() {
+        for c in Colour::ALL {
+            assert_eq!(Colour::from_letter(c.letter()), Some(c));
+        }
+        let letters: Vec<char> = Colour::ALL.iter().map(|c| c.letter()).collect();
+        for x in (0u8..=255).map(char::from).filter(|x| !letters.contains(x)) {
+            assert_eq!(Colour::from_letter(x), None, "{x:?}");
+        }
+    }
 
     #[test]
     fn tile_text_round_trips() {

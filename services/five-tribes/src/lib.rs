@@ -19,7 +19,9 @@
 //! - `bidding`, `movement`, `tribes`, `tiles`, `djinns`, `market`: the rules, by concept.
 //! - `chance`: dealing, drawing and checking outcomes.
 //! - [`scoring`], [`legal`], [`notation`], [`view`], [`features`] (for position queries);
-//!   `encoding`: a position's postcard bytes written by hand, for its state hash.
+//!   `encoding`: a position's postcard bytes written by hand, for its state hash;
+//!   `reading`: the fast reading of notation in canonical form, tried before [`notation`]'s
+//!   parsers.
 //! - [`presentation`]: view and layout schemas, the layout, entries in words.
 
 mod bidding;
@@ -38,6 +40,7 @@ mod movement;
 pub mod moves;
 pub mod notation;
 pub mod presentation;
+mod reading;
 pub mod scoring;
 pub mod state;
 mod sultanate;
@@ -116,6 +119,7 @@ impl Game for FiveTribes {
         s.legal_moves(out)
     }
 
+    #[inline]
     fn play(s: &mut State, seat: Seat, m: &Move) -> Result<(), FtError> {
         TurnError::expect_seat(s.to_act(), seat)?;
         s.check(seat.0, m)
@@ -214,12 +218,18 @@ impl Notation for FiveTribes {
         notation::format_move(m)
     }
     fn parse_move(text: &str) -> Result<Move, NotationError> {
-        notation::parse_move(text)
+        reading::read_move(text).map_or_else(|| notation::parse_move(text), Ok)
     }
     fn format_chance(c: &Chance) -> String {
         notation::format_chance(c)
     }
     fn parse_chance(text: &str) -> Result<Chance, NotationError> {
-        notation::parse_chance(text)
+        reading::read_chance(text).map_or_else(|| notation::parse_chance(text), Ok)
+    }
+    fn read_move(text: &str) -> Option<Move> {
+        reading::read_move(text)
+    }
+    fn read_chance(text: &str) -> Option<Chance> {
+        reading::read_chance(text)
     }
 }

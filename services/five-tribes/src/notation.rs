@@ -465,7 +465,7 @@ fn list<T, const N: usize>(
 }
 
 /// Tile kinds by code, indexed once (a dealt layout names 30).
-fn kind_index(code: &str) -> Option<u8> {
+pub(crate) fn kind_index(code: &str) -> Option<u8> {
     static KINDS: OnceLock<NameIndex> = OnceLock::new();
     KINDS
         .get_or_init(|| NameIndex::new(components().kinds.iter().map(|k| k.code.as_str())))

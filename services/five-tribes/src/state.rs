@@ -218,10 +218,13 @@ impl State {
         self.bag.iter().sum()
     }
     /// Is there a tile from which a meeple move can be completed?
+    /// Kept beside the board until its meeples change (`Board::moves_left`).
     pub fn any_legal_pick(&self) -> bool {
-        let has = self.board.has_colour();
-        let occupied = has.iter().fold(0, |a, h| a | h);
-        Tile::all().any(|t| occupied & t.bit() != 0 && self.finishable_with(t, has))
+        self.board.moves_left(|| {
+            let has = self.board.has_colour();
+            let occupied = has.iter().fold(0, |a, h| a | h);
+            Tile::all().any(|t| occupied & t.bit() != 0 && self.finishable_with(t, has))
+        })
     }
     pub fn pick_is_finishable(&self, t: Tile) -> bool {
         self.finishable_with(t, self.board.has_colour())

@@ -6,12 +6,17 @@
 //! of a replay. So they are kept ([`Kept`]) and every change to the meeples goes through the
 //! methods here, which keep them. They are worked out again when a board is read, and in
 //! builds with debug assertions (the tests) every read checks them against the counts.
+//!
+//! Beside them is kept whether any pick can be finished ([`Board::moves_left`]): once a round
+//! runs out of moves, every turn asks it at its start and again for its `end`, of the same
+//! meeples, and each asking walked every occupied tile.
 
 use crate::board::TILES;
 use crate::ids::{Colour, Tile};
 use crate::state::{Hand, NOBODY};
 use rules_core::Kept;
 use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 /// What is on the Sultanate. Serialised as its fields (the derive, under `remote = "Self"`,
 /// writes `Board::serialize` and `Board::deserialize`; the impls below call them and set the
@@ -31,6 +36,27 @@ pub struct Board {
     /// Bit board of the tiles holding at least one meeple, per colour.
     #[serde(skip)]
     has: Kept<[u32; 5]>,
+    /// Whether a pick can be finished from some tile, once asked for the meeples as they are
+    /// ([`Board::moves_left`]); forgotten by every change to them.
+    #[serde(skip)]
+    moves: Kept<Memo>,
+}
+
+/// A yes or no kept beside the board once worked out, or not yet known. Set through `&self`
+/// (the question is asked while checking a move), so an atomic rather than a `Cell`, as a
+/// state is shared between threads: relaxed, since every thread works out the same answer
+/// from the same meeples.
+#[derive(Default)]
+struct Memo(AtomicU8);
+
+const UNKNOWN: u8 = 0;
+const NO: u8 = 1;
+const YES: u8 = 2;
+
+impl Clone for Memo {
+    fn clone(&self) -> Memo {
+        Memo(AtomicU8::new(self.0.load(Relaxed)))
+    }
 }
 
 impl Serialize for Board {
@@ -57,6 +83,7 @@ impl Board {
             palms: [0; TILES],
             palaces: [0; TILES],
             has: Kept([0; 5]),
+            moves: Kept::default(),
         }
     }
 
@@ -84,8 +111,31 @@ impl Board {
         self.has.0
     }
 
+    /// Whether a pick can be finished from some tile: `work_out()` the first time it is asked
+    /// of the meeples as they are, the answer kept after (and in builds with debug assertions
+    /// checked against `work_out()` at every asking).
+    pub fn moves_left(&self, work_out: impl FnOnce() -> bool) -> bool {
+        let kept = match self.moves.0 .0.load(Relaxed) {
+            YES => true,
+            NO => false,
+            _ => {
+                let v = work_out();
+                self.moves.0 .0.store(if v { YES } else { NO }, Relaxed);
+                return v;
+            }
+        };
+        debug_assert_eq!(kept, work_out(), "kept answer out of date");
+        kept
+    }
+
+    /// The kept [`Board::moves_left`] forgotten: the meeples change.
+    fn forget_moves(&mut self) {
+        *self.moves.0 .0.get_mut() = UNKNOWN;
+    }
+
     /// `n` meeples of colour `c` put on `t`.
     pub fn add(&mut self, t: Tile, c: Colour, n: u8) {
+        self.forget_moves();
         let i = usize::from(t.0);
         self.meeples[i][c as usize] += n;
         if n > 0 {
@@ -95,6 +145,7 @@ impl Board {
 
     /// One meeple of colour `c` taken from `t` (which holds one).
     pub fn remove(&mut self, t: Tile, c: Colour) {
+        self.forget_moves();
         let i = usize::from(t.0);
         let n = &mut self.meeples[i][c as usize];
         *n -= 1;
@@ -105,6 +156,7 @@ impl Board {
 
     /// Every meeple of colour `c` taken from `t`: how many there were.
     pub fn take_colour(&mut self, t: Tile, c: Colour) -> u8 {
+        self.forget_moves();
         let i = usize::from(t.0);
         self.has.0[c as usize] &= !(1 << i);
         std::mem::take(&mut self.meeples[i][c as usize])
@@ -112,6 +164,7 @@ impl Board {
 
     /// Every meeple taken from `t` (picked up): the hand.
     pub fn take_all(&mut self, t: Tile) -> Hand {
+        self.forget_moves();
         let i = usize::from(t.0);
         for h in &mut self.has.0 {
             *h &= !(1 << i);
@@ -121,6 +174,7 @@ impl Board {
 
     /// The kept bit boards worked out again from the counts.
     fn recount(&mut self) {
+        self.forget_moves();
         self.has = Kept(self.count_colours());
     }
 
@@ -168,6 +222,47 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Whether moves are left is worked out the first time it is asked, and again after any
+    /// change to the meeples (each method that makes one forgets the kept answer); a clone
+    /// keeps what its original knew.
+    #[test]
+    fn moves_left_is_kept_until_the_meeples_change() {
+        let t = Tile(7);
+        let mut b = Board::new([0; TILES]);
+        let asked = std::cell::Cell::new(0);
+        let ask = |b: &Board, v: bool| {
+            b.moves_left(|| {
+                asked.set(asked.get() + 1);
+                v
+            })
+        };
+        assert!(ask(&b, true));
+        assert_eq!(asked.get(), 1);
+        assert!(ask(&b.clone(), true), "a clone keeps the answer");
+        let changes: [fn(&mut Board); 4] = [
+            |b| b.add(Tile(7), Colour::Red, 2),
+            |b| b.remove(Tile(7), Colour::Red),
+            |b| {
+                b.take_colour(Tile(7), Colour::Red);
+            },
+            |b| {
+                b.take_all(Tile(7));
+            },
+        ];
+        for (i, change) in changes.iter().enumerate() {
+            let before = asked.get();
+            change(&mut b);
+            // Worked out again after the change: the new answer, whatever the old one was.
+            let v = i % 2 == 0;
+            assert_eq!(ask(&b, v), v, "change {i}");
+            assert!(
+                asked.get() > before,
+                "change {i} did not forget the kept answer"
+            );
+        }
+        assert_eq!(b.hand(t), [0; 5]);
+    }
 
     /// The counted bit boards against their definition, count by count, on boards of random
     /// counts (any byte, so also counts no real game reaches); and the kept ones, after random

@@ -21,7 +21,8 @@
 //! - The six actions by concept: `goods` (and buying), `map` (expansion), `books`
 //!   (bookkeeper and bookkeeping points), `diamonds`, `bonus`; `companies`: tracks, shares,
 //!   bases.
-//! - [`scoring`], [`legal`], [`notation`]; [`view`] (what a viewer may see) and
+//! - [`scoring`], [`legal`], [`notation`] (`reading`: its fast reading of canonical text,
+//!   tried first); [`view`] (what a viewer may see) and
 //!   [`presentation`] (view and layout schemas, the layout, entries in words).
 
 mod bonus;
@@ -41,6 +42,7 @@ pub mod moves;
 pub mod notation;
 mod planning;
 pub mod presentation;
+mod reading;
 pub mod scoring;
 pub mod state;
 pub mod track;
@@ -211,6 +213,7 @@ impl Game for Mombasa {
         s.legal_moves_of(seat.0, out)
     }
 
+    #[inline]
     fn play(s: &mut State, seat: Seat, m: &Move) -> Result<(), MbError> {
         // Planning and the start-tile choice are simultaneous: any seat still deciding may
         // move, whatever seat `to_act` names first.
@@ -365,7 +368,13 @@ impl Notation for Mombasa {
         notation::format_move(m)
     }
     fn parse_move(text: &str) -> Result<Move, NotationError> {
-        notation::parse_move(text)
+        reading::read_move(text).map_or_else(|| notation::parse_move(text), Ok)
+    }
+    fn read_move(text: &str) -> Option<Move> {
+        reading::read_move(text)
+    }
+    fn read_chance(text: &str) -> Option<Chance> {
+        reading::read_chance(text)
     }
     fn format_chance(c: &Chance) -> String {
         notation::format_chance(c)

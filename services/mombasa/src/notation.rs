@@ -14,15 +14,15 @@ use std::sync::OnceLock;
 
 /// The components' names, indexed once. Names are the same in every data version (a
 /// correction may not rename, see `data/versions.rs`), so the current data's serve all.
-struct Names {
+pub(crate) struct Names {
     cards: NameIndex,
     books: NameIndex,
     tiles: NameIndex,
     sides: NameIndex,
-    bonus: NameIndex,
+    pub(crate) bonus: NameIndex,
 }
 
-fn names() -> &'static Names {
+pub(crate) fn names() -> &'static Names {
     static NAMES: OnceLock<Names> = OnceLock::new();
     NAMES.get_or_init(|| {
         let c = components();
@@ -89,7 +89,7 @@ fn parse_side(s: &str) -> Option<u8> {
 }
 
 /// A 1-based number in `1..=max`, as a 0-based index.
-fn index1(s: &str, max: usize) -> Option<u8> {
+pub(crate) fn index1(s: &str, max: usize) -> Option<u8> {
     let n = match *s.as_bytes() {
         [d] if d.is_ascii_digit() => usize::from(d - b'0'),
         [t, d] if t.is_ascii_digit() && d.is_ascii_digit() => {

@@ -188,13 +188,21 @@ pub fn apply_entry<G: Game + Notation>(
     actor: Actor,
     notation: &str,
 ) -> Result<(), EntryError> {
+    // The fast reading first, as `parse_*` would, but without building their `Result` (with
+    // its error's two strings) around a move that is then taken straight back out of it.
     match actor {
         Actor::Seat(seat) => {
-            let m = G::parse_move(notation)?;
+            let m = match G::read_move(notation) {
+                Some(m) => m,
+                None => G::parse_move(notation)?,
+            };
             G::play(s, seat, &m).map_err(rule_error)
         }
         Actor::Dealer => {
-            let c = G::parse_chance(notation)?;
+            let c = match G::read_chance(notation) {
+                Some(c) => c,
+                None => G::parse_chance(notation)?,
+            };
             G::resolve(s, &c).map_err(rule_error)
         }
     }

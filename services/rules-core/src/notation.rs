@@ -9,11 +9,31 @@ use crate::game::Game;
 use arrayvec::ArrayVec;
 use rustc_hash::FxHashMap;
 
+mod agree;
+mod scan;
+
+pub use agree::{check_readings, FullParsers};
+pub use scan::{number, space_at, Scan};
+
+/// A game's notation. `parse_*` accept everything the game's notation allows and explain
+/// what they refuse; `read_*` are their fast readings, for text in exactly the form `format_*`
+/// write it: `Some` only where `parse_*` give `Ok` with the same value, `None` for anything
+/// else, which then goes the long way (a game's `parse_*` try `read_*` first). The two are
+/// checked against each other on recorded games and on mutations of their text by
+/// [`check_readings`], given the full parsers.
 pub trait Notation: Game {
     fn format_move(m: &Self::Move) -> String;
     fn parse_move(text: &str) -> Result<Self::Move, NotationError>;
     fn format_chance(c: &Self::Chance) -> String;
     fn parse_chance(text: &str) -> Result<Self::Chance, NotationError>;
+    /// The fast reading of a move in canonical form (see the trait): `None` by default.
+    fn read_move(_text: &str) -> Option<Self::Move> {
+        None
+    }
+    /// The fast reading of a chance outcome in canonical form: `None` by default.
+    fn read_chance(_text: &str) -> Option<Self::Chance> {
+        None
+    }
 }
 
 /// The words of an entry, split at single spaces, on the stack; `None` when it has more than
@@ -28,21 +48,24 @@ pub fn words<const N: usize>(text: &str) -> Option<ArrayVec<&str, N>> {
 }
 
 /// [`words`] into the caller's array: how many words `text` has, `None` when more than `N`.
-/// A byte loop, no allocation, and nothing returned but a count: an `Option<ArrayVec>` of
-/// words returned by value cost a copy of its 136 bytes and a stalled reload per entry.
+/// No allocation, and nothing returned but a count: an `Option<ArrayVec>` of words returned by
+/// value cost a copy of its 136 bytes and a stalled reload per entry. Each space is found
+/// eight bytes at a time ([`space_at`]).
 #[inline(always)]
 pub fn split_words<'a, const N: usize>(text: &'a str, out: &mut [&'a str; N]) -> Option<usize> {
     let mut n = 0;
-    let mut start = 0;
-    for (i, b) in text.bytes().enumerate() {
-        if b == b' ' {
-            *out.get_mut(n)? = &text[start..i];
-            n += 1;
-            start = i + 1;
+    let mut rest = text;
+    loop {
+        let at = space_at(rest.as_bytes());
+        // `at` is at an ASCII space or the end: a char boundary, so this is never `None`.
+        let (word, after) = rest.split_at_checked(at)?;
+        *out.get_mut(n)? = word;
+        n += 1;
+        match after.get(1..) {
+            Some(next) => rest = next,
+            None => return Some(n),
         }
     }
-    *out.get_mut(n)? = &text[start..];
-    Some(n + 1)
 }
 
 /// The pieces of `text` between the bytes `sep` (an ASCII separator: `,` in a list), exactly

@@ -1,0 +1,137 @@
+//! The fast reading of Clans of Caledonia notation ([`rules_core::Notation::read_move`] and
+//! `read_chance`): the commonest entries in exactly the form `notation` writes them, read by
+//! their bytes or word by word with [`Scan`], to the value `notation::parse_*` give; `None`
+//! for any other text, which the full parsers then read or explain. Rarer moves and outcomes
+//! are read by the full parser from here, so that the fast reading reads every canonical
+//! entry. Replay reads every entry of every game it rebuilds, and the full parser's general
+//! word splitting cost a fifth of a replay. `tests/readings.rs` checks both agree, on
+//! recorded games and mutations of them.
+
+use crate::ids::{Clan, ContractId, Good, Hex, Tech, Unit};
+use crate::moves::{Chance, Move};
+use crate::notation;
+use arrayvec::ArrayVec;
+use rules_core::notation::{number, pieces, short_key, short_tag as tag, Scan};
+
+mod verb {
+    use super::tag;
+    pub const EXPAND: u64 = tag("expand");
+    pub const SELL: u64 = tag("sell");
+    pub const BUY: u64 = tag("buy");
+    pub const MAKE: u64 = tag("make");
+    pub const PLACE: u64 = tag("place");
+    pub const OBTAIN: u64 = tag("obtain");
+    pub const CLAN: u64 = tag("clan");
+    pub const NB: u64 = tag("nb");
+    pub const ROW: u64 = tag("row");
+    pub const TECH: u64 = tag("tech");
+    pub const MILK: u64 = tag("milk");
+}
+
+/// A single digit.
+fn digit(b: u8) -> Option<u8> {
+    b.is_ascii_digit().then(|| b - b'0')
+}
+
+/// The items of a list separated by `sep` (`-`: none), each read by `f`, as the full
+/// parser's `P::list` reads them.
+fn list<T, const N: usize>(
+    s: &str,
+    sep: u8,
+    f: impl Fn(&str) -> Option<T>,
+) -> Option<ArrayVec<T, N>> {
+    let mut out = ArrayVec::new();
+    if s != "-" {
+        for part in pieces(s, sep) {
+            out.try_push(f(part)?).ok()?;
+        }
+    }
+    Some(out)
+}
+
+fn contracts<const N: usize>(s: &str, sep: u8) -> Option<ArrayVec<ContractId, N>> {
+    list(s, sep, |x| number(x).map(ContractId))
+}
+
+pub fn read_move(text: &str) -> Option<Move> {
+    // Entries of fixed shape by their bytes: a length and a few comparisons.
+    match *text.as_bytes() {
+        [b'p', b'a', b's', b's'] => return Some(Move::Pass),
+        [b's', b'h', b'i', b'p'] => return Some(Move::Ship),
+        [b'h', b'i', b'r', b'e'] => return Some(Move::Hire),
+        [b'd', b'o', b'n', b'e'] => return Some(Move::Done),
+        [b'm', b'a', b'k', b'e', b' ', c, b' ', b, b' ', w] => {
+            return Some(Move::Make {
+                cheese: digit(c)?,
+                bread: digit(b)?,
+                whisky: digit(w)?,
+                cellar: false,
+            })
+        }
+        _ => {}
+    }
+    let mut s = Scan::new(text);
+    let verb = short_key(s.word()?);
+    let m = match verb {
+        verb::EXPAND => Move::Expand(Unit::parse(s.word()?)?, Hex::parse(s.word()?)?),
+        verb::SELL | verb::BUY => Move::Trade {
+            good: Good::parse(s.word()?)?,
+            sell: verb == verb::SELL,
+            n: number(s.word()?)?,
+        },
+        verb::MAKE => Move::Make {
+            cheese: number(s.word()?)?,
+            bread: number(s.word()?)?,
+            whisky: number(s.word()?)?,
+            cellar: match s.word() {
+                None => false,
+                Some("cellar") => true,
+                Some(_) => return None,
+            },
+        },
+        verb::PLACE => Move::Place(Unit::parse(s.word()?)?, Hex::parse(s.word()?)?),
+        verb::OBTAIN => Move::Obtain(contracts(s.word()?, b'+')?),
+        verb::CLAN => Move::Clan(Clan::parse(s.word()?)?),
+        verb::NB => Move::Neighbour(Good::parse(s.word()?)?, number(s.word()?)?),
+        verb::ROW => Move::Row(Hex::parse(s.word()?)?, Hex::parse(s.word()?)?),
+        verb::TECH => Move::Tech(Tech::parse(s.word()?)?),
+        verb::MILK => Move::Milk(number(s.word()?)?),
+        // The rarer moves (ports, contracts fulfilled, upgrades, ...), the long way.
+        _ => return notation::parse_move(text).ok(),
+    };
+    s.done(m)
+}
+
+/// A price-die face with its sign, `+2` or `-3`, as the full parser's `die_face` reads it.
+fn die_face(n: &str) -> Option<i8> {
+    let (sign, size) = match n.as_bytes().first()? {
+        b'+' => (1, n.get(1..)?),
+        b'-' => (-1, n.get(1..)?),
+        _ => return None,
+    };
+    Some(sign * i8::try_from(number(size)?).ok()?)
+}
+
+/// The value of a `key=value` word.
+fn field<'a>(w: &'a str, key: &str) -> Option<&'a str> {
+    w.strip_prefix(key)?.strip_prefix('=')
+}
+
+pub fn read_chance(text: &str) -> Option<Chance> {
+    let mut s = Scan::new(text);
+    if s.word()? != "prep" {
+        // The deal, once a game, and building-bonus draws, the long way.
+        return notation::parse_chance(text).ok();
+    }
+    let refill = contracts(field(s.word()?, "refill")?, b',')?;
+    let drift = list(field(s.word()?, "drift")?, b',', |x| {
+        let at = x.bytes().position(|b| b == b'+' || b == b'-')?;
+        let (g, n) = x.split_at_checked(at)?;
+        Some((Good::parse(g)?, die_face(n)?))
+    })?;
+    let die = match s.word() {
+        None => None,
+        Some(e) => Some(die_face(field(e, "die")?)?),
+    };
+    s.done(Chance::Prep { refill, drift, die })
+}

@@ -1,0 +1,306 @@
+//! The fast reading of Five Tribes notation ([`rules_core::Notation::read_move`] and
+//! `read_chance`): text in exactly the form `notation` writes it, read word by word with
+//! [`Scan`], to the value `notation::parse_*` give; `None` for anything else, which the full
+//! parsers then read or explain. Replay reads every entry of every game it rebuilds, and the
+//! full parser's general word splitting and error plumbing cost more than the rules applying
+//! the move. `tests/readings.rs` checks both agree, on recorded games and mutations of them.
+
+use crate::data::components;
+use crate::ids::{Colour, Djinn, Res, Tile};
+use crate::moves::{Chance, DjinnUse, Goods, Move, Pay, Redirect, Target};
+use crate::notation::kind_index;
+use arrayvec::ArrayVec;
+use rules_core::notation::{cut, number, pieces, short_key, short_tag as tag, Scan};
+
+/// The words that start a move, as short keys: the verb picks its arm by one comparison.
+mod verb {
+    use super::tag;
+    pub const BID: u64 = tag("bid");
+    pub const PICK: u64 = tag("pick");
+    pub const DROP: u64 = tag("drop");
+    pub const BUILD: u64 = tag("build");
+    pub const KILL: u64 = tag("kill");
+    pub const NOKILL: u64 = tag("nokill");
+    pub const PALM: u64 = tag("palm");
+    pub const PALACE: u64 = tag("palace");
+    pub const BUY: u64 = tag("buy");
+    pub const DJINN: u64 = tag("djinn");
+    pub const SKIP: u64 = tag("skip");
+    pub const USE: u64 = tag("use");
+    pub const KEEP: u64 = tag("keep");
+    pub const SELL: u64 = tag("sell");
+    pub const END: u64 = tag("end");
+}
+
+fn colour(w: &str) -> Option<Colour> {
+    match w.as_bytes() {
+        [c] => Colour::from_letter(char::from(*c)),
+        _ => None,
+    }
+}
+
+fn victims(w: &str) -> Option<(Colour, Option<Colour>)> {
+    match cut(w, b'+') {
+        Some((a, b)) => Some((colour(a)?, Some(colour(b)?))),
+        None => Some((colour(w)?, None)),
+    }
+}
+
+fn pay(s: &mut Scan<'_>) -> Option<Pay> {
+    Pay::from_code(s.word()?)
+}
+
+/// A number from 1, less one (card positions are written from 1).
+fn from_one(w: &str) -> Option<u8> {
+    number(w)?.checked_sub(1)
+}
+
+/// An optional `NAME TILE PAY` ending (Hagis, Lamia), the last words of the move.
+fn redirect(s: &mut Scan<'_>, name: &str) -> Option<Option<Redirect>> {
+    if s.end() {
+        return Some(None);
+    }
+    if s.word()? != name {
+        return None;
+    }
+    let at = Tile::parse(s.word()?)?;
+    let pay = pay(s)?;
+    s.done(Some(Redirect { at, pay }))
+}
+
+pub fn read_move(text: &str) -> Option<Move> {
+    // The commonest entries (two in three of a recorded game's) by their bytes at fixed
+    // places: a length and a few byte comparisons, where reading words costs a hundred
+    // instructions.
+    match *text.as_bytes() {
+        [b'd', b'r', b'o', b'p', b' ', col, row, b' ', c] => {
+            return Some(Move::Drop {
+                to: Tile::from_bytes(col, row)?,
+                colour: Colour::from_letter(char::from(c))?,
+            })
+        }
+        [b'p', b'i', b'c', b'k', b' ', col, row] => {
+            return Some(Move::Pick(Tile::from_bytes(col, row)?))
+        }
+        [b'e', b'n', b'd'] => return Some(Move::End),
+        _ => {}
+    }
+    let mut s = Scan::new(text);
+    let m = match short_key(s.word()?) {
+        verb::DROP => {
+            let to = Tile::parse(s.word()?)?;
+            Move::Drop {
+                to,
+                colour: colour(s.word()?)?,
+            }
+        }
+        verb::PICK => Move::Pick(Tile::parse(s.word()?)?),
+        verb::END => Move::End,
+        verb::BID => {
+            let cost = number(s.word()?)?;
+            let spot = match cost {
+                0 => 0,
+                c => components()
+                    .bid_costs
+                    .iter()
+                    .position(|&x| x == u32::from(c))? as u8,
+            };
+            let kumarbi = match s.word() {
+                None => 0,
+                Some("kumarbi") => number(s.word()?).filter(|&n| n > 0)?,
+                Some(_) => return None,
+            };
+            Move::Bid { spot, kumarbi }
+        }
+        verb::SELL => {
+            let mut g = 0u16;
+            for code in pieces(s.word()?, b'+') {
+                let r = Res::from_code(code).filter(|r| !r.is_fakir())?;
+                if g & (1 << r.0) != 0 {
+                    return None;
+                }
+                g |= 1 << r.0;
+            }
+            Move::Sell(Goods(g))
+        }
+        verb::BUY => {
+            let first = from_one(s.word()?)?;
+            let second = match s.word() {
+                None => None,
+                Some(w) => Some(from_one(w)?),
+            };
+            Move::Buy { first, second }
+        }
+        verb::KILL => {
+            let at = s.word()?;
+            let (first, second) = victims(s.word()?)?;
+            let target = match at.strip_prefix('@') {
+                Some(seat) => Target::Seat {
+                    seat: number(seat)?,
+                    first,
+                    second,
+                },
+                None => Target::Tile {
+                    tile: Tile::parse(at)?,
+                    first,
+                    second,
+                },
+            };
+            let iblis = match s.word() {
+                None => None,
+                Some("iblis") => Some(pay(&mut s)?),
+                Some(_) => return None,
+            };
+            Move::Kill { target, iblis }
+        }
+        verb::BUILD => {
+            let mut w = s.word();
+            let mut fakirs = 0;
+            if let Some(n) = w.and_then(|w| w.strip_prefix('+')) {
+                fakirs = number(n).filter(|&n| n > 0)?;
+                w = s.word();
+            }
+            let echidna = match w {
+                None => None,
+                Some("echidna") => Some(pay(&mut s)?),
+                Some(_) => return None,
+            };
+            Move::Build { fakirs, echidna }
+        }
+        verb::NOKILL => Move::NoKill,
+        verb::SKIP => Move::Skip,
+        verb::PALM => Move::Palm(redirect_after_tile(&mut s, "lamia")?),
+        verb::PALACE => Move::Palace(redirect_after_tile(&mut s, "hagis")?),
+        verb::DJINN => {
+            let djinn = Djinn::from_slug(s.word()?)?;
+            Move::TakeDjinn {
+                djinn,
+                pay: pay(&mut s)?,
+            }
+        }
+        verb::KEEP => Move::Keep(Djinn::from_slug(s.word()?)?),
+        verb::USE => Move::Use(djinn_use(&mut s)?),
+        _ => return None,
+    };
+    s.done(m)
+}
+
+/// `palm`'s and `palace`'s optional `TILE NAME PAY`.
+fn redirect_after_tile(s: &mut Scan<'_>, name: &str) -> Option<Option<Redirect>> {
+    let Some(w) = s.word() else {
+        return Some(None);
+    };
+    let at = Tile::parse(w)?;
+    if s.word()? != name {
+        return None;
+    }
+    Some(Some(Redirect { at, pay: pay(s)? }))
+}
+
+/// `use DJINN ...`: the djinn and what its power needs.
+fn djinn_use(s: &mut Scan<'_>) -> Option<DjinnUse> {
+    let d = Djinn::from_slug(s.word()?)?;
+    Some(match d {
+        Djinn::AnunNak | Djinn::Leta | Djinn::Utug => {
+            let tile = Tile::parse(s.word()?)?;
+            let pay = pay(s)?;
+            match d {
+                Djinn::AnunNak => DjinnUse::AnunNak { tile, pay },
+                Djinn::Leta => DjinnUse::Leta { tile, pay },
+                _ => DjinnUse::Utug { tile, pay },
+            }
+        }
+        Djinn::Bouraq => {
+            let village = Tile::parse(s.word()?)?;
+            let pay = pay(s)?;
+            let hagis = redirect(s, "hagis")?;
+            DjinnUse::Bouraq {
+                village,
+                pay,
+                hagis,
+            }
+        }
+        Djinn::Enki => {
+            let oasis = Tile::parse(s.word()?)?;
+            let pay = pay(s)?;
+            let lamia = redirect(s, "lamia")?;
+            DjinnUse::Enki { oasis, pay, lamia }
+        }
+        Djinn::Sibittis => DjinnUse::Sibittis { pay: pay(s)? },
+        Djinn::Sloar => DjinnUse::Sloar,
+        _ => return None,
+    })
+}
+
+/// The items of a `.`-separated list (`-`: none), each read by `f`, as the full parser's
+/// list reads them.
+fn list_of<T, const N: usize>(
+    items: &str,
+    f: impl Fn(&str) -> Option<T>,
+) -> Option<ArrayVec<T, N>> {
+    let mut out = ArrayVec::new();
+    if items != "-" {
+        for item in pieces(items, b'.') {
+            out.try_push(f(item)?).ok()?;
+        }
+    }
+    Some(out)
+}
+
+/// The value of a `name=value` word.
+fn field<'a>(s: &mut Scan<'a>, name: &str) -> Option<&'a str> {
+    s.word()?.strip_prefix(name)?.strip_prefix('=')
+}
+
+pub fn read_chance(text: &str) -> Option<Chance> {
+    let mut s = Scan::new(text);
+    let c = match s.word()? {
+        "refill" => {
+            let cards = list_of(field(&mut s, "cards")?, Res::from_code)?;
+            let djinns = list_of(field(&mut s, "djinns")?, Djinn::from_slug)?;
+            Chance::Refill { cards, djinns }
+        }
+        "draw" => {
+            let (kind, v) = cut(s.word()?, b'=')?;
+            match kind {
+                "cards" => Chance::Cards(list_of(v, Res::from_code)?),
+                "djinns" => Chance::Djinns(list_of(v, Djinn::from_slug)?),
+                "meeples" => {
+                    let mut out = ArrayVec::new();
+                    for c in v.bytes() {
+                        out.try_push(Colour::from_letter(char::from(c))?).ok()?;
+                    }
+                    Chance::Meeples(out)
+                }
+                _ => return None,
+            }
+        }
+        "deal" => {
+            let layout = field(&mut s, "layout")?;
+            let meeples = field(&mut s, "meeples")?;
+            let order = field(&mut s, "order")?;
+            let cards = field(&mut s, "cards")?;
+            let djinns = field(&mut s, "djinns")?;
+            let layout: ArrayVec<u8, 30> = list_of(layout, kind_index)?;
+            let meeples: ArrayVec<[Colour; 3], 30> = list_of(meeples, |m| {
+                match m.as_bytes() {
+                    &[a, b, c] => Some([a, b, c].map(|x| Colour::from_letter(char::from(x)))),
+                    _ => None,
+                }
+                .and_then(|[a, b, c]| Some([a?, b?, c?]))
+            })?;
+            Chance::Deal(Box::new(crate::moves::Deal {
+                layout: layout.into_inner().ok()?,
+                meeples: meeples.into_inner().ok()?,
+                bid_order: list_of(order, |w| match w.as_bytes() {
+                    &[d @ b'0'..=b'9'] => Some(d - b'0'),
+                    _ => None,
+                })?,
+                cards: list_of(cards, Res::from_code)?,
+                djinns: list_of(djinns, Djinn::from_slug)?,
+            }))
+        }
+        _ => return None,
+    };
+    s.done(c)
+}
