@@ -247,6 +247,7 @@ impl Notation for Caledonia {
     fn parse_chance(text: &str) -> Result<Chance, NotationError> {
         reading::read_chance(text).map_or_else(|| notation::parse_chance(text), Ok)
     }
+    #[inline]
     fn read_move(text: &str) -> Option<Move> {
         reading::read_move(text)
     }

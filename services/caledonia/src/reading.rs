@@ -53,6 +53,7 @@ fn contracts<const N: usize>(s: &str, sep: u8) -> Option<ArrayVec<ContractId, N>
     list(s, sep, |x| number(x).map(ContractId))
 }
 
+#[inline]
 pub fn read_move(text: &str) -> Option<Move> {
     // Entries of fixed shape by their bytes: a length and a few comparisons.
     match *text.as_bytes() {
@@ -70,6 +71,13 @@ pub fn read_move(text: &str) -> Option<Move> {
         }
         _ => {}
     }
+    read_words(text)
+}
+
+/// [`read_move`] past the entries of fixed shape: word by word. Apart, so that those entries
+/// (read where replay calls) do not pay for the registers this larger body saves.
+#[inline(never)]
+fn read_words(text: &str) -> Option<Move> {
     let mut s = Scan::new(text);
     let verb = short_key(s.word()?);
     let m = match verb {

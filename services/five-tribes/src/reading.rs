@@ -68,6 +68,7 @@ fn redirect(s: &mut Scan<'_>, name: &str) -> Option<Option<Redirect>> {
     s.done(Some(Redirect { at, pay }))
 }
 
+#[inline]
 pub fn read_move(text: &str) -> Option<Move> {
     // The commonest entries (two in three of a recorded game's) by their bytes at fixed
     // places: a length and a few byte comparisons, where reading words costs a hundred
@@ -85,6 +86,13 @@ pub fn read_move(text: &str) -> Option<Move> {
         [b'e', b'n', b'd'] => return Some(Move::End),
         _ => {}
     }
+    read_words(text)
+}
+
+/// [`read_move`] past the entries of fixed shape: word by word. Apart, so that those entries
+/// (read where replay calls) do not pay for the registers this larger body saves.
+#[inline(never)]
+fn read_words(text: &str) -> Option<Move> {
     let mut s = Scan::new(text);
     let m = match short_key(s.word()?) {
         verb::DROP => {

@@ -370,6 +370,7 @@ impl Notation for Mombasa {
     fn parse_move(text: &str) -> Result<Move, NotationError> {
         reading::read_move(text).map_or_else(|| notation::parse_move(text), Ok)
     }
+    #[inline]
     fn read_move(text: &str) -> Option<Move> {
         reading::read_move(text)
     }

@@ -22,6 +22,7 @@ mod verb {
     pub const BUY: u64 = tag("buy");
 }
 
+#[inline]
 pub fn read_move(text: &str) -> Option<Move> {
     // Entries of fixed shape by their bytes: a length and a few comparisons.
     match *text.as_bytes() {
@@ -34,6 +35,13 @@ pub fn read_move(text: &str) -> Option<Move> {
         }
         _ => {}
     }
+    read_words(text)
+}
+
+/// [`read_move`] past the entries of fixed shape: word by word. Apart, so that those entries
+/// (read where replay calls) do not pay for the registers this larger body saves.
+#[inline(never)]
+fn read_words(text: &str) -> Option<Move> {
     let mut s = Scan::new(text);
     let m = match short_key(s.word()?) {
         verb::PLAN => Move::Plan {

@@ -5,6 +5,7 @@ use crate::data::{self, Card, Components};
 use crate::ids::{CardId, Company, DECK_CARDS, MAX_SEATS, NONE, OWN_CARDS, SLOTS};
 use crate::track::Track;
 use crate::undo::Spare;
+use rules_core::Kept;
 use serde::{Deserialize, Serialize};
 
 /// Options of a game.
@@ -221,7 +222,12 @@ impl Player {
 }
 
 /// The whole position.
+///
+/// Serialised as its fields (the derive, under `remote = "Self"`, writes `State::serialize` and
+/// `State::deserialize`; the trait impls below call them), so that reading a state can set the
+/// component data it keeps beside the position ([`State::data`]).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct State {
     pub options: Options,
     pub players: u8,
@@ -282,8 +288,40 @@ pub struct State {
     /// The hash of the component-data version the game is played under (`data_hash` of its
     /// record): every rule reads that version's tables through [`State::data`]. Last, so that
     /// a snapshot made before this field existed fails to decode (and the store replays the
-    /// log) instead of being misread.
+    /// log) instead of being misread. Never changed after the state is made, so neither are
+    /// its tables, kept beside it.
     pub data: u64,
+    /// The tables of `data`, which rules read several times an entry: finding them among the
+    /// versions each time cost a twentieth of a replay. Not part of the position; set when a
+    /// state is made or read.
+    #[serde(skip, default = "current_components")]
+    pub(crate) components: Kept<&'static Components>,
+}
+
+/// Only for the moment between reading a state's fields and setting its tables.
+fn current_components() -> Kept<&'static Components> {
+    Kept(data::components())
+}
+
+/// The tables of the data version `hash`; the current data for a version this build does not
+/// have (a decoded state naming one), rather than a panic.
+fn components_of(hash: u64) -> Kept<&'static Components> {
+    Kept(data::version(hash).unwrap_or_else(data::components))
+}
+
+impl Serialize for State {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        // The inherent function the derive wrote: the fields, as before the tables were kept.
+        State::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for State {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<State, D::Error> {
+        let mut s = State::deserialize(deserializer)?;
+        s.components = components_of(s.data);
+        Ok(s)
+    }
 }
 
 impl State {
@@ -304,7 +342,7 @@ impl State {
         data::version(hash).map(|c| State::with(options, rules, hash, c))
     }
 
-    fn with(options: &Options, rules: Rules, hash: u64, c: &Components) -> State {
+    fn with(options: &Options, rules: Rules, hash: u64, c: &'static Components) -> State {
         let n = usize::from(options.players);
         State {
             options: options.clone(),
@@ -313,6 +351,7 @@ impl State {
             undo: None,
             spare: Spare::default(),
             data: hash,
+            components: Kept(c),
             players: options.players,
             phase: Phase::Setup,
             round: 0,
@@ -345,8 +384,9 @@ impl State {
     /// The component data this game is played under. A state names a version this build has
     /// (it was made by [`State::new_under`]); a decoded state naming an unknown one falls back
     /// to the current data rather than panic.
+    #[inline]
     pub fn data(&self) -> &'static Components {
-        data::version(self.data).unwrap_or_else(data::components)
+        self.components.0
     }
 
     /// The component data of card `id` in this game. The cards of a seat's colour are the
@@ -384,5 +424,43 @@ impl State {
 
     pub fn player(&self, seat: u8) -> Option<&Player> {
         self.seats.get(usize::from(seat))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A state keeps the tables of its own data version, made or read (as postcard and as
+    /// JSON), and a clone keeps them too.
+    #[test]
+    fn a_state_made_or_read_keeps_the_tables_of_its_data_version() {
+        let o = Options {
+            players: 3,
+            first_game: false,
+            track_cards: true,
+            first_player: None,
+        };
+        for h in data::version_hashes() {
+            let want = data::version(h).unwrap();
+            let s = State::new_under(&o, h).unwrap();
+            assert!(std::ptr::eq(s.data(), want));
+            assert!(std::ptr::eq(s.clone().data(), want));
+            let bytes = postcard::to_allocvec(&s).unwrap();
+            let read: State = postcard::from_bytes(&bytes).unwrap();
+            assert!(std::ptr::eq(read.data(), want), "{h:016x} from postcard");
+            let json = serde_json::to_string(&s).unwrap();
+            let read: State = serde_json::from_str(&json).unwrap();
+            assert!(std::ptr::eq(read.data(), want), "{h:016x} from JSON");
+            assert!(!json.contains("components"), "the tables are not written");
+        }
+        // A state naming a version this build does not have reads with the current tables.
+        let s = State::new(&o);
+        let json = serde_json::to_string(&s)
+            .unwrap()
+            .replace(&format!("\"data\":{}", s.data), "\"data\":7");
+        let read: State = serde_json::from_str(&json).unwrap();
+        assert_eq!(read.data, 7);
+        assert!(std::ptr::eq(read.data(), data::components()));
     }
 }

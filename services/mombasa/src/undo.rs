@@ -111,6 +111,7 @@ impl State {
             undo,
             spare: _,
             data,
+            components,
         } = s;
         self.options.clone_from(options);
         self.players = *players;
@@ -141,5 +142,6 @@ impl State {
         self.book_refill = *book_refill;
         self.undo.clone_from(undo);
         self.data = *data;
+        self.components = *components;
     }
 }

@@ -7,12 +7,13 @@
 use crate::error::NotationError;
 use crate::game::Game;
 use arrayvec::ArrayVec;
-use rustc_hash::FxHashMap;
 
 mod agree;
+mod names;
 mod scan;
 
 pub use agree::{check_readings, FullParsers};
+pub use names::NameIndex;
 pub use scan::{number, space_at, Scan};
 
 /// A game's notation. `parse_*` accept everything the game's notation allows and explain
@@ -116,18 +117,6 @@ impl<'a> Iterator for Pieces<'a> {
     }
 }
 
-/// Component names (a card's code, a tile's id) to their index. Notation names components by
-/// their data ids; comparing a word with every name in turn was most of a replay's parse time,
-/// so a parser builds one of these per kind of component, once, and looks names up by hash.
-/// Names of up to [`PACKED`] bytes (all of today's) are keys packed into one integer: hashing
-/// and comparing one is a few instructions, where a string key cost a hash loop and a
-/// `memcmp` call per lookup.
-#[derive(Debug, Default)]
-pub struct NameIndex {
-    packed: FxHashMap<u128, u8>,
-    long: FxHashMap<Box<str>, u8>,
-}
-
 /// The longest name kept as a packed key (the sixteenth byte holds the length).
 const PACKED: usize = 15;
 
@@ -162,24 +151,35 @@ pub const fn tag(word: &str) -> u128 {
 #[inline]
 pub fn word_key(word: &str) -> u128 {
     // [`key`]'s value from two overlapping loads instead of a loop over the bytes: a byte
-    // both loads hold lands twice in the same place, and `|` keeps it as it is.
+    // both loads hold lands twice in the same place, and `|` keeps it as it is. The bytes
+    // are put together in the narrowest integer that holds them: a `u128` shifted by a
+    // variable amount is a branchy sequence of instructions, a `u32` or `u64` one.
     let b = word.as_bytes();
     let n = b.len();
     let len = (n as u128) << (8 * PACKED);
     let le4 = |i: usize| {
         b.get(i..i + 4)
             .and_then(|s| <[u8; 4]>::try_from(s).ok())
-            .map_or(0, |a| u128::from(u32::from_le_bytes(a)))
+            .map_or(0, |a| u64::from(u32::from_le_bytes(a)))
     };
     let le8 = |i: usize| {
         b.get(i..i + 8)
             .and_then(|s| <[u8; 8]>::try_from(s).ok())
-            .map_or(0, |a| u128::from(u64::from_le_bytes(a)))
+            .map_or(0, u64::from_le_bytes)
     };
+    let at = |i: usize| b.get(i).map_or(0, |&x| u32::from(x)) << (8 * (i & 3));
     match n {
-        0..=3 => key(word).unwrap_or(NO_KEY),
-        4..=8 => len | le4(0) | le4(n - 4) << (8 * (n - 4)),
-        9..=PACKED => len | le8(0) | le8(n - 8) << (8 * (n - 8)),
+        0 => len,
+        // Overlapping reads again: the middle byte of three, or the second of two twice.
+        1..=3 => len | u128::from(at(0) | at(n / 2) | at(n - 1)),
+        4..=8 => len | u128::from(le4(0) | le4(n - 4) << (8 * (n - 4))),
+        9..=PACKED => {
+            // The second load's place, 8 to 56 bits up: its low part joins the first word,
+            // what it shifts past 64 bits makes the second.
+            let up = 8 * (n - 8);
+            let (first, last) = (le8(0), le8(n - 8));
+            len | u128::from(first | last << up) | u128::from(last >> (64 - up)) << 64
+        }
         _ => NO_KEY,
     }
 }
@@ -231,32 +231,6 @@ pub const fn short_tag(word: &str) -> u64 {
 
 /// The short key of no word: its length byte (255) is longer than any short key's.
 pub const NO_SHORT_KEY: u64 = u64::MAX;
-
-impl NameIndex {
-    /// The index of names in order: the `i`-th name is `i`. A repeated name keeps its first
-    /// index, as a scan from the front would find it.
-    pub fn new<'a>(names: impl IntoIterator<Item = &'a str>) -> NameIndex {
-        let mut ix = NameIndex::default();
-        for (i, name) in names.into_iter().enumerate() {
-            let Ok(i) = u8::try_from(i) else { break };
-            match key(name) {
-                Some(k) => ix.packed.entry(k).or_insert(i),
-                None => ix.long.entry(name.into()).or_insert(i),
-            };
-        }
-        ix
-    }
-
-    /// The index of `name`. Its key comes from [`word_key`]'s two loads, not [`key`]'s loop
-    /// over the bytes (the same key: tested), since replay looks names up on every entry.
-    #[inline]
-    pub fn get(&self, name: &str) -> Option<u8> {
-        match word_key(name) {
-            NO_KEY => self.long.get(name).copied(),
-            k => self.packed.get(&k).copied(),
-        }
-    }
-}
 
 #[cfg(test)]
 mod tests {
@@ -388,37 +362,5 @@ mod tests {
             }
         }
         assert!(words.iter().all(|w| tag(w) != NO_KEY));
-    }
-
-    #[test]
-    fn a_name_index_finds_each_name_at_its_position_and_nothing_else() {
-        let ix = NameIndex::new(["A1", "B2", "A1", "C3"]);
-        assert_eq!(ix.get("A1"), Some(0), "the first of a repeated name");
-        assert_eq!(ix.get("B2"), Some(1));
-        assert_eq!(ix.get("C3"), Some(3));
-        assert_eq!(ix.get("a1"), None);
-        assert_eq!(ix.get(""), None);
-        // Packed and long names, and names that differ only in length or trailing bytes.
-        let names = [
-            "",
-            "a",
-            "a\0",
-            "fifteen-bytes-x",
-            "sixteen-bytes-xy",
-            "sixteen-bytes-xz",
-        ];
-        let ix = NameIndex::new(names);
-        for (i, name) in names.iter().enumerate() {
-            assert_eq!(ix.get(name), Some(i as u8), "{name:?}");
-        }
-        for absent in [
-            "\0",
-            "a\0\0",
-            "fifteen-bytes-",
-            "sixteen-bytes-x",
-            "sixteen-bytes-xyz",
-        ] {
-            assert_eq!(ix.get(absent), None, "{absent:?}");
-        }
     }
 }

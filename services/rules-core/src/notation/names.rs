@@ -1,0 +1,198 @@
+//! [`NameIndex`]: component names (a card's code, a tile's id) to their index, for the
+//! readers of notation.
+//!
+//! Notation names components by their data ids; comparing a word with every name in turn was
+//! most of a replay's parse time, so a parser builds one index per kind of component, once,
+//! and looks names up. Names of up to fifteen bytes (all of today's) are keys packed into one
+//! integer ([`key`]); their index is a table found when the index is built in which every
+//! name has a slot of its own (a perfect hash: one multiplication picks the slot, one
+//! comparison confirms the name), where a general hash map's probing cost twice as many
+//! instructions a lookup, a dozen lookups a round.
+
+use super::{key, word_key, NO_KEY};
+use rustc_hash::FxHashMap;
+
+/// Names to their index in the list they were given in.
+#[derive(Debug)]
+pub struct NameIndex {
+    /// Each slot: one more than the index of the name whose key lands there, 0 for none
+    /// (`u16`: the 256th name is 256).
+    slots: Box<[u16]>,
+    /// The key of the name of each index (`NO_KEY` for a long name or a repeat).
+    keys: Box<[u128]>,
+    /// The odd multiplier and the shift that put every name in a slot of its own.
+    mul: u64,
+    shift: u32,
+    /// Names longer than a packed key, by hash (no component has one today).
+    long: FxHashMap<Box<str>, u8>,
+}
+
+impl Default for NameIndex {
+    fn default() -> NameIndex {
+        NameIndex::new([])
+    }
+}
+
+/// The slot of `k` in a table of `64 - shift` bits.
+#[inline(always)]
+fn slot(k: u128, mul: u64, shift: u32) -> usize {
+    // The two halves folded into one word (the high half holds the length byte and any
+    // bytes past the eighth), spread by an odd multiplier, its top bits the slot.
+    ((k as u64 ^ (k >> 64) as u64).wrapping_mul(mul) >> shift) as usize
+}
+
+/// The `n`-th multiplier tried (splitmix64, made odd): a fixed sequence, so an index is
+/// built the same way every time.
+fn multiplier(n: u64) -> u64 {
+    let mut z = n.wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    (z ^ (z >> 31)) | 1
+}
+
+impl NameIndex {
+    /// The index of names in order: the `i`-th name is `i` (up to 256 names). A repeated name
+    /// keeps its first index, as a scan from the front would find it.
+    pub fn new<'a>(names: impl IntoIterator<Item = &'a str>) -> NameIndex {
+        let mut keys = Vec::new();
+        let mut long = FxHashMap::default();
+        let mut seen = FxHashMap::default();
+        for (i, name) in names.into_iter().enumerate() {
+            let Ok(i) = u8::try_from(i) else { break };
+            let k = match key(name) {
+                Some(k) if seen.insert(k, i).is_none() => k,
+                Some(_) => NO_KEY,
+                None => {
+                    long.entry(name.into()).or_insert(i);
+                    NO_KEY
+                }
+            };
+            keys.push(k);
+        }
+        let packed: Vec<(usize, u128)> = keys
+            .iter()
+            .copied()
+            .enumerate()
+            .filter(|&(_, k)| k != NO_KEY)
+            .collect();
+        // At least eight slots a name: a multiplier that parts them all is then found in a
+        // few tries (the chance that one does is about e^(-n/16)); after 64 failures the
+        // table doubles. From 2^16 slots (at most 256 names) nearly every multiplier works.
+        let mut bits = (packed.len().max(1) * 8)
+            .next_power_of_two()
+            .trailing_zeros();
+        let mut tries = 0u64;
+        loop {
+            let (mul, shift) = (multiplier(tries), 64 - bits);
+            let mut slots = vec![0u16; 1 << bits];
+            let parted = packed.iter().all(|&(i, k)| {
+                let s = &mut slots[slot(k, mul, shift)];
+                let free = *s == 0;
+                *s = i as u16 + 1;
+                free
+            });
+            if parted {
+                return NameIndex {
+                    slots: slots.into(),
+                    keys: keys.into(),
+                    mul,
+                    shift,
+                    long,
+                };
+            }
+            tries += 1;
+            if tries.is_multiple_of(64) {
+                bits += 1;
+            }
+        }
+    }
+
+    /// The index of `name`: its key from [`word_key`]'s loads, its slot by one
+    /// multiplication, the name there confirmed by one comparison of keys.
+    #[inline]
+    pub fn get(&self, name: &str) -> Option<u8> {
+        let k = word_key(name);
+        if k == NO_KEY {
+            return self.long.get(name).copied();
+        }
+        let i = usize::from(
+            self.slots
+                .get(slot(k, self.mul, self.shift))?
+                .checked_sub(1)?,
+        );
+        // The index is below 256: it came from a `u8`.
+        (self.keys.get(i) == Some(&k)).then_some(i as u8)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_index_finds_each_name_at_its_position_and_nothing_else() {
+        let ix = NameIndex::new(["A1", "B2", "A1", "C3"]);
+        assert_eq!(ix.get("A1"), Some(0), "the first of a repeated name");
+        assert_eq!(ix.get("B2"), Some(1));
+        assert_eq!(ix.get("C3"), Some(3));
+        assert_eq!(ix.get("a1"), None);
+        assert_eq!(ix.get(""), None);
+        // Packed and long names, and names that differ only in length or trailing bytes.
+        let names = [
+            "",
+            "a",
+            "a\0",
+            "fifteen-bytes-x",
+            "sixteen-bytes-xy",
+            "sixteen-bytes-xz",
+        ];
+        let ix = NameIndex::new(names);
+        for (i, name) in names.iter().enumerate() {
+            assert_eq!(ix.get(name), Some(i as u8), "{name:?}");
+        }
+        for absent in [
+            "\0",
+            "a\0\0",
+            "fifteen-bytes-",
+            "sixteen-bytes-x",
+            "sixteen-bytes-xyz",
+        ] {
+            assert_eq!(ix.get(absent), None, "{absent:?}");
+        }
+    }
+
+    /// Every index of random names (up to 256) finds each name at its first
+    /// position and no other word, whatever the slots its keys land in.
+    #[test]
+    fn random_name_lists_are_indexed_exactly() {
+        let mut x = 99u64;
+        let mut next = move || {
+            x = x
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (x >> 33) as usize
+        };
+        for n in [0, 1, 2, 9, 30, 64, 120, 200, 256] {
+            let names: Vec<String> = (0..n)
+                .map(|_| {
+                    let len = 1 + next() % 5;
+                    (0..len)
+                        .map(|_| char::from(b"AB12x-"[next() % 6]))
+                        .collect()
+                })
+                .collect();
+            let ix = NameIndex::new(names.iter().map(String::as_str));
+            for name in &names {
+                let first = names.iter().position(|m| m == name).map(|i| i as u8);
+                assert_eq!(ix.get(name), first, "{name:?} among {n}");
+            }
+            for _ in 0..200 {
+                let w: String = (0..next() % 7)
+                    .map(|_| char::from(b"AB12x-"[next() % 6]))
+                    .collect();
+                let want = names.iter().position(|m| *m == w).map(|i| i as u8);
+                assert_eq!(ix.get(&w), want, "{w:?}");
+            }
+        }
+    }
+}
