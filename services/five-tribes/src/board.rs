@@ -4,10 +4,13 @@
 //! Why bit boards: every `pick` and every `drop` must prove that a legal end of the move still
 //! exists (otherwise a player could be led into a move that cannot end). With one bit per
 //! tile, "where can a walk of k steps without immediate return end?" is four shifts per step,
-//! cheap enough to run for every candidate move during move generation.
+//! cheap enough to run for every candidate move during move generation; and since the answer
+//! depends on the board's shape alone, it is worked out once for every tile, arrival and
+//! length, and looked up ([`ends`]).
 
 use crate::ids::Tile;
 use arrayvec::ArrayVec;
+use std::sync::OnceLock;
 
 pub const ROWS: usize = 5;
 pub const COLS: usize = 6;
@@ -115,6 +118,47 @@ impl Walkers {
     }
 }
 
+/// The most steps a move's search follows (more meeples than that in one hand never occur).
+const MAX_WALK: usize = 95;
+
+/// The longest walk [`ends`] keeps in its table. Past a few steps, where a walk can end no
+/// longer grows: a walk of `k` steps ends where one of `k - 2` does (a step out and back along
+/// a detour), so a longer walk is answered by the kept one of its parity (the test
+/// `ends_are_where_walks_end` checks this over every walk up to [`MAX_WALK`]).
+const TABLE_STEPS: usize = 24;
+
+/// Where a walk of exactly `k` steps from `at`, having arrived by `arrived`, can end (never
+/// straight back): the walkers' union after `k` steps, looked up. Those sets depend on the
+/// board's shape alone, and [`can_finish`] asks for one at every pick and every drop; walking
+/// them out was a fifth of a Five Tribes replay.
+pub fn ends(at: Tile, arrived: Option<Dir>, k: usize) -> u32 {
+    static TABLE: OnceLock<Box<[u32]>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let arrivals = [Some(Dir::N), Some(Dir::E), Some(Dir::S), Some(Dir::W), None];
+        let mut t = Vec::with_capacity(TILES * arrivals.len() * (TABLE_STEPS + 1));
+        for tile in Tile::all() {
+            for a in arrivals {
+                let mut w = Walkers::start(tile, a);
+                for _ in 0..=TABLE_STEPS {
+                    t.push(w.union());
+                    w = w.step();
+                }
+            }
+        }
+        t.into()
+    });
+    let k = if k <= TABLE_STEPS {
+        k
+    } else {
+        TABLE_STEPS - (k - TABLE_STEPS) % 2
+    };
+    let a = arrived.map_or(4, |d| d as usize);
+    table
+        .get((usize::from(at.0) * 5 + a) * (TABLE_STEPS + 1) + k)
+        .copied()
+        .unwrap_or(0)
+}
+
 /// Can a move standing on `at` (arrived by `arrived`), with `hand[c]` meeples of each colour
 /// still to drop, be finished so that the last meeple lands on a tile holding its colour?
 ///
@@ -128,18 +172,8 @@ pub fn can_finish(at: Tile, arrived: Option<Dir>, hand: [u8; 5], has: [u32; 5]) 
     if k == 0 {
         return false;
     }
-    // Forward pass, remembering every step for the loop case. Only the steps taken are
-    // written: this runs for every occupied tile at the start of every turn (is any move
-    // left?), and clearing a whole 96-step array each time was most of its cost.
-    let mut steps: ArrayVec<Walkers, 96> = ArrayVec::new();
-    let k = k.min(steps.capacity() - 1);
-    let mut w = Walkers::start(at, arrived);
-    steps.push(w);
-    for _ in 1..=k {
-        w = w.step();
-        steps.push(w);
-    }
-    let ends = w.union();
+    let k = k.min(MAX_WALK);
+    let ends = ends(at, arrived, k);
     let mut loop_colours = 0u32;
     for c in 0..5 {
         if hand[c] == 0 {
@@ -152,14 +186,25 @@ pub fn can_finish(at: Tile, arrived: Option<Dir>, hand: [u8; 5], has: [u32; 5]) 
             loop_colours |= ends & !has[c];
         }
     }
-    // Loop case: end on t, having passed t at some earlier step i (1 <= i < k) to drop a
-    // meeple of the last colour there.
-    let mut targets = loop_colours;
+    loop_colours != 0 && finishes_by_a_loop(at, arrived, k, loop_colours)
+}
+
+/// The loop case of [`can_finish`]: a walk of `k` steps that ends on one of `targets` having
+/// passed it at some earlier step `i` (1 <= i < k), to drop a meeple of the last colour there.
+/// Followed step by step, remembering every step (only the steps taken are written).
+fn finishes_by_a_loop(at: Tile, arrived: Option<Dir>, k: usize, targets: u32) -> bool {
+    let mut steps: ArrayVec<Walkers, { MAX_WALK + 1 }> = ArrayVec::new();
+    let mut w = Walkers::start(at, arrived);
+    for _ in 0..k {
+        steps.push(w);
+        w = w.step();
+    }
+    let mut targets = targets;
     while targets != 0 {
         let t = targets.trailing_zeros();
         targets &= targets - 1;
         let bit = 1u32 << t;
-        for (i, walkers) in steps.iter().enumerate().take(k).skip(1) {
+        for (i, walkers) in steps.iter().enumerate().skip(1) {
             let mut w = walkers.restrict(bit);
             if w.is_empty() {
                 continue;
@@ -181,6 +226,129 @@ mod tests {
 
     fn t(s: &str) -> Tile {
         Tile::parse(s).unwrap()
+    }
+
+    /// The walkers' union after `k` steps, walked out: what [`ends`] looks up.
+    fn walked_ends(at: Tile, arrived: Option<Dir>, k: usize) -> u32 {
+        (0..k)
+            .fold(Walkers::start(at, arrived), |w, _| w.step())
+            .union()
+    }
+
+    #[test]
+    fn ends_are_where_walks_end() {
+        let arrivals = [None, Some(Dir::N), Some(Dir::E), Some(Dir::S), Some(Dir::W)];
+        for at in Tile::all() {
+            for a in arrivals {
+                for k in 0..=MAX_WALK {
+                    assert_eq!(ends(at, a, k), walked_ends(at, a, k), "{at} {a:?} {k}");
+                }
+            }
+        }
+    }
+
+    /// [`can_finish`], looking its ends up, against the search that walks every step (the
+    /// code before the table), on random positions: hands of every size, boards from empty
+    /// to crowded.
+    #[test]
+    fn can_finish_agrees_with_walking_every_step() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let arrivals = [None, Some(Dir::N), Some(Dir::E), Some(Dir::S), Some(Dir::W)];
+        let (mut yes, mut no) = (0, 0);
+        for _ in 0..40_000 {
+            let at = Tile((next() % TILES as u64) as u8);
+            let a = arrivals[(next() % 5) as usize];
+            let mut hand = [0u8; 5];
+            for _ in 0..next() % 9 {
+                hand[(next() % 5) as usize] += 1;
+            }
+            let density = next() % 4;
+            let has: [u32; 5] = std::array::from_fn(|_| {
+                let mut b = next() as u32 & FULL;
+                for _ in 0..density {
+                    b &= next() as u32;
+                }
+                b
+            });
+            let want = can_finish_by_walking(at, a, hand, has);
+            assert_eq!(
+                can_finish(at, a, hand, has),
+                want,
+                "{at} {a:?} {hand:?} {has:?}"
+            );
+            if want {
+                yes += 1;
+            } else {
+                no += 1;
+            }
+        }
+        assert!(yes > 5_000 && no > 5_000, "both answers tried: {yes} {no}");
+    }
+
+    /// Can a move standing on `at` (arrived by `arrived`), with `hand[c]` meeples of each colour
+    /// still to drop, be finished so that the last meeple lands on a tile holding its colour?
+    ///
+    /// `has[c]` is the bit board of tiles holding at least one meeple of colour `c` now. Meeples
+    /// are only ever added during a move, so a tile that holds a colour now still does at the end.
+    /// Ruling 5: a meeple of the last colour dropped on the final tile earlier in the same move
+    /// counts, which needs a walk that passes the final tile before ending there and two meeples
+    /// of that colour in hand.
+    fn can_finish_by_walking(at: Tile, arrived: Option<Dir>, hand: [u8; 5], has: [u32; 5]) -> bool {
+        let k: usize = hand.iter().map(|&n| usize::from(n)).sum();
+        if k == 0 {
+            return false;
+        }
+        // Forward pass, remembering every step for the loop case. Only the steps taken are
+        // written: this runs for every occupied tile at the start of every turn (is any move
+        // left?), and clearing a whole 96-step array each time was most of its cost.
+        let mut steps: ArrayVec<Walkers, 96> = ArrayVec::new();
+        let k = k.min(steps.capacity() - 1);
+        let mut w = Walkers::start(at, arrived);
+        steps.push(w);
+        for _ in 1..=k {
+            w = w.step();
+            steps.push(w);
+        }
+        let ends = w.union();
+        let mut loop_colours = 0u32;
+        for c in 0..5 {
+            if hand[c] == 0 {
+                continue;
+            }
+            if ends & has[c] != 0 {
+                return true;
+            }
+            if hand[c] >= 2 {
+                loop_colours |= ends & !has[c];
+            }
+        }
+        // Loop case: end on t, having passed t at some earlier step i (1 <= i < k) to drop a
+        // meeple of the last colour there.
+        let mut targets = loop_colours;
+        while targets != 0 {
+            let t = targets.trailing_zeros();
+            targets &= targets - 1;
+            let bit = 1u32 << t;
+            for (i, walkers) in steps.iter().enumerate().take(k).skip(1) {
+                let mut w = walkers.restrict(bit);
+                if w.is_empty() {
+                    continue;
+                }
+                for _ in i..k {
+                    w = w.step();
+                }
+                if w.union() & bit != 0 {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     #[test]
