@@ -375,7 +375,10 @@ pub fn format_chance(ch: &Chance) -> String {
     }
 }
 
-fn parse_list<T, const N: usize>(s: &str, f: impl Fn(&str) -> Option<T>) -> Option<ArrayVec<T, N>> {
+pub(crate) fn parse_list<T, const N: usize>(
+    s: &str,
+    f: impl Fn(&str) -> Option<T>,
+) -> Option<ArrayVec<T, N>> {
     let mut out = ArrayVec::new();
     if s == "-" {
         return Some(out);
@@ -386,7 +389,7 @@ fn parse_list<T, const N: usize>(s: &str, f: impl Fn(&str) -> Option<T>) -> Opti
     Some(out)
 }
 
-fn deck_card(s: &str) -> Option<u8> {
+pub(crate) fn deck_card(s: &str) -> Option<u8> {
     parse_card(s).filter(|r| r.0 < DECK_CARDS).map(|r| r.0)
 }
 

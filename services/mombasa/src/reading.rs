@@ -2,15 +2,19 @@
 //! `read_chance`): the commonest moves in exactly the form `notation` writes them, read by
 //! their bytes or word by word with [`Scan`], with `notation`'s own readers of names and
 //! numbers, to the value `notation::parse_move` gives; `None` for any other text, which the
-//! full parser then reads or explains. Rarer moves, and chance outcomes (a few a round, their
-//! cost in the names they list), are read by the full parsers from here, so that the fast
-//! reading reads every canonical entry. `tests/readings.rs` checks both agree, on recorded
+//! full parser then reads or explains; chance outcomes likewise, word by word. Rarer moves,
+//! and the setup, are read by the full parsers from here, so that the fast reading reads every
+//! canonical entry. `tests/readings.rs` checks both agree, on recorded
 //! games and mutations of them.
 
-use crate::ids::{Company, DisplayPos, StartTile, Unit, SLOTS};
+use crate::ids::{BookSpace, CardRef, Company, DisplayPos, Region, StartTile, Unit};
+use crate::ids::{COLUMNS, MAX_SEATS, REGIONS, SLOTS};
 use crate::moves::{BonusArg, Chance, Move};
-use crate::notation::{self, index1, names, parse_card, parse_tile};
-use rules_core::notation::{pieces, short_key, short_tag as tag, Scan};
+use crate::notation::{
+    self, deck_card, index1, names, parse_book, parse_card, parse_list, parse_tile,
+};
+use arrayvec::ArrayVec;
+use rules_core::notation::{cut, pieces, short_key, short_tag as tag, Scan};
 
 mod verb {
     use super::tag;
@@ -20,6 +24,10 @@ mod verb {
     pub const EXPAND: u64 = tag("expand");
     pub const KEEP: u64 = tag("keep");
     pub const BUY: u64 = tag("buy");
+    pub const ENTER: u64 = tag("enter");
+    pub const BOOK: u64 = tag("book");
+    pub const CLERK: u64 = tag("clerk");
+    pub const DIAMOND: u64 = tag("diamond");
 }
 
 #[inline]
@@ -29,9 +37,26 @@ pub fn read_move(text: &str) -> Option<Move> {
         [b'r', b'e', b'a', b'd', b'y'] => return Some(Move::Ready),
         [b'd', b'o', b'n', b'e'] => return Some(Move::Done),
         [b'c', b'a', b'n', b'c', b'e', b'l'] => return Some(Move::Cancel),
+        [b'p', b'o', b'u', b'n', b'd'] => return Some(Move::Pound),
+        [b'i', b'n', b'k'] => return Some(Move::Ink),
         [b'e', b'n', b'd', b' ', _] => return Some(Move::End(index1(text.get(4..)?, SLOTS)?)),
         [b's', b't', b'e', b'p', b' ', _, _, _] => {
             return Some(Move::Step(Company::from_code(text.get(5..)?)?))
+        }
+        // `plan CARD SLOT`: the card between the verb and the slot's single digit.
+        [b'p', b'l', b'a', b'n', b' ', .., b' ', _] => {
+            let n = text.len();
+            return Some(Move::Plan {
+                card: parse_card(text.get(5..n - 2)?)?,
+                slot: index1(text.get(n - 1..)?, SLOTS)?,
+            });
+        }
+        // `bonus SPACE` without an argument: one word after the verb.
+        [b'b', b'o', b'n', b'u', b's', b' ', ref rest @ ..] if !rest.contains(&b' ') => {
+            return Some(Move::Bonus {
+                space: names().bonus.get(text.get(6..)?)?,
+                arg: BonusArg::None,
+            });
         }
         _ => {}
     }
@@ -76,13 +101,78 @@ fn read_words(text: &str) -> Option<Move> {
         verb::EXPAND => Move::Expand(Company::from_code(s.word()?)?),
         verb::KEEP => Move::Keep(StartTile(parse_tile(s.word()?)?)),
         verb::BUY => Move::Buy(DisplayPos::parse(s.word()?)?),
-        // The rarer moves (entering the map, bookkeeping, diamonds, ...), the long way.
+        verb::ENTER => Move::Enter {
+            region: Region(index1(s.word()?, REGIONS)?),
+            column: index1(s.word()?, COLUMNS)?,
+            ret: match s.word() {
+                None => None,
+                Some(w) => Some(index1(w, COLUMNS)?),
+            },
+        },
+        verb::BOOK => Move::Book(BookSpace::parse(s.word()?)?),
+        verb::CLERK => Move::Clerk(index1(s.word()?, SLOTS)?),
+        verb::DIAMOND => Move::Diamond(index1(s.word()?, SLOTS)?),
+        // The rarest moves (a track's flip), the long way.
         _ => return notation::parse_move(text).ok(),
     };
     s.done(m)
 }
 
-/// Chance outcomes, by the full parser (see the module's note).
+/// The value of a `key=value` word.
+fn field<'a>(w: &'a str, key: &str) -> Option<&'a str> {
+    w.strip_prefix(key)?.strip_prefix('=')
+}
+
 pub fn read_chance(text: &str) -> Option<Chance> {
-    notation::parse_chance(text).ok()
+    let mut s = Scan::new(text);
+    let c = match s.word()? {
+        "reveal" => {
+            let mut plans = ArrayVec::new();
+            while let Some(part) = s.word() {
+                let (seat, items) = cut(part, b':')?;
+                if seat.as_bytes() != [b'0' + plans.len() as u8] {
+                    return None;
+                }
+                let mut plan = [None; SLOTS];
+                let v: ArrayVec<(CardRef, u8), SLOTS> = parse_list(items, |it| {
+                    let (c, slot) = cut(it, b'@')?;
+                    Some((parse_card(c)?, index1(slot, SLOTS)?))
+                })?;
+                for (c, slot) in v {
+                    let slot = plan.get_mut(usize::from(slot))?;
+                    if slot.replace(c).is_some() {
+                        return None;
+                    }
+                }
+                plans.try_push(plan).ok()?;
+            }
+            if plans.is_empty() {
+                return None;
+            }
+            Chance::Reveal(plans)
+        }
+        "draw" => Chance::Draw {
+            cards: parse_list(field(s.word()?, "cards")?, deck_card)?,
+            books: parse_list(field(s.word()?, "books")?, parse_book)?,
+        },
+        "book" => Chance::Book {
+            space: BookSpace::parse(s.word()?)?,
+            book: parse_book(s.word()?)?,
+        },
+        "tiles" => {
+            let seat = match s.word()?.as_bytes() {
+                &[d @ b'0'..=b'9'] if usize::from(d - b'0') < MAX_SEATS => d - b'0',
+                _ => return None,
+            };
+            let tiles: ArrayVec<u8, 2> = parse_list(s.word()?, parse_tile)?;
+            Chance::StartTiles {
+                seat,
+                tiles: tiles.into_inner().ok()?,
+            }
+        }
+        "starts" => Chance::Starts(parse_list(s.word()?, parse_tile)?),
+        // The setup, once a game, the long way.
+        _ => return notation::parse_chance(text).ok(),
+    };
+    s.done(c)
 }
