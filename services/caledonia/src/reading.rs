@@ -69,9 +69,34 @@ pub fn read_move(text: &str) -> Option<Move> {
                 cellar: false,
             })
         }
+        // `sell GOOD N` and `buy GOOD N` with a single-digit count.
+        [b's', b'e', b'l', b'l', b' ', .., b' ', n] => return trade(text, 5, true, n),
+        [b'b', b'u', b'y', b' ', .., b' ', n] => return trade(text, 4, false, n),
+        // `expand UNIT HEX`: the hex is the last two or three bytes.
+        [b'e', b'x', b'p', b'a', b'n', b'd', b' ', ..] => {
+            let b = text.as_bytes();
+            let cut = (2..=3).find(|&h| b.len() > 8 + h && b[b.len() - h - 1] == b' ');
+            if let Some(h) = cut {
+                let at = b.len() - h;
+                return Some(Move::Expand(
+                    Unit::parse(text.get(7..at - 1)?)?,
+                    Hex::parse(text.get(at..)?)?,
+                ));
+            }
+        }
         _ => {}
     }
     read_words(text)
+}
+
+/// `sell`/`buy` of the good written from byte `from` to the space before the count `n`.
+#[inline(always)]
+fn trade(text: &str, from: usize, sell: bool, n: u8) -> Option<Move> {
+    Some(Move::Trade {
+        good: Good::parse(text.get(from..text.len() - 2)?)?,
+        sell,
+        n: digit(n)?,
+    })
 }
 
 /// [`read_move`] past the entries of fixed shape: word by word. Apart, so that those entries
