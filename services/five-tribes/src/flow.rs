@@ -158,7 +158,28 @@ impl State {
 
     /// Runs the steps that need no decision: builders with nothing to add, assassins with no
     /// one to kill, tile actions with nothing to choose.
+    #[inline]
     pub(crate) fn advance(&mut self) {
+        // Most entries leave the turn at a step with a choice: only the steps that may play
+        // themselves go into the loop (out of line, with the registers it saves).
+        if self.pending.is_none()
+            && matches!(
+                self.phase,
+                Phase::Turn {
+                    stage: Stage::Builders { .. }
+                        | Stage::Assassins { .. }
+                        | Stage::TileAction { .. },
+                    ..
+                }
+            )
+        {
+            self.advance_steps();
+        }
+    }
+
+    /// [`State::advance`]'s loop.
+    #[inline(never)]
+    fn advance_steps(&mut self) {
         while self.pending.is_none() {
             let Phase::Turn { seat, stage } = &self.phase else {
                 return;

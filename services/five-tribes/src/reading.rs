@@ -84,6 +84,14 @@ pub fn read_move(text: &str) -> Option<Move> {
             return Some(Move::Pick(Tile::from_bytes(col, row)?))
         }
         [b'e', b'n', b'd'] => return Some(Move::End),
+        [b's', b'k', b'i', b'p'] => return Some(Move::Skip),
+        // `bid COST` without Kumarbi.
+        [b'b', b'i', b'd', b' ', _] | [b'b', b'i', b'd', b' ', _, _] => {
+            return Some(Move::Bid {
+                spot: spot_costing(number(text.get(4..)?)?)?,
+                kumarbi: 0,
+            })
+        }
         _ => {}
     }
     read_words(text)
@@ -105,14 +113,7 @@ fn read_words(text: &str) -> Option<Move> {
         verb::PICK => Move::Pick(Tile::parse(s.word()?)?),
         verb::END => Move::End,
         verb::BID => {
-            let cost = number(s.word()?)?;
-            let spot = match cost {
-                0 => 0,
-                c => components()
-                    .bid_costs
-                    .iter()
-                    .position(|&x| x == u32::from(c))? as u8,
-            };
+            let spot = spot_costing(number(s.word()?)?)?;
             let kumarbi = match s.word() {
                 None => 0,
                 Some("kumarbi") => number(s.word()?).filter(|&n| n > 0)?,
@@ -191,6 +192,19 @@ fn read_words(text: &str) -> Option<Move> {
         _ => return None,
     };
     s.done(m)
+}
+
+/// The bid spot a bid of `cost` names, as the full parser finds it: the first of the free
+/// spots for 0, else the spot of that cost.
+fn spot_costing(cost: u8) -> Option<u8> {
+    match cost {
+        0 => Some(0),
+        c => components()
+            .bid_costs
+            .iter()
+            .position(|&x| x == u32::from(c))
+            .and_then(|i| u8::try_from(i).ok()),
+    }
 }
 
 /// `palm`'s and `palace`'s optional `TILE NAME PAY`.

@@ -14,6 +14,7 @@ use crate::state::{Phase, Rules, Stage, State};
 use rules_core::{Seat, ToAct};
 
 impl State {
+    #[inline]
     pub fn to_act(&self) -> ToAct {
         match self.phase {
             Phase::Setup | Phase::StartDeal | Phase::StartReveal | Phase::Reveal | Phase::Prep => {
@@ -45,6 +46,7 @@ impl State {
     }
 
     /// Whether `seat` may move now (see [`State::seats_to_act`]).
+    #[inline]
     pub fn may_act(&self, seat: u8) -> bool {
         match self.phase {
             Phase::StartKeep | Phase::Planning => self.undecided(seat),

@@ -216,11 +216,13 @@ impl Game for Mombasa {
     #[inline]
     fn play(s: &mut State, seat: Seat, m: &Move) -> Result<(), MbError> {
         // Planning and the start-tile choice are simultaneous: any seat still deciding may
-        // move, whatever seat `to_act` names first.
-        match s.to_act() {
-            ToAct::Over => return Err(TurnError::GameOver.into()),
-            _ if s.may_act(seat.0) => {}
-            other => return Err(TurnError::wrong_seat(seat, other).into()),
+        // move, whatever seat `to_act` names first. (No seat may act in a finished game, so
+        // who is to act is only worked out to explain a refusal.)
+        if !s.may_act(seat.0) {
+            return Err(match s.to_act() {
+                ToAct::Over => TurnError::GameOver.into(),
+                other => TurnError::wrong_seat(seat, other).into(),
+            });
         }
         s.check(seat.0, m).map_err(|rule| match rule {
             // The limit is named: it depends on the seat's diamond and bookkeeping tracks.

@@ -397,12 +397,13 @@ pub fn parse_chance(text: &str) -> Result<Chance, NotationError> {
     let bad = |why: &str| NotationError::new(text, why);
     // No outcome has more than 5 words; 8 leaves room to name the kind in the error.
     let w = words::<8>(text).ok_or_else(|| bad("more words than any chance outcome has"))?;
-    let field = |i: usize, key: &str| -> Result<&str, NotationError> {
+    // An optional field's absence is no error: no error (and its two strings) is made for it.
+    let optional = |i: usize, key: &str| -> Option<&str> {
         w.get(i)
             .and_then(|x| x.strip_prefix(key))
             .and_then(|x| x.strip_prefix('='))
-            .ok_or_else(|| bad("missing field"))
     };
+    let field = |i: usize, key: &str| optional(i, key).ok_or_else(|| bad("missing field"));
     match w.first().copied().unwrap_or("") {
         "setup" => {
             if !(3..=5).contains(&w.len()) {
@@ -414,18 +415,18 @@ pub fn parse_chance(text: &str) -> Result<Chance, NotationError> {
                 parse_list(field(2, "books")?, parse_book).ok_or_else(|| bad("bad books"))?;
             // The optional fields, in this order: `sides=`, then `first=`.
             let mut at = 3;
-            let sides = match field(at, "sides") {
-                Err(_) => None,
-                Ok(x) => {
+            let sides = match optional(at, "sides") {
+                None => None,
+                Some(x) => {
                     at += 1;
                     let v: ArrayVec<u8, 4> =
                         parse_list(x, parse_side).ok_or_else(|| bad("bad sides"))?;
                     Some(v.into_inner().map_err(|_| bad("one side per company"))?)
                 }
             };
-            let first = match field(at, "first") {
-                Err(_) => None,
-                Ok(x) => {
+            let first = match optional(at, "first") {
+                None => None,
+                Some(x) => {
                     at += 1;
                     let f = x
                         .parse::<u8>()
