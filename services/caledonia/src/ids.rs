@@ -15,10 +15,16 @@ macro_rules! named_enum {
                 match self { $($name::$v => $text),* }
             }
             pub fn parse(s: &str) -> Option<$name> {
-                // Names as integer keys: replay parses one or two of these per entry.
-                const KEYS: &[u128] = &[$(rules_core::notation::tag($text)),*];
-                let k = rules_core::notation::word_key(s);
-                KEYS.iter().position(|&x| x == k).and_then(|i| Self::ALL.get(i).copied())
+                // Names as integer keys, matched against constants (a tree of comparisons
+                // the compiler lays out): replay parses one or two of these per entry.
+                #[allow(non_upper_case_globals)]
+                mod key {
+                    $(pub const $v: u128 = rules_core::notation::tag($text);)*
+                }
+                match rules_core::notation::word_key(s) {
+                    $(key::$v => Some($name::$v),)*
+                    _ => None,
+                }
             }
             pub const fn index(self) -> usize { self as usize }
             pub fn from_index(i: usize) -> Option<$name> { Self::ALL.get(i).copied() }

@@ -7,8 +7,8 @@
 //! word splitting cost a fifth of a replay. `tests/readings.rs` checks both agree, on
 //! recorded games and mutations of them.
 
-use crate::ids::{Clan, ContractId, Good, Hex, Tech, Unit};
-use crate::moves::{Chance, Move};
+use crate::ids::{Clan, ContractId, Good, Hex, PortId, Tech, TileId, Unit};
+use crate::moves::{Chance, Deal, Move};
 use crate::notation;
 use arrayvec::ArrayVec;
 use rules_core::notation::{number, pieces, short_key, short_tag as tag, Scan};
@@ -152,9 +152,11 @@ fn field<'a>(w: &'a str, key: &str) -> Option<&'a str> {
 
 pub fn read_chance(text: &str) -> Option<Chance> {
     let mut s = Scan::new(text);
-    if s.word()? != "prep" {
-        // The deal, once a game, and building-bonus draws, the long way.
-        return notation::parse_chance(text).ok();
+    match s.word()? {
+        "prep" => {}
+        "deal" => return read_deal(s),
+        // Building-bonus draws, a few a game, the long way.
+        _ => return notation::parse_chance(text).ok(),
     }
     let refill = contracts(field(s.word()?, "refill")?, b',')?;
     let drift = list(field(s.word()?, "drift")?, b',', |x| {
@@ -167,4 +169,31 @@ pub fn read_chance(text: &str) -> Option<Chance> {
         Some(e) => Some(die_face(field(e, "die")?)?),
     };
     s.done(Chance::Prep { refill, drift, die })
+}
+
+/// The deal's fields after `deal`, as the full parser reads them.
+fn read_deal(mut s: Scan<'_>) -> Option<Chance> {
+    let sides = field(s.word()?, "sides")?.as_bytes();
+    let sides: [u8; 4] = match *sides {
+        [a, b, c, d] if [a, b, c, d].iter().all(|&x| x == b'1' || x == b'2') => {
+            [a, b, c, d].map(|x| x - b'0')
+        }
+        _ => return None,
+    };
+    let ports: ArrayVec<u8, 4> = list(field(s.word()?, "ports")?, b',', number)?;
+    let tiles: ArrayVec<u8, 5> = list(field(s.word()?, "tiles")?, b',', number)?;
+    let first = number(field(s.word()?, "first")?)?;
+    let offer = list(field(s.word()?, "offer")?, b',', |x| {
+        let (c, t) = x.split_once('/')?;
+        Some((Clan::parse(c)?, number(t)?))
+    })?;
+    let boxes = contracts(field(s.word()?, "boxes")?, b',')?;
+    s.done(Chance::Deal(Box::new(Deal {
+        sides,
+        ports: ports.into_inner().ok()?.map(PortId),
+        tiles: tiles.into_inner().ok()?.map(TileId),
+        first,
+        offer,
+        boxes,
+    })))
 }
