@@ -72,7 +72,8 @@ pub fn split_words<'a, const N: usize>(text: &'a str, out: &mut [&'a str; N]) ->
 /// The pieces of `text` between the bytes `sep` (an ASCII separator: `,` in a list), exactly
 /// as `text.split(sep as char)` gives them: empty pieces kept, one empty piece for an empty
 /// text. A byte loop: `str::split`'s searcher cost some forty instructions a call on the few
-/// bytes of a list in a log entry.
+/// bytes of a list in a log entry (and finding the separator eight bytes at a time, as
+/// [`Scan`] finds spaces, was slower still on items of two or three bytes).
 #[inline]
 pub fn pieces(text: &str, sep: u8) -> Pieces<'_> {
     Pieces {
@@ -249,7 +250,7 @@ mod tests {
 
     proptest::proptest! {
         #[test]
-        fn pieces_match_str_split_on_any_text(text in "[a,é1 ]{0,12}") {
+        fn pieces_match_str_split_on_any_text(text in "[a,é1 ]{0,40}") {
             let ours: Vec<&str> = pieces(&text, b',').collect();
             let std: Vec<&str> = text.split(',').collect();
             proptest::prop_assert_eq!(ours, std);
