@@ -109,7 +109,7 @@ impl NameIndex {
 
     /// The index of `name`: its key from [`word_key`]'s loads, its slot by one
     /// multiplication, the name there confirmed by one comparison of keys.
-    #[inline]
+    #[inline(always)]
     pub fn get(&self, name: &str) -> Option<u8> {
         let k = word_key(name);
         if k == NO_KEY {
