@@ -87,15 +87,19 @@ impl Colour {
         }
     }
     pub fn from_letter(c: char) -> Option<Colour> {
-        // A match, not a search of `ALL`: replay reads a meeple's letter in most entries.
-        match c {
-            'Y' => Some(Colour::Yellow),
-            'W' => Some(Colour::White),
-            'G' => Some(Colour::Green),
-            'B' => Some(Colour::Blue),
-            'R' => Some(Colour::Red),
-            _ => None,
-        }
+        // A table, not a search of `ALL` or a `match`: replay reads a meeple's letter in most
+        // entries, and the colours come in no order a branch predictor could learn.
+        const BY_LETTER: [u8; 128] = {
+            let mut t = [0u8; 128];
+            let mut i = 0;
+            while i < Colour::ALL.len() {
+                t[Colour::ALL[i].letter() as usize] = i as u8 + 1;
+                i += 1;
+            }
+            t
+        };
+        let i = *BY_LETTER.get(c as usize)?;
+        Colour::ALL.get(usize::from(i).checked_sub(1)?).copied()
     }
     pub const fn tribe(self) -> &'static str {
         match self {
