@@ -6,8 +6,8 @@
 //! and looks names up. Names of up to fifteen bytes (all of today's) are keys packed into one
 //! integer ([`key`]); their index is a table found when the index is built in which every
 //! name has a slot of its own (a perfect hash: one multiplication picks the slot, one
-//! comparison confirms the name), where a general hash map's probing cost twice as many
-//! instructions a lookup, a dozen lookups a round.
+//! comparison confirms the name), less work than a general hash map's probing, on a path
+//! that looks a name up in most entries of a replay.
 
 use super::{key, word_key, NO_KEY};
 use rustc_hash::FxHashMap;
@@ -25,6 +25,9 @@ pub struct NameIndex {
     shift: u32,
     /// Names longer than a packed key, by hash (no component has one today).
     long: FxHashMap<Box<str>, u8>,
+    /// Every packed key by hash, instead of the table, for names no table parts (two keys
+    /// whose halves fold to the same word: no multiplier tells them apart). Empty otherwise.
+    clashing: FxHashMap<u128, u8>,
 }
 
 impl Default for NameIndex {
@@ -33,13 +36,23 @@ impl Default for NameIndex {
     }
 }
 
-/// The slot of `k` in a table of `64 - shift` bits.
+/// `k`'s two halves folded into one word (the high half holds the length byte and any bytes
+/// past the eighth).
+#[inline(always)]
+fn fold(k: u128) -> u64 {
+    k as u64 ^ (k >> 64) as u64
+}
+
+/// The slot of `k` in a table of `64 - shift` bits: its fold spread by an odd multiplier,
+/// the top bits.
 #[inline(always)]
 fn slot(k: u128, mul: u64, shift: u32) -> usize {
-    // The two halves folded into one word (the high half holds the length byte and any
-    // bytes past the eighth), spread by an odd multiplier, its top bits the slot.
-    ((k as u64 ^ (k >> 64) as u64).wrapping_mul(mul) >> shift) as usize
+    (fold(k).wrapping_mul(mul) >> shift) as usize
 }
+
+/// The largest table tried: 2^16 slots part any 256 names with nearly every multiplier, so
+/// this is never reached by names whose folds differ.
+const MAX_BITS: u32 = 20;
 
 /// The `n`-th multiplier tried (splitmix64, made odd): a fixed sequence, so an index is
 /// built the same way every time.
@@ -81,8 +94,13 @@ impl NameIndex {
         let mut bits = (packed.len().max(1) * 8)
             .next_power_of_two()
             .trailing_zeros();
+        let mut folds: Vec<u64> = packed.iter().map(|&(_, k)| fold(k)).collect();
+        folds.sort_unstable();
+        folds.dedup();
         let mut tries = 0u64;
-        loop {
+        // Keys whose folds differ are parted by some table (an odd multiplier is a bijection
+        // of words, so at 64 bits every one parts them); two that fold alike never are.
+        while folds.len() == packed.len() && bits <= MAX_BITS {
             let (mul, shift) = (multiplier(tries), 64 - bits);
             let mut slots = vec![0u16; 1 << bits];
             let parted = packed.iter().all(|&(i, k)| {
@@ -98,12 +116,22 @@ impl NameIndex {
                     mul,
                     shift,
                     long,
+                    clashing: FxHashMap::default(),
                 };
             }
             tries += 1;
             if tries.is_multiple_of(64) {
                 bits += 1;
             }
+        }
+        // No table: every packed key by hash (`get` finds no slot in an empty table).
+        NameIndex {
+            slots: Box::new([]),
+            keys: keys.into(),
+            mul: 1,
+            shift: 63,
+            long,
+            clashing: packed.iter().map(|&(i, k)| (k, i as u8)).collect(),
         }
     }
 
@@ -115,11 +143,10 @@ impl NameIndex {
         if k == NO_KEY {
             return self.long.get(name).copied();
         }
-        let i = usize::from(
-            self.slots
-                .get(slot(k, self.mul, self.shift))?
-                .checked_sub(1)?,
-        );
+        let Some(&s) = self.slots.get(slot(k, self.mul, self.shift)) else {
+            return self.clashing.get(&k).copied();
+        };
+        let i = usize::from(s.checked_sub(1)?);
         // The index is below 256: it came from a `u8`.
         (self.keys.get(i) == Some(&k)).then_some(i as u8)
     }
@@ -159,6 +186,21 @@ mod tests {
         ] {
             assert_eq!(ix.get(absent), None, "{absent:?}");
         }
+    }
+
+    /// Two names whose keys' halves fold to the same word (bytes 0–6 and 8–14 swapped, the
+    /// eighth equal to the length's byte there) are parted by no table: the index keeps them
+    /// by hash, and still finds each and nothing else.
+    #[test]
+    fn names_no_table_parts_are_found_by_hash() {
+        let (a, b) = ("abcdefg\x0fhijklmn", "hijklmn\x0fabcdefg");
+        assert_eq!(fold(key(a).unwrap()), fold(key(b).unwrap()));
+        let ix = NameIndex::new([a, "x", b]);
+        assert!(ix.slots.is_empty());
+        assert_eq!(ix.get(a), Some(0));
+        assert_eq!(ix.get("x"), Some(1));
+        assert_eq!(ix.get(b), Some(2));
+        assert_eq!(ix.get("y"), None);
     }
 
     /// Every index of random names (up to 256) finds each name at its first
