@@ -218,13 +218,13 @@ impl Notation for FiveTribes {
         notation::format_move(m)
     }
     fn parse_move(text: &str) -> Result<Move, NotationError> {
-        reading::read_move(text).map_or_else(|| notation::parse_move(text), Ok)
+        notation::parse_move(text)
     }
     fn format_chance(c: &Chance) -> String {
         notation::format_chance(c)
     }
     fn parse_chance(text: &str) -> Result<Chance, NotationError> {
-        reading::read_chance(text).map_or_else(|| notation::parse_chance(text), Ok)
+        notation::parse_chance(text)
     }
     #[inline]
     fn read_move(text: &str) -> Option<Move> {

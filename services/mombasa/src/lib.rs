@@ -370,7 +370,7 @@ impl Notation for Mombasa {
         notation::format_move(m)
     }
     fn parse_move(text: &str) -> Result<Move, NotationError> {
-        reading::read_move(text).map_or_else(|| notation::parse_move(text), Ok)
+        notation::parse_move(text)
     }
     #[inline]
     fn read_move(text: &str) -> Option<Move> {

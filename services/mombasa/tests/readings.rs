@@ -2,17 +2,13 @@
 //! parsers: every entry of recorded random games is read fast to the full parser's value, and
 //! no mutation of one is read fast to anything the full parser does not give.
 
-use mombasa::{notation, Mombasa, Options};
-use rules_core::notation::{check_readings, FullParsers};
+use mombasa::{Mombasa, Options};
+use rules_core::notation::check_readings;
 use rules_core::playout;
 use rules_core::replay::text_log;
 
 #[test]
 fn fast_readings_agree_with_the_full_parsers_on_recorded_games_and_mutations() {
-    let full = FullParsers::<Mombasa> {
-        parse_move: notation::parse_move,
-        parse_chance: notation::parse_chance,
-    };
     for seed in 0..12u64 {
         let o = Options {
             players: 2 + (seed % 3) as u8,
@@ -22,7 +18,7 @@ fn fast_readings_agree_with_the_full_parsers_on_recorded_games_and_mutations() {
         };
         let p = playout::<Mombasa>(&o, seed, 100_000, true).expect("playout");
         let log = text_log::<Mombasa>(&p.log);
-        check_readings::<Mombasa>(&log, &full, 40).unwrap();
+        check_readings::<Mombasa>(&log, 40).unwrap();
     }
 }
 
@@ -39,6 +35,6 @@ fn the_fast_reading_refuses_what_the_full_parser_refuses() {
         "bonus",
     ] {
         assert_eq!(Mombasa::read_move(text), None, "{text:?}");
-        assert!(notation::parse_move(text).is_err(), "{text:?}");
+        assert!(Mombasa::parse_move(text).is_err(), "{text:?}");
     }
 }

@@ -12,16 +12,16 @@ mod agree;
 mod names;
 mod scan;
 
-pub use agree::{check_readings, FullParsers};
+pub use agree::check_readings;
 pub use names::NameIndex;
 pub use scan::{number, space_at, Scan};
 
 /// A game's notation. `parse_*` accept everything the game's notation allows and explain
 /// what they refuse; `read_*` are their fast readings, for text in exactly the form `format_*`
 /// write it: `Some` only where `parse_*` give `Ok` with the same value, `None` for anything
-/// else, which then goes the long way (a game's `parse_*` try `read_*` first). The two are
-/// checked against each other on recorded games and on mutations of their text by
-/// [`check_readings`], given the full parsers.
+/// else. What applies an entry from its text ([`crate::erased::apply_entry`]: replay and the
+/// store) tries `read_*` first and `parse_*` for what it leaves. The two are checked against
+/// each other on recorded games and on mutations of their text by [`check_readings`].
 pub trait Notation: Game {
     fn format_move(m: &Self::Move) -> String;
     fn parse_move(text: &str) -> Result<Self::Move, NotationError>;

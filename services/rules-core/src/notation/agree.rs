@@ -4,16 +4,9 @@
 
 use super::Notation;
 use crate::ids::Actor;
-use crate::NotationError;
-
-/// A game's full parsers, which its `Notation::parse_*` fall back to after the fast reading.
-pub struct FullParsers<G: Notation> {
-    pub parse_move: fn(&str) -> Result<G::Move, NotationError>,
-    pub parse_chance: fn(&str) -> Result<G::Chance, NotationError>,
-}
 
 /// Checks `log` (entries in notation, as a game formats them) against `G`'s fast readings and
-/// its `full` parsers:
+/// its full parsers:
 /// - every entry is read by the fast reading, to the value the full parser gives: the fast
 ///   path is the one replay takes, not a path nothing reaches;
 /// - for every entry, `mutations` variants of its text (a byte dropped, doubled, replaced by
@@ -23,7 +16,6 @@ pub struct FullParsers<G: Notation> {
 /// The first disagreement, described, as `Err`.
 pub fn check_readings<G: Notation>(
     log: &[(Actor, String)],
-    full: &FullParsers<G>,
     mutations: usize,
 ) -> Result<(), String> {
     let mut x = 0x9e37_79b9_u32;
@@ -35,10 +27,10 @@ pub fn check_readings<G: Notation>(
     };
     for (actor, text) in log {
         let dealer = matches!(actor, Actor::Dealer);
-        agree(dealer, text, full, true)?;
+        agree::<G>(dealer, text, true)?;
         for _ in 0..mutations {
             let t = mutate(text, &mut next);
-            agree(dealer, &t, full, false)?;
+            agree::<G>(dealer, &t, false)?;
         }
     }
     Ok(())
@@ -72,12 +64,7 @@ fn mutate(text: &str, next: &mut impl FnMut() -> usize) -> String {
     String::from_utf8(b).unwrap_or_else(|_| text.to_string())
 }
 
-fn agree<G: Notation>(
-    dealer: bool,
-    text: &str,
-    full: &FullParsers<G>,
-    must_read: bool,
-) -> Result<(), String> {
+fn agree<G: Notation>(dealer: bool, text: &str, must_read: bool) -> Result<(), String> {
     let differ = |fast: String, full: String| {
         Err(format!(
             "{text:?}: the fast reading gives {fast}, the full parser {full}"
@@ -85,14 +72,14 @@ fn agree<G: Notation>(
     };
     let unread = || Err(format!("{text:?} is not read by the fast reading"));
     if dealer {
-        match (G::read_chance(text), (full.parse_chance)(text)) {
+        match (G::read_chance(text), G::parse_chance(text)) {
             (None, _) if must_read => unread(),
             (None, _) => Ok(()),
             (Some(f), Ok(p)) if f == p => Ok(()),
             (Some(f), p) => differ(format!("{f:?}"), format!("{p:?}")),
         }
     } else {
-        match (G::read_move(text), (full.parse_move)(text)) {
+        match (G::read_move(text), G::parse_move(text)) {
             (None, _) if must_read => unread(),
             (None, _) => Ok(()),
             (Some(f), Ok(p)) if f == p => Ok(()),
