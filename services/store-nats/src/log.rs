@@ -227,7 +227,11 @@ impl NatsLog {
         )?;
         if !dealt.is_empty() {
             let finished = plan::status_of(state.as_ref()) == Status::Finished;
-            seq = self.publish_entries(id, seq, &dealt, finished).await?;
+            match self.publish_entries(id, seq, &dealt, finished).await? {
+                Some(last) => seq = last,
+                // Another writer dealt them first: read the game again.
+                None => return Box::pin(self.load_tip(id)).await,
+            }
             header.plies += dealt.len() as u32;
             header.status = plan::status_of(state.as_ref());
         }
@@ -252,14 +256,18 @@ impl NatsLog {
     }
 
     /// Publishes entries in order, each expecting the one before (the first expects `seq`);
-    /// returns the last one's sequence. A conflict on the first is `VersionConflict`.
+    /// returns the last one's sequence. A conflict on the first is `VersionConflict`. `None`
+    /// when the first was written but a later one's place was taken: the entries after an
+    /// append's move are the seed's dealer entries, so another writer whose copy of the game
+    /// already held the move dealt the same outcomes first (`load_tip`). The move stands; the
+    /// log holds what was meant, and maybe more, at sequences not known here.
     async fn publish_entries(
         &self,
         id: GameId,
         mut seq: u64,
         entries: &[Entry],
         finished: bool,
-    ) -> Result<u64> {
+    ) -> Result<Option<u64>> {
         for (i, e) in entries.iter().enumerate() {
             let last = i + 1 == entries.len();
             let msg = PublishMessage::build()
@@ -286,6 +294,9 @@ impl NatsLog {
                     });
                 }
                 Ok(ack) => ack.sequence,
+                Err(err) if i > 0 && matches!(codec::refused(&err), Refused::Conflict) => {
+                    return Ok(None);
+                }
                 Err(err) => {
                     return Err(match codec::refused(&err) {
                         Refused::Conflict => StoreError::VersionConflict {
@@ -300,7 +311,7 @@ impl NatsLog {
                 }
             };
         }
-        Ok(seq)
+        Ok(Some(seq))
     }
 
     /// Publishes a game's header message, expecting none before it.
@@ -340,7 +351,14 @@ impl NatsLog {
                     return Ok(0);
                 }
                 self.publish_header(&planned.header).await?;
-                self.publish_entries(id, 0, &planned.entries, false).await
+                // A new game's entries: nobody else deals into a game not yet made known.
+                self.publish_entries(id, 0, &planned.entries, false)
+                    .await?
+                    .ok_or(StoreError::VersionConflict {
+                        game: id,
+                        expected: 0,
+                        current: 1,
+                    })
             });
             match written {
                 Err(StoreError::Exists(_)) => continue,
@@ -426,7 +444,18 @@ impl NatsLog {
                     self.tips().remove(&id);
                     return Err(e);
                 }
-                Ok(seq) => {
+                Ok(None) => {
+                    // The move is written, and another node dealt what follows it: the
+                    // append succeeded; this copy of the game is out of date.
+                    drop(tip);
+                    self.tips().remove(&id);
+                    return Ok(Appended {
+                        header: planned.header,
+                        entries: planned.entries,
+                        replayed: false,
+                    });
+                }
+                Ok(Some(seq)) => {
                     if let Some(k) = req.key {
                         let used = (tip.header.plies, planned.entries.len() as u32, notation);
                         tip.keys
