@@ -145,7 +145,8 @@ impl<'a> P<'a> {
 
 /// The words that start a move, as short tags (none is longer than seven bytes): the first
 /// word picks the arm by one 64-bit comparison, then the rest are matched as a slice.
-mod head {
+/// The words that start a move, as short keys (the fast reading matches them too).
+pub(crate) mod head {
     use rules_core::notation::short_tag as tag;
     pub const CLAN: u64 = tag("clan");
     pub const PLACE: u64 = tag("place");

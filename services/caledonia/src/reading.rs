@@ -9,44 +9,13 @@
 
 use crate::ids::{Clan, ContractId, Good, Hex, PortId, Tech, TileId, Unit};
 use crate::moves::{Chance, Deal, Move};
-use crate::notation;
+use crate::notation::{self, head};
 use arrayvec::ArrayVec;
-use rules_core::notation::{number, pieces, short_key, short_tag as tag, Scan};
-
-mod verb {
-    use super::tag;
-    pub const EXPAND: u64 = tag("expand");
-    pub const SELL: u64 = tag("sell");
-    pub const BUY: u64 = tag("buy");
-    pub const MAKE: u64 = tag("make");
-    pub const PLACE: u64 = tag("place");
-    pub const OBTAIN: u64 = tag("obtain");
-    pub const CLAN: u64 = tag("clan");
-    pub const NB: u64 = tag("nb");
-    pub const ROW: u64 = tag("row");
-    pub const TECH: u64 = tag("tech");
-    pub const MILK: u64 = tag("milk");
-}
+use rules_core::notation::{field, list, number, short_key, Scan};
 
 /// A single digit.
 fn digit(b: u8) -> Option<u8> {
     b.is_ascii_digit().then(|| b - b'0')
-}
-
-/// The items of a list separated by `sep` (`-`: none), each read by `f`, as the full
-/// parser's `P::list` reads them.
-fn list<T, const N: usize>(
-    s: &str,
-    sep: u8,
-    f: impl Fn(&str) -> Option<T>,
-) -> Option<ArrayVec<T, N>> {
-    let mut out = ArrayVec::new();
-    if s != "-" {
-        for part in pieces(s, sep) {
-            out.try_push(f(part)?).ok()?;
-        }
-    }
-    Some(out)
 }
 
 fn contracts<const N: usize>(s: &str, sep: u8) -> Option<ArrayVec<ContractId, N>> {
@@ -106,13 +75,13 @@ fn read_words(text: &str) -> Option<Move> {
     let mut s = Scan::new(text);
     let verb = short_key(s.word()?);
     let m = match verb {
-        verb::EXPAND => Move::Expand(Unit::parse(s.word()?)?, Hex::parse(s.word()?)?),
-        verb::SELL | verb::BUY => Move::Trade {
+        head::EXPAND => Move::Expand(Unit::parse(s.word()?)?, Hex::parse(s.word()?)?),
+        head::SELL | head::BUY => Move::Trade {
             good: Good::parse(s.word()?)?,
-            sell: verb == verb::SELL,
+            sell: verb == head::SELL,
             n: number(s.word()?)?,
         },
-        verb::MAKE => Move::Make {
+        head::MAKE => Move::Make {
             cheese: number(s.word()?)?,
             bread: number(s.word()?)?,
             whisky: number(s.word()?)?,
@@ -122,13 +91,13 @@ fn read_words(text: &str) -> Option<Move> {
                 Some(_) => return None,
             },
         },
-        verb::PLACE => Move::Place(Unit::parse(s.word()?)?, Hex::parse(s.word()?)?),
-        verb::OBTAIN => Move::Obtain(contracts(s.word()?, b'+')?),
-        verb::CLAN => Move::Clan(Clan::parse(s.word()?)?),
-        verb::NB => Move::Neighbour(Good::parse(s.word()?)?, number(s.word()?)?),
-        verb::ROW => Move::Row(Hex::parse(s.word()?)?, Hex::parse(s.word()?)?),
-        verb::TECH => Move::Tech(Tech::parse(s.word()?)?),
-        verb::MILK => Move::Milk(number(s.word()?)?),
+        head::PLACE => Move::Place(Unit::parse(s.word()?)?, Hex::parse(s.word()?)?),
+        head::OBTAIN => Move::Obtain(contracts(s.word()?, b'+')?),
+        head::CLAN => Move::Clan(Clan::parse(s.word()?)?),
+        head::NB => Move::Neighbour(Good::parse(s.word()?)?, number(s.word()?)?),
+        head::ROW => Move::Row(Hex::parse(s.word()?)?, Hex::parse(s.word()?)?),
+        head::TECH => Move::Tech(Tech::parse(s.word()?)?),
+        head::MILK => Move::Milk(number(s.word()?)?),
         // The rarer moves (ports, contracts fulfilled, upgrades, ...), the long way.
         _ => return notation::parse_move(text).ok(),
     };
@@ -143,11 +112,6 @@ fn die_face(n: &str) -> Option<i8> {
         _ => return None,
     };
     Some(sign * i8::try_from(number(size)?).ok()?)
-}
-
-/// The value of a `key=value` word.
-fn field<'a>(w: &'a str, key: &str) -> Option<&'a str> {
-    w.strip_prefix(key)?.strip_prefix('=')
 }
 
 pub fn read_chance(text: &str) -> Option<Chance> {

@@ -10,7 +10,7 @@ use crate::ids::{Colour, Djinn, Res, Tile};
 use crate::moves::{Chance, DjinnUse, Goods, Move, Pay, Redirect, Target};
 use crate::notation::kind_index;
 use arrayvec::ArrayVec;
-use rules_core::notation::{cut, number, pieces, short_key, short_tag as tag, Scan};
+use rules_core::notation::{cut, field, list, number, pieces, short_key, short_tag as tag, Scan};
 
 /// The words that start a move, as short keys: the verb picks its arm by one comparison.
 mod verb {
@@ -254,39 +254,19 @@ fn djinn_use(s: &mut Scan<'_>) -> Option<DjinnUse> {
     })
 }
 
-/// The items of a `.`-separated list (`-`: none), each read by `f`, as the full parser's
-/// list reads them.
-fn list_of<T, const N: usize>(
-    items: &str,
-    f: impl Fn(&str) -> Option<T>,
-) -> Option<ArrayVec<T, N>> {
-    let mut out = ArrayVec::new();
-    if items != "-" {
-        for item in pieces(items, b'.') {
-            out.try_push(f(item)?).ok()?;
-        }
-    }
-    Some(out)
-}
-
-/// The value of a `name=value` word.
-fn field<'a>(s: &mut Scan<'a>, name: &str) -> Option<&'a str> {
-    s.word()?.strip_prefix(name)?.strip_prefix('=')
-}
-
 pub fn read_chance(text: &str) -> Option<Chance> {
     let mut s = Scan::new(text);
     let c = match s.word()? {
         "refill" => {
-            let cards = list_of(field(&mut s, "cards")?, Res::from_code)?;
-            let djinns = list_of(field(&mut s, "djinns")?, Djinn::from_slug)?;
+            let cards = list(field(s.word()?, "cards")?, b'.', Res::from_code)?;
+            let djinns = list(field(s.word()?, "djinns")?, b'.', Djinn::from_slug)?;
             Chance::Refill { cards, djinns }
         }
         "draw" => {
             let (kind, v) = cut(s.word()?, b'=')?;
             match kind {
-                "cards" => Chance::Cards(list_of(v, Res::from_code)?),
-                "djinns" => Chance::Djinns(list_of(v, Djinn::from_slug)?),
+                "cards" => Chance::Cards(list(v, b'.', Res::from_code)?),
+                "djinns" => Chance::Djinns(list(v, b'.', Djinn::from_slug)?),
                 "meeples" => {
                     let mut out = ArrayVec::new();
                     for c in v.bytes() {
@@ -298,13 +278,13 @@ pub fn read_chance(text: &str) -> Option<Chance> {
             }
         }
         "deal" => {
-            let layout = field(&mut s, "layout")?;
-            let meeples = field(&mut s, "meeples")?;
-            let order = field(&mut s, "order")?;
-            let cards = field(&mut s, "cards")?;
-            let djinns = field(&mut s, "djinns")?;
-            let layout: ArrayVec<u8, 30> = list_of(layout, kind_index)?;
-            let meeples: ArrayVec<[Colour; 3], 30> = list_of(meeples, |m| {
+            let layout = field(s.word()?, "layout")?;
+            let meeples = field(s.word()?, "meeples")?;
+            let order = field(s.word()?, "order")?;
+            let cards = field(s.word()?, "cards")?;
+            let djinns = field(s.word()?, "djinns")?;
+            let layout: ArrayVec<u8, 30> = list(layout, b'.', kind_index)?;
+            let meeples: ArrayVec<[Colour; 3], 30> = list(meeples, b'.', |m| {
                 match m.as_bytes() {
                     &[a, b, c] => Some([a, b, c].map(|x| Colour::from_letter(char::from(x)))),
                     _ => None,
@@ -314,12 +294,12 @@ pub fn read_chance(text: &str) -> Option<Chance> {
             Chance::Deal(Box::new(crate::moves::Deal {
                 layout: layout.into_inner().ok()?,
                 meeples: meeples.into_inner().ok()?,
-                bid_order: list_of(order, |w| match w.as_bytes() {
+                bid_order: list(order, b'.', |w| match w.as_bytes() {
                     &[d @ b'0'..=b'9'] => Some(d - b'0'),
                     _ => None,
                 })?,
-                cards: list_of(cards, Res::from_code)?,
-                djinns: list_of(djinns, Djinn::from_slug)?,
+                cards: list(cards, b'.', Res::from_code)?,
+                djinns: list(djinns, b'.', Djinn::from_slug)?,
             }))
         }
         _ => return None,

@@ -379,14 +379,7 @@ pub(crate) fn parse_list<T, const N: usize>(
     s: &str,
     f: impl Fn(&str) -> Option<T>,
 ) -> Option<ArrayVec<T, N>> {
-    let mut out = ArrayVec::new();
-    if s == "-" {
-        return Some(out);
-    }
-    for item in pieces(s, b',') {
-        out.try_push(f(item)?).ok()?;
-    }
-    Some(out)
+    rules_core::notation::list(s, b',', f)
 }
 
 pub(crate) fn deck_card(s: &str) -> Option<u8> {

@@ -14,7 +14,7 @@ use crate::notation::{
     self, deck_card, index1, names, parse_book, parse_card, parse_list, parse_tile,
 };
 use arrayvec::ArrayVec;
-use rules_core::notation::{cut, pieces, short_key, short_tag as tag, Scan};
+use rules_core::notation::{cut, field, pieces, short_key, short_tag as tag, Scan};
 
 mod verb {
     use super::tag;
@@ -116,11 +116,6 @@ fn read_words(text: &str) -> Option<Move> {
         _ => return notation::parse_move(text).ok(),
     };
     s.done(m)
-}
-
-/// The value of a `key=value` word.
-fn field<'a>(w: &'a str, key: &str) -> Option<&'a str> {
-    w.strip_prefix(key)?.strip_prefix('=')
 }
 
 pub fn read_chance(text: &str) -> Option<Chance> {

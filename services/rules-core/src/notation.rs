@@ -82,6 +82,30 @@ pub fn pieces(text: &str, sep: u8) -> Pieces<'_> {
     }
 }
 
+/// The items of a list in an entry separated by `sep` (`-`: none), each read by `f`: `None`
+/// when an item is not read or there are more than `N`. What the games' readings of notation
+/// share for their lists.
+#[inline]
+pub fn list<T, const N: usize>(
+    text: &str,
+    sep: u8,
+    f: impl Fn(&str) -> Option<T>,
+) -> Option<ArrayVec<T, N>> {
+    let mut out = ArrayVec::new();
+    if text != "-" {
+        for item in pieces(text, sep) {
+            out.try_push(f(item)?).ok()?;
+        }
+    }
+    Some(out)
+}
+
+/// The value of a `key=value` word, `None` for any other word.
+#[inline]
+pub fn field<'a>(word: &'a str, key: &str) -> Option<&'a str> {
+    word.strip_prefix(key)?.strip_prefix('=')
+}
+
 /// `text` split at the first byte `sep` (an ASCII separator), as `text.split_once(sep as
 /// char)` gives it, by a byte loop (see [`pieces`]).
 #[inline]
