@@ -36,27 +36,31 @@ impl State {
     }
 
     /// What placing `u` on `h` costs `p` (unit + land, clan discounts; `free`: no land cost).
+    /// Checked and then paid for every expansion: the clans' rules behind one `match`.
     pub fn unit_cost(&self, p: &Player, u: Unit, h: Hex, free: bool) -> i32 {
         let c = components();
         let m = self.map();
-        let mut cost = if p.clan == Clan::MacDonald && u.worker() {
-            c.clan.macdonald_cost
-        } else {
-            c.unit_cost[u.index().min(7)]
-        };
-        if p.clan == Clan::Campbell && u.factory() {
-            let slot = u.index().min(7);
-            let placed = usize::from(c.supply[slot].saturating_sub(p.supply[slot]));
-            cost -= c.clan.campbell_discount.get(placed).copied().unwrap_or(0);
-        }
         let i = usize::from(h.0).min(crate::ids::HEXES - 1);
-        if !free && m.land & h.bit() != 0 {
-            cost += i32::from(m.cost[i]);
-        }
-        if p.clan == Clan::Robertson && m.delta & h.bit() != 0 {
-            let small = usize::from(self.mode() != Mode::Large);
-            cost -= c.clan.robertson_discount[1 - small];
-        }
+        let land = if !free && m.land & h.bit() != 0 {
+            i32::from(m.cost[i])
+        } else {
+            0
+        };
+        let unit = c.unit_cost[u.index().min(7)];
+        let cost = match p.clan {
+            Clan::MacDonald if u.worker() => c.clan.macdonald_cost + land,
+            Clan::Campbell if u.factory() => {
+                let slot = u.index().min(7);
+                let placed = usize::from(c.supply[slot].saturating_sub(p.supply[slot]));
+                let off = c.clan.campbell_discount.get(placed).copied().unwrap_or(0);
+                unit - off + land
+            }
+            Clan::Robertson if m.delta & h.bit() != 0 => {
+                let small = usize::from(self.mode() != Mode::Large);
+                unit + land - c.clan.robertson_discount[1 - small]
+            }
+            _ => unit + land,
+        };
         cost.max(0)
     }
 
@@ -130,11 +134,22 @@ impl State {
     }
 
     pub fn place_unit(&mut self, seat: u8, u: Unit, h: Hex, cost: i32) {
-        if let Some(p) = self.seats.get_mut(usize::from(seat)) {
-            p.money -= cost;
-            let slot = p.slot(u);
-            p.supply[slot] = p.supply[slot].saturating_sub(1);
-            p.put(u, h);
+        let dry = self.rules >= Rules::V3;
+        let m = self.map();
+        let Some(p) = self.seats.get_mut(usize::from(seat)) else {
+            return;
+        };
+        let key = State::open_ports_key(p);
+        let kept = p.open_ports.0.get(key);
+        p.money -= cost;
+        let slot = p.slot(u);
+        p.supply[slot] = p.supply[slot].saturating_sub(1);
+        p.put(u, h);
+        // The ports open before and what the new unit reaches: kept on, not worked out again
+        // at the end of the turn (an Expand is the commonest main action). Bits 4–7 of the
+        // kept value are the unused ports: what the unit reaches opens if unused.
+        if let (Some(before), Some(adds)) = (kept, m.ports_of_hex(h, p.shipping, dry)) {
+            p.open_ports.0.set(key, before | adds & before >> 4);
         }
     }
 

@@ -216,30 +216,36 @@ impl State {
 
     /// What of a deal does not match the components, in words (`None`: it matches).
     pub fn deal_problem(&self, d: &Deal) -> Option<&'static str> {
-        let distinct = |v: &[u8]| v.iter().enumerate().all(|(i, x)| !v[..i].contains(x));
-        let ports: Vec<u8> = d.ports.iter().map(|p| p.0).collect();
-        let tiles: Vec<u8> = d.tiles.iter().map(|p| p.0).collect();
-        let starts: Vec<u8> = d.offer.iter().map(|o| o.1).collect();
-        let boxes: Vec<u8> = d.boxes.iter().map(|b| b.0).collect();
-        let in_range = |v: &[u8], hi: u8| v.iter().all(|&x| (1..=hi).contains(&x));
+        // Different numbers, each in 1..=hi (at most 63): a bit each, no list kept.
+        fn different_in(v: impl IntoIterator<Item = u8>, hi: u8) -> bool {
+            let mut seen = 0u64;
+            v.into_iter().all(|x| {
+                let bit = 1u64 << (x & 63);
+                let ok = (1..=hi.min(63)).contains(&x) && seen & bit == 0;
+                seen |= bit;
+                ok
+            })
+        }
+        let ports = d.ports.iter().map(|p| p.0);
+        let tiles = d.tiles.iter().map(|t| t.0);
+        let starts = d.offer.iter().map(|o| o.1);
+        let boxes = d.boxes.iter().map(|b| b.0);
         let clans_ok = d.offer.iter().enumerate().all(|(i, (c, _))| {
             self.clans_in_play().contains(c) && d.offer[..i].iter().all(|(k, _)| k != c)
         });
         if !d.sides.iter().all(|s| (1..=2).contains(s)) {
             Some("a map module is laid on a side other than 1 or 2")
-        } else if !(distinct(&ports) && in_range(&ports, self.port_count())) {
+        } else if !different_in(ports, self.port_count()) {
             Some("the port tiles are not different ports of the box")
-        } else if !(distinct(&tiles) && in_range(&tiles, self.port_count())) {
+        } else if !different_in(tiles, self.port_count()) {
             Some("the round scoring tiles are not different tiles of the box")
         } else if d.first >= self.players() {
             Some("the first player is not a seat of this game")
         } else if d.offer.len() != usize::from(self.players()) + 1 || !clans_ok {
             Some("the clans offered are not one more than the players, each a clan in play, once")
-        } else if !(distinct(&starts)
-            && in_range(&starts, components().start_tiles.len().min(9) as u8))
-        {
+        } else if !different_in(starts, components().start_tiles.len().min(9) as u8) {
             Some("the clans' start tiles are not different start tiles of the box")
-        } else if !(boxes.len() == self.deal_count() && distinct(&boxes) && in_range(&boxes, 50)) {
+        } else if !(d.boxes.len() == self.deal_count() && different_in(boxes, 50)) {
             Some("the contracts laid out are not the export boxes' count of different contracts of the 50")
         } else {
             None
@@ -250,8 +256,9 @@ impl State {
         match c {
             Chance::Deal(d) => {
                 let comp = components();
-                self.set_sides(d.sides);
+                // The ports before the sides: setting them forgets what was open.
                 self.ports = d.ports;
+                self.set_sides(d.sides);
                 self.tiles = d.tiles;
                 self.offer = d.offer.clone();
                 self.prices = [0, 1, 2, 3, 4, 5].map(|i| comp.tracks[i].start);

@@ -8,6 +8,16 @@ use crate::moves::Move;
 use crate::state::{Phase, Rules, State, Step, Turn};
 use rules_core::{Seat, ToAct};
 
+/// Where a turn goes after [`State::settle`].
+enum Settled {
+    /// Its seat decides the step it is at.
+    Decide,
+    /// A chance entry draws contracts for its building bonus first.
+    Draw,
+    /// The turn is over.
+    Over,
+}
+
 impl State {
     pub fn to_act(&self) -> ToAct {
         match &self.phase {
@@ -72,27 +82,13 @@ impl State {
     }
 
     fn check_turn(&self, t: &Turn, seat: u8, m: &Move) -> Result<(), Rule> {
+        if matches!(t.step, Step::Start)
+            && (t.meat_discount || t.price_good.is_some())
+            && m.is_main()
+        {
+            self.check_bound_main(t, seat, m)?;
+        }
         match (&t.step, m) {
-            // Port 1 was used for this turn's fulfilment: while a meat contract can be
-            // fulfilled, the main action is that fulfilment.
-            (Step::Start, m)
-                if m.is_main()
-                    && !matches!(m, Move::Fulfil { .. })
-                    && t.meat_discount
-                    && self.discount_usable(t, seat) =>
-            {
-                Err(Rule::PortMeatUnused)
-            }
-            // Rules 3: port 6 moved a price "before trading that good": while that trade is
-            // possible, it is the main action.
-            (Step::Start, m)
-                if m.is_main()
-                    && self
-                        .price_forced(t, seat)
-                        .is_some_and(|g| !matches!(m, Move::Trade { good, .. } if *good == g)) =>
-            {
-                Err(Rule::PortPriceUnused)
-            }
             (Step::Start, Move::Port { port, ks, args }) => {
                 self.check_port(t, seat, *port, *ks, args)
             }
@@ -162,6 +158,25 @@ impl State {
             ) => Err(Rule::MainDone),
             _ => Err(Rule::WrongStep),
         }
+    }
+
+    /// A port used before the main action that binds it (rare: apart from `check_turn`).
+    #[inline(never)]
+    fn check_bound_main(&self, t: &Turn, seat: u8, m: &Move) -> Result<(), Rule> {
+        // Port 1 was used for this turn's fulfilment: while a meat contract can be fulfilled,
+        // the main action is that fulfilment.
+        if !matches!(m, Move::Fulfil { .. }) && t.meat_discount && self.discount_usable(t, seat) {
+            return Err(Rule::PortMeatUnused);
+        }
+        // Rules 3: port 6 moved a price "before trading that good": while that trade is
+        // possible, it is the main action.
+        if self
+            .price_forced(t, seat)
+            .is_some_and(|g| !matches!(m, Move::Trade { good, .. } if *good == g))
+        {
+            return Err(Rule::PortPriceUnused);
+        }
+        Ok(())
     }
 
     /// Applies a move `check` accepted.
@@ -241,12 +256,12 @@ impl State {
                 }
             }
             Move::Expand(u, h) => {
-                if t.step == Step::Bonus {
+                let free = matches!(t.step, Step::Bonus);
+                if free {
                     t.expands = t.expands.saturating_sub(1);
                 } else {
                     t.main_done = true;
                 }
-                let free = t.step == Step::Bonus;
                 self.apply_expand(&mut t, seat, *u, *h, free);
             }
             Move::Ship => {
@@ -320,54 +335,55 @@ impl State {
             },
             _ => {}
         }
-        self.settle(t);
+        match self.settle(&mut t) {
+            Settled::Decide => self.phase = Phase::Action(t),
+            Settled::Draw => self.phase = Phase::Draw(t),
+            Settled::Over => self.end_turn(seat),
+        }
     }
 
-    /// After a decision: the next pending step of the turn, or the next turn.
-    pub fn settle(&mut self, mut t: Turn) {
+    /// After a decision: the next pending step of the turn, or the end of the turn. The turn
+    /// is changed in place and the caller puts it back in the phase `Settled` names (a turn
+    /// moved into this function and out again was a copy too many on every entry).
+    #[inline(always)]
+    fn settle(&mut self, t: &mut Turn) -> Settled {
         let seat = t.seat;
         t.step = Step::Start;
         if t.nb_pending != 0 {
             let goods = t.nb_pending;
             let any = crate::ids::Good::ALL
                 .iter()
-                .any(|&g| self.check_neighbour(&t, seat, goods, g, 1).is_ok());
+                .any(|&g| self.check_neighbour(t, seat, goods, g, 1).is_ok());
             if any {
                 t.step = Step::Neighbour { goods };
-                self.phase = Phase::Action(t);
-                return;
+                return Settled::Decide;
             }
             t.nb_pending = 0;
         }
         if t.draw > 0 {
             if self.pile_len() > 0 {
-                self.phase = Phase::Draw(t);
-                return;
+                return Settled::Draw;
             }
             t.draw = 0;
         }
         if t.exchange > 0 {
             t.step = Step::Exchange { left: t.exchange };
-            self.phase = Phase::Action(t);
-            return;
+            return Settled::Decide;
         }
         if t.expands > 0 || t.upgrades > 0 || t.brew > 0 {
             t.step = Step::Bonus;
-            self.phase = Phase::Action(t);
-            return;
+            return Settled::Decide;
         }
-        if t.main_done {
-            // Free actions may follow the main action (ports, the cellar): offer them when
-            // one is possible, so a turn without any ends at once.
-            if !t.finished && self.free_action_possible(&t) {
-                t.step = Step::After;
-                self.phase = Phase::Action(t);
-            } else {
-                self.end_turn(seat);
-            }
-        } else {
-            self.phase = Phase::Action(t);
+        if !t.main_done {
+            return Settled::Decide;
         }
+        // Free actions may follow the main action (ports, the cellar): offer them when one
+        // is possible, so a turn without any ends at once.
+        if !t.finished && self.free_action_possible(t) {
+            t.step = Step::After;
+            return Settled::Decide;
+        }
+        Settled::Over
     }
 
     fn end_turn(&mut self, seat: u8) {

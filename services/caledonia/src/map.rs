@@ -76,6 +76,9 @@ pub struct Map {
     /// the space, its neighbours, and the shore hexes whose crossing reaches it. At the end of
     /// every main action all four ports are asked at once: four `&`s.
     port_reach: [[[u128; 4]; LOCH_TABLE + 1]; 2],
+    /// `port_reach` read by hex (`[dry][lochs][hex]`, bits 0–3): the port spaces a unit on
+    /// the hex reaches. A unit placed adds these to what its player reached before.
+    hex_ports: Box<[[[u8; HEXES]; LOCH_TABLE + 1]; 2]>,
 }
 
 /// Loch steps tabled per map (shipping 2 to 5); longer crossings are searched.
@@ -114,6 +117,7 @@ impl Map {
             loch_reach: Box::new([[[0; HEXES]; LOCH_TABLE]; 2]),
             loch_reached: Box::new([[[0; HEXES]; LOCH_TABLE]; 2]),
             port_reach: [[[0; 4]; LOCH_TABLE + 1]; 2],
+            hex_ports: Box::new([[[0; HEXES]; LOCH_TABLE + 1]; 2]),
         };
         for i in 0..HEXES {
             let h = Hex(i as u8);
@@ -166,6 +170,11 @@ impl Map {
                     table[lochs][k] =
                         table[0][k] | shore & self.loch_reached[usize::from(dry)][lochs - 1][i];
                 }
+                for (lochs, reach) in table.iter().enumerate() {
+                    for h in bits(reach[k]) {
+                        self.hex_ports[usize::from(dry)][lochs][usize::from(h.0)] |= 1 << k;
+                    }
+                }
             }
         }
         self
@@ -192,6 +201,7 @@ impl Map {
             loch_reach: Box::new([[[0; HEXES]; LOCH_TABLE]; 2]),
             loch_reached: Box::new([[[0; HEXES]; LOCH_TABLE]; 2]),
             port_reach: [[[0; 4]; LOCH_TABLE + 1]; 2],
+            hex_ports: Box::new([[[0; HEXES]; LOCH_TABLE + 1]; 2]),
         };
         let mut rivers = [0u8; HEXES];
         let mut mist = 0u128;
@@ -330,6 +340,16 @@ impl Map {
             }
             None => self.ports_across_far(own, lochs as u8, dry),
         }
+    }
+
+    /// The port spaces (bits 0–3) a unit on `h` reaches, as [`Map::ports_in_reach`] of that
+    /// hex alone; `None` beyond the tables. What a set of units reaches is the union of what
+    /// each does, so a unit placed adds this to its player's.
+    #[inline]
+    pub fn ports_of_hex(&self, h: Hex, shipping: u8, dry: bool) -> Option<u8> {
+        let lochs = usize::from(shipping.saturating_sub(1));
+        let t = self.hex_ports[usize::from(dry)].get(lochs)?;
+        t.get(usize::from(h.0)).copied()
     }
 
     /// [`Map::ports_in_reach`] beyond the tables: searched, as `crosses_to` does. Out of line,

@@ -9,7 +9,7 @@ use crate::data::{components, PortKind};
 use crate::error::Rule;
 use crate::ids::{Clan, Good, Hex, PortId, Unit, KS_PORT};
 use crate::moves::PortArgs;
-use crate::state::{Rules, State, Turn};
+use crate::state::{Player, Rules, State, Turn};
 
 impl State {
     pub fn port_kind(&self, port: PortId) -> Option<PortKind> {
@@ -204,6 +204,49 @@ impl State {
         t.price_good.filter(|&g| self.trade_possible(seat, g))
     }
 
+    /// The port spaces (bits 0–3, as [`State::ports`]) whose port `p` has not used and whose
+    /// space is within its reach: kept beside the player ([`Player::open_ports`]) for its
+    /// shipping level and ports used, and worked out again after a unit moves (a unit placed
+    /// adds what it reaches: [`State::place_unit`]).
+    #[inline]
+    pub fn open_ports(&self, p: &Player) -> u8 {
+        self.open_and_unused_ports(p) & 15
+    }
+
+    /// [`State::open_ports`] in bits 0–3, the unused ones in bits 4–7: the value kept.
+    #[inline]
+    pub(crate) fn open_and_unused_ports(&self, p: &Player) -> u8 {
+        let key = State::open_ports_key(p);
+        if let Some(kept) = p.open_ports.0.get(key) {
+            debug_assert_eq!(
+                kept,
+                self.work_out_open_ports(p),
+                "kept open ports out of date"
+            );
+            return kept;
+        }
+        let kept = self.work_out_open_ports(p);
+        p.open_ports.0.set(key, kept);
+        kept
+    }
+
+    /// The key [`State::open_ports`] are kept under: what they depend on besides the units.
+    #[inline(always)]
+    pub(crate) fn open_ports_key(p: &Player) -> u64 {
+        // Bit 40: never 0, the memo's nothing.
+        1 << 40 | u64::from(p.shipping) << 16 | u64::from(p.ports_used)
+    }
+
+    #[inline(never)]
+    fn work_out_open_ports(&self, p: &Player) -> u8 {
+        let unused = self.ports.iter().enumerate().fold(0u8, |mask, (k, port)| {
+            mask | (u8::from(p.ports_used & (1u16 << (port.0 & 15)) == 0) << k)
+        });
+        let dry = self.rules >= Rules::V3;
+        let reach = self.map().ports_in_reach(p.all_units(), p.shipping, dry);
+        unused << 4 | (unused & reach)
+    }
+
     /// Is a port use or a cellar withdrawal legal for the seat now? One candidate per port
     /// and way of using it suffices: port 2/3 need a good of their class, port 6 any good.
     pub fn free_action_possible(&self, t: &Turn) -> bool {
@@ -216,14 +259,9 @@ impl State {
             return true;
         }
         // Necessary for any port use: an unused port's space within reach (for the
-        // Kickstarter way, port 9's, and its fee). Worked out once for every port, since
-        // this runs at the end of every main action; `check_port` stays the judge of the
-        // candidates that pass.
-        let m = self.map();
-        let unused = self.ports.iter().enumerate().fold(0u8, |mask, (k, port)| {
-            mask | (u8::from(p.ports_used & (1u16 << (port.0 & 15)) == 0) << k)
-        });
-        let reach = unused & m.ports_in_reach(p.all_units(), p.shipping, self.rules >= Rules::V3);
+        // Kickstarter way, port 9's, and its fee). Kept per player, since this runs at the
+        // end of every main action; `check_port` stays the judge of the candidates that pass.
+        let reach = self.open_ports(p);
         if reach == 0 {
             return false;
         }
@@ -244,7 +282,26 @@ impl State {
             if !ways.iter().any(|&(_, open)| open) {
                 continue;
             }
-            let args = match self.port_kind(port) {
+            let kind = self.port_kind(port);
+            // After the main action (which is when this is asked) port 6 under rules 3 and
+            // port 1 are refused by their timing alone: not worth a candidate each.
+            if t.main_done
+                && (kind == Some(PortKind::Meat)
+                    || kind == Some(PortKind::Price) && self.rules >= Rules::V3)
+            {
+                debug_assert!(ways.iter().all(|&(ks, open)| {
+                    let args = match kind {
+                        Some(PortKind::Price) => PortArgs::Price {
+                            good: Good::Wool,
+                            up: true,
+                        },
+                        _ => PortArgs::None,
+                    };
+                    !open || self.check_port(t, seat, port, ks, &args).is_err()
+                }));
+                continue;
+            }
+            let args = match kind {
                 Some(PortKind::Basic) => match held(false) {
                     Some(g) => PortArgs::Goods {
                         give: g,

@@ -11,7 +11,7 @@ use crate::ids::{Clan, ContractId, Good, Hex, PortId, Tech, TileId, Unit};
 use crate::moves::{Chance, Deal, Move};
 use crate::notation::{self, head};
 use arrayvec::ArrayVec;
-use rules_core::notation::{field, list, number, short_key, Scan};
+use rules_core::notation::{list, number, short_key, Cursor, Scan};
 
 /// A single digit.
 fn digit(b: u8) -> Option<u8> {
@@ -104,58 +104,59 @@ fn read_words(text: &str) -> Option<Move> {
     s.done(m)
 }
 
-/// A price-die face with its sign, `+2` or `-3`, as the full parser's `die_face` reads it.
-fn die_face(n: &str) -> Option<i8> {
-    let (sign, size) = match n.as_bytes().first()? {
-        b'+' => (1, n.get(1..)?),
-        b'-' => (-1, n.get(1..)?),
-        _ => return None,
-    };
-    Some(sign * i8::try_from(number(size)?).ok()?)
-}
-
 pub fn read_chance(text: &str) -> Option<Chance> {
-    let mut s = Scan::new(text);
-    match s.word()? {
-        "prep" => {}
-        "deal" => return read_deal(s),
-        // Building-bonus draws, a few a game, the long way.
-        _ => return notation::parse_chance(text).ok(),
+    let mut c = Cursor::new(text);
+    if c.tag("prep refill=").is_none() {
+        return match text.get(..5) {
+            Some("deal ") => read_deal(text),
+            // Building-bonus draws, a few a game, the long way.
+            _ => notation::parse_chance(text).ok(),
+        };
     }
-    let refill = contracts(field(s.word()?, "refill")?, b',')?;
-    let drift = list(field(s.word()?, "drift")?, b',', |x| {
-        let at = x.bytes().position(|b| b == b'+' || b == b'-')?;
-        let (g, n) = x.split_at_checked(at)?;
-        Some((Good::parse(g)?, die_face(n)?))
+    let refill = c.list(b',', |c| c.number().map(ContractId))?;
+    c.tag(" drift=")?;
+    let drift = c.list(b',', |c| {
+        let g = Good::parse(c.until(|b| b == b'+' || b == b'-')?)?;
+        Some((g, c.signed()?))
     })?;
-    let die = match s.word() {
-        None => None,
-        Some(e) => Some(die_face(field(e, "die")?)?),
+    let die = if c.end() {
+        None
+    } else {
+        c.tag(" die=")?;
+        Some(c.signed()?)
     };
-    s.done(Chance::Prep { refill, drift, die })
+    c.done(Chance::Prep { refill, drift, die })
 }
 
-/// The deal's fields after `deal`, as the full parser reads them.
-fn read_deal(mut s: Scan<'_>) -> Option<Chance> {
-    let sides = field(s.word()?, "sides")?.as_bytes();
+/// The deal, field by field as the full parser reads it.
+fn read_deal(text: &str) -> Option<Chance> {
+    let mut c = Cursor::new(text);
+    c.tag("deal sides=")?;
+    let sides = c.until(|b| b == b' ')?.as_bytes();
     let sides: [u8; 4] = match *sides {
         [a, b, c, d] if [a, b, c, d].iter().all(|&x| x == b'1' || x == b'2') => {
             [a, b, c, d].map(|x| x - b'0')
         }
         _ => return None,
     };
-    let ports: ArrayVec<u8, 4> = list(field(s.word()?, "ports")?, b',', number)?;
-    let tiles: ArrayVec<u8, 5> = list(field(s.word()?, "tiles")?, b',', number)?;
-    let first = number(field(s.word()?, "first")?)?;
-    let offer = list(field(s.word()?, "offer")?, b',', |x| {
-        let (c, t) = x.split_once('/')?;
-        Some((Clan::parse(c)?, number(t)?))
+    c.tag(" ports=")?;
+    let ports: ArrayVec<PortId, 4> = c.list(b',', |c| c.number().map(PortId))?;
+    c.tag(" tiles=")?;
+    let tiles: ArrayVec<TileId, 5> = c.list(b',', |c| c.number().map(TileId))?;
+    c.tag(" first=")?;
+    let first = c.number()?;
+    c.tag(" offer=")?;
+    let offer = c.list(b',', |c| {
+        let clan = Clan::parse(c.until(|b| b == b'/')?)?;
+        c.tag("/")?;
+        Some((clan, c.number()?))
     })?;
-    let boxes = contracts(field(s.word()?, "boxes")?, b',')?;
-    s.done(Chance::Deal(Box::new(Deal {
+    c.tag(" boxes=")?;
+    let boxes = c.list(b',', |c| c.number().map(ContractId))?;
+    c.done(Chance::Deal(Box::new(Deal {
         sides,
-        ports: ports.into_inner().ok()?.map(PortId),
-        tiles: tiles.into_inner().ok()?.map(TileId),
+        ports: ports.into_inner().ok()?,
+        tiles: tiles.into_inner().ok()?,
         first,
         offer,
         boxes,

@@ -98,9 +98,12 @@ impl State {
 
     pub fn score_round(&mut self) {
         let idx = usize::from(self.round.clamp(1, 5)) - 1;
-        let gains: Vec<u32> = self
+        // Worked out for every seat before any is given (no allocation: at most four seats,
+        // as `new_game` checks).
+        let gains: arrayvec::ArrayVec<u32, 4> = self
             .seats
             .iter()
+            .take(4)
             .map(|p| self.round_glory(p, idx))
             .collect();
         for (p, g) in self.seats.iter_mut().zip(gains) {

@@ -37,6 +37,8 @@ impl Player {
             cellar: [0; 4],
             passed: false,
             all: Kept(0),
+            open_ports: Kept::default(),
+            counts: Kept([0; 9]),
         }
     }
 }

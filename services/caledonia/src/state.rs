@@ -7,6 +7,7 @@ use crate::map::{map, Map, Mode};
 use arrayvec::ArrayVec;
 use rules_core::Kept;
 use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// The game's options. `players` is required; the rest default to the product's rulings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
@@ -140,6 +141,46 @@ pub struct Player {
     /// [`State::map`]); set again when a state is read.
     #[serde(skip)]
     pub(crate) all: Kept<u128>,
+    /// Which of the four port spaces are open to this player ([`State::open_ports`]), kept
+    /// once worked out with the shipping level and ports used it was worked out for, and
+    /// forgotten when a unit moves (or the deal lays out the map).
+    #[serde(skip)]
+    pub(crate) open_ports: Kept<Memo>,
+    /// How many units of each kind are on the map ([`Player::unit_count`]), kept beside
+    /// `units`: production and scoring count them for every seat, and a count of a 128-bit
+    /// set is a few dozen instructions without a population-count instruction.
+    #[serde(skip)]
+    pub(crate) counts: Kept<[u8; 9]>,
+}
+
+/// A value kept beside a player once worked out: a key of what it was worked out from and
+/// the value, in one word, or nothing (`0`). Set through `&self` (the question is asked while
+/// checking a move), so an atomic rather than a `Cell`, as a state is shared between threads:
+/// relaxed, since every thread works out the same value from the same position.
+#[derive(Default)]
+pub struct Memo(AtomicU64);
+
+impl Memo {
+    /// The value kept for `key` (bits 8–63 of the word; 0 is never a key), if any.
+    #[inline(always)]
+    pub fn get(&self, key: u64) -> Option<u8> {
+        let v = self.0.load(Relaxed);
+        (v >> 8 == key).then_some(v as u8)
+    }
+    #[inline(always)]
+    pub fn set(&self, key: u64, value: u8) {
+        self.0.store(key << 8 | u64::from(value), Relaxed);
+    }
+    #[inline(always)]
+    pub fn forget(&self) {
+        self.0.store(0, Relaxed);
+    }
+}
+
+impl Clone for Memo {
+    fn clone(&self) -> Memo {
+        Memo(AtomicU64::new(self.0.load(Relaxed)))
+    }
 }
 
 impl Player {
@@ -156,20 +197,33 @@ impl Player {
     }
     /// A unit of kind `u` on `h`.
     pub fn put(&mut self, u: Unit, h: Hex) {
-        self.units[u.index()] |= h.bit();
+        let set = &mut self.units[u.index()];
+        self.counts.0[u.index()] += u8::from(*set & h.bit() == 0);
+        *set |= h.bit();
         self.all.0 |= h.bit();
+        self.open_ports.0.forget();
     }
     /// No unit of kind `u` on `h` any more.
     pub fn lift(&mut self, u: Unit, h: Hex) {
-        self.units[u.index()] &= !h.bit();
-        self.refresh();
+        let set = &mut self.units[u.index()];
+        self.counts.0[u.index()] -= u8::from(*set & h.bit() != 0);
+        *set &= !h.bit();
+        self.all = Kept(self.units.iter().fold(0, |a, &b| a | b));
+        self.open_ports.0.forget();
     }
     /// Works out the kept union again from the units (a state just read).
     fn refresh(&mut self) {
         self.all = Kept(self.units.iter().fold(0, |a, &b| a | b));
+        self.counts = Kept(self.units.map(|s| s.count_ones() as u8));
+        self.open_ports.0.forget();
     }
     pub fn unit_count(&self, u: Unit) -> u32 {
-        self.units[u.index()].count_ones()
+        debug_assert_eq!(
+            u32::from(self.counts.0[u.index()]),
+            self.units[u.index()].count_ones(),
+            "kept unit counts out of date"
+        );
+        u32::from(self.counts.0[u.index()])
     }
     pub fn fulfilled_count(&self) -> u32 {
         self.fulfilled.count_ones()
@@ -422,6 +476,9 @@ impl State {
     pub fn set_sides(&mut self, sides: [u8; 4]) {
         self.sides = sides;
         self.map = map_of(sides, self.players());
+        for p in &mut self.seats {
+            p.open_ports.0.forget();
+        }
     }
     pub fn seat(&self, s: u8) -> Option<&Player> {
         self.seats.get(usize::from(s))

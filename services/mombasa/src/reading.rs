@@ -14,7 +14,7 @@ use crate::notation::{
     self, deck_card, index1, names, parse_book, parse_card, parse_list, parse_tile,
 };
 use arrayvec::ArrayVec;
-use rules_core::notation::{cut, field, pieces, short_key, short_tag as tag, Scan};
+use rules_core::notation::{pieces, short_key, short_tag as tag, Cursor, Scan};
 
 mod verb {
     use super::tag;
@@ -119,37 +119,19 @@ fn read_words(text: &str) -> Option<Move> {
 }
 
 pub fn read_chance(text: &str) -> Option<Chance> {
+    // Plans revealed, every round: read in place, card by card.
+    if let Some(rest) = text.strip_prefix("reveal ") {
+        return read_reveal(rest);
+    }
+    if let Some(rest) = text.strip_prefix("draw cards=") {
+        let mut c = Cursor::new(rest);
+        let cards = c.list(b',', |c| deck_card(item(c)?))?;
+        c.tag(" books=")?;
+        let books = c.list(b',', |c| parse_book(item(c)?))?;
+        return c.done(Chance::Draw { cards, books });
+    }
     let mut s = Scan::new(text);
     let c = match s.word()? {
-        "reveal" => {
-            let mut plans = ArrayVec::new();
-            while let Some(part) = s.word() {
-                let (seat, items) = cut(part, b':')?;
-                if seat.as_bytes() != [b'0' + plans.len() as u8] {
-                    return None;
-                }
-                let mut plan = [None; SLOTS];
-                let v: ArrayVec<(CardRef, u8), SLOTS> = parse_list(items, |it| {
-                    let (c, slot) = cut(it, b'@')?;
-                    Some((parse_card(c)?, index1(slot, SLOTS)?))
-                })?;
-                for (c, slot) in v {
-                    let slot = plan.get_mut(usize::from(slot))?;
-                    if slot.replace(c).is_some() {
-                        return None;
-                    }
-                }
-                plans.try_push(plan).ok()?;
-            }
-            if plans.is_empty() {
-                return None;
-            }
-            Chance::Reveal(plans)
-        }
-        "draw" => Chance::Draw {
-            cards: parse_list(field(s.word()?, "cards")?, deck_card)?,
-            books: parse_list(field(s.word()?, "books")?, parse_book)?,
-        },
         "book" => Chance::Book {
             space: BookSpace::parse(s.word()?)?,
             book: parse_book(s.word()?)?,
@@ -170,4 +152,38 @@ pub fn read_chance(text: &str) -> Option<Chance> {
         _ => return notation::parse_chance(text).ok(),
     };
     s.done(c)
+}
+
+/// An item of a list inside a word: the text up to the next comma or space.
+fn item<'a>(c: &mut Cursor<'a>) -> Option<&'a str> {
+    c.until(|b| b == b',' || b == b' ')
+}
+
+/// The plans of `reveal SEAT:CARD@SLOT,... ...` after its verb, seats in order from 0.
+fn read_reveal(rest: &str) -> Option<Chance> {
+    let mut c = Cursor::new(rest);
+    let mut plans = ArrayVec::new();
+    loop {
+        if !(c.eat(b'0' + plans.len() as u8) && c.eat(b':')) {
+            return None;
+        }
+        let items: ArrayVec<(CardRef, u8), SLOTS> = c.list(b',', |c| {
+            let card = parse_card(c.until(|b| b == b'@')?)?;
+            c.tag("@")?;
+            Some((card, index1(item(c)?, SLOTS)?))
+        })?;
+        let mut plan = [None; SLOTS];
+        for (card, slot) in items {
+            if plan.get_mut(usize::from(slot))?.replace(card).is_some() {
+                return None;
+            }
+        }
+        plans.try_push(plan).ok()?;
+        if c.end() {
+            return Some(Chance::Reveal(plans));
+        }
+        if !c.eat(b' ') {
+            return None;
+        }
+    }
 }

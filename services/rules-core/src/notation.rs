@@ -14,7 +14,7 @@ mod scan;
 
 pub use agree::check_readings;
 pub use names::NameIndex;
-pub use scan::{number, space_at, Scan};
+pub use scan::{number, space_at, Cursor, Scan};
 
 /// A game's notation. `parse_*` accept everything the game's notation allows and explain
 /// what they refuse; `read_*` are their fast readings, for text in exactly the form `format_*`

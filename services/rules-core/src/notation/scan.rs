@@ -96,6 +96,106 @@ pub fn number(w: &str) -> Option<u8> {
     u8::try_from(n).ok()
 }
 
+/// A cursor over an entry's bytes, for outcomes whose words hold lists (`refill=21,11`,
+/// `drift=wool-1,grain+2`): literal parts matched in place and items read up to the byte that
+/// ends them, without splitting the text into words and then into pieces first. As strict
+/// as [`Scan`]: anything not in canonical form ends the reading with `None`.
+#[derive(Debug, Clone)]
+pub struct Cursor<'a> {
+    rest: &'a str,
+}
+
+impl<'a> Cursor<'a> {
+    #[inline(always)]
+    pub fn new(text: &'a str) -> Cursor<'a> {
+        Cursor { rest: text }
+    }
+
+    /// Passes over `lit`, which must come next.
+    #[inline(always)]
+    pub fn tag(&mut self, lit: &str) -> Option<()> {
+        self.rest = self.rest.strip_prefix(lit)?;
+        Some(())
+    }
+
+    /// Passes over `b` if it comes next.
+    #[inline(always)]
+    pub fn eat(&mut self, b: u8) -> bool {
+        match self.rest.as_bytes().first() {
+            Some(&c) if c == b => {
+                // An ASCII byte was matched (callers pass ASCII): a char boundary follows.
+                self.rest = self.rest.get(1..).unwrap_or_default();
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The text up to the first byte for which `stop` holds (or the end), passed over.
+    #[inline(always)]
+    pub fn until(&mut self, stop: impl Fn(u8) -> bool) -> Option<&'a str> {
+        let n = self.rest.bytes().position(stop).unwrap_or(self.rest.len());
+        let (w, rest) = self.rest.split_at_checked(n)?;
+        self.rest = rest;
+        Some(w)
+    }
+
+    /// A [`number`] (its digits, up to the first other byte).
+    #[inline(always)]
+    pub fn number(&mut self) -> Option<u8> {
+        number(self.until(|b| !b.is_ascii_digit())?)
+    }
+
+    /// A signed number as `{:+}` writes it (`+2`, `-3`, `+0`), within an `i8`.
+    #[inline(always)]
+    pub fn signed(&mut self) -> Option<i8> {
+        let sign = if self.eat(b'+') {
+            1
+        } else if self.eat(b'-') {
+            -1
+        } else {
+            return None;
+        };
+        Some(sign * i8::try_from(self.number()?).ok()?)
+    }
+
+    /// Items `item` reads, each but the last followed by `sep`; `-` alone (before a space or
+    /// the end) for none, as [`super::list`] reads a list word. `None` when an item is not
+    /// read or there are more than `N`.
+    #[inline(always)]
+    pub fn list<T, const N: usize>(
+        &mut self,
+        sep: u8,
+        mut item: impl FnMut(&mut Cursor<'a>) -> Option<T>,
+    ) -> Option<arrayvec::ArrayVec<T, N>> {
+        let mut out = arrayvec::ArrayVec::new();
+        if let [b'-', next @ ..] = self.rest.as_bytes() {
+            if matches!(next.first(), None | Some(b' ')) {
+                self.eat(b'-');
+                return Some(out);
+            }
+        }
+        loop {
+            out.try_push(item(self)?).ok()?;
+            if !self.eat(sep) {
+                return Some(out);
+            }
+        }
+    }
+
+    /// Whether the whole text has been read.
+    #[inline(always)]
+    pub fn end(&self) -> bool {
+        self.rest.is_empty()
+    }
+
+    /// `v` when the whole text has been read.
+    #[inline(always)]
+    pub fn done<T>(&self, v: T) -> Option<T> {
+        self.end().then_some(v)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -150,5 +250,54 @@ mod tests {
         for bad in ["", "256", "999", "01", "00", "1000", "-1", "+1", "1a", " 1"] {
             assert_eq!(number(bad), None, "{bad:?}");
         }
+    }
+
+    /// A list of numbers and a list of signed items, as [`fields`] reads them.
+    type Fields = (Vec<u8>, Vec<(String, i8)>);
+
+    /// `refill=…` and `drift=…` words as the cursor reads them.
+    fn fields(text: &str) -> Option<Fields> {
+        let mut c = Cursor::new(text);
+        c.tag("refill=")?;
+        let a: arrayvec::ArrayVec<u8, 4> = c.list(b',', Cursor::number)?;
+        c.tag(" drift=")?;
+        let b: arrayvec::ArrayVec<(String, i8), 4> = c.list(b',', |c| {
+            let g = c.until(|b| b == b'+' || b == b'-')?;
+            Some((g.to_string(), c.signed()?))
+        })?;
+        c.done((a.to_vec(), b.to_vec()))
+    }
+
+    #[test]
+    fn the_cursor_reads_canonical_lists_and_nothing_else() {
+        let s = |v: &[(&str, i8)]| v.iter().map(|(g, n)| (g.to_string(), *n)).collect();
+        assert_eq!(
+            fields("refill=21,0 drift=wool-1,x+0"),
+            Some((vec![21, 0], s(&[("wool", -1), ("x", 0)])))
+        );
+        assert_eq!(fields("refill=- drift=-"), Some((vec![], vec![])));
+        assert_eq!(
+            fields("refill=7 drift=a+127"),
+            Some((vec![7], s(&[("a", 127)])))
+        );
+        for bad in [
+            "refill=21,,0 drift=-",
+            "refill=21, drift=-",
+            "refill=021 drift=-",
+            "refill=256 drift=-",
+            "refill=1,2,3,4,5 drift=-",
+            "refill=-1 drift=-",
+            "refill=- drift=-x",
+            "refill=-  drift=-",
+            "refill=- drift=a+128",
+            "refill=- drift=a2",
+            "refill=- drift=a+2 ",
+            "refill=- drift=a+2,",
+            "refill=1 drift=a+2x",
+        ] {
+            assert_eq!(fields(bad), None, "{bad:?}");
+        }
+        let mut c = Cursor::new("ab");
+        assert!(!c.eat(b'b') && c.eat(b'a') && c.eat(b'b') && c.end());
     }
 }
