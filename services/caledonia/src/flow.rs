@@ -389,12 +389,11 @@ impl State {
     fn end_turn(&mut self, seat: u8) {
         // The seats after this one in turn order, wrapping round to it (no `%`: this runs
         // at the end of every turn).
+        let n = self.order.len();
         let pos = self.order.iter().position(|&s| s == seat).unwrap_or(0);
-        let (before, after) = self.order.split_at((pos + 1).min(self.order.len()));
-        let next = after
-            .iter()
-            .chain(before)
-            .copied()
+        let next = (1..=n)
+            .map(|k| if pos + k >= n { pos + k - n } else { pos + k })
+            .filter_map(|i| self.order.get(i).copied())
             .find(|&s| self.seat(s).is_some_and(|p| !p.passed));
         match next {
             Some(s) => self.phase = Phase::Action(Turn::new(s)),

@@ -15,14 +15,11 @@ macro_rules! named_enum {
                 match self { $($name::$v => $text),* }
             }
             pub fn parse(s: &str) -> Option<$name> {
-                // Names as integer keys, matched against constants (a tree of comparisons
-                // the compiler lays out): replay parses one or two of these per entry.
-                #[allow(non_upper_case_globals)]
-                mod key {
-                    $(pub const $v: u128 = rules_core::notation::tag($text);)*
-                }
-                match rules_core::notation::word_key(s) {
-                    $(key::$v => Some($name::$v),)*
+                // A `match` on the text: the compiler tests the length, then the bytes as
+                // a few integers (fewer instructions than packing the word into one key
+                // first); replay parses one or two of these per entry.
+                match s {
+                    $($text => Some($name::$v),)*
                     _ => None,
                 }
             }

@@ -22,40 +22,102 @@ fn contracts<const N: usize>(s: &str, sep: u8) -> Option<ArrayVec<ContractId, N>
     list(s, sep, |x| number(x).map(ContractId))
 }
 
+/// An entry's first four bytes as one integer, to dispatch on with one `match`.
+const fn head4(b: &[u8; 4]) -> u32 {
+    u32::from_le_bytes(*b)
+}
+
 #[inline]
 pub fn read_move(text: &str) -> Option<Move> {
-    // Entries of fixed shape by their bytes: a length and a few comparisons.
-    match *text.as_bytes() {
-        [b'p', b'a', b's', b's'] => return Some(Move::Pass),
-        [b's', b'h', b'i', b'p'] => return Some(Move::Ship),
-        [b'h', b'i', b'r', b'e'] => return Some(Move::Hire),
-        [b'd', b'o', b'n', b'e'] => return Some(Move::Done),
-        [b'm', b'a', b'k', b'e', b' ', c, b' ', b, b' ', w] => {
-            return Some(Move::Make {
-                cheese: digit(c)?,
-                bread: digit(b)?,
-                whisky: digit(w)?,
-                cellar: false,
-            })
-        }
-        // `sell GOOD N` and `buy GOOD N` with a single-digit count.
-        [b's', b'e', b'l', b'l', b' ', .., b' ', n] => return trade(text, 5, true, n),
-        [b'b', b'u', b'y', b' ', .., b' ', n] => return trade(text, 4, false, n),
-        // `expand UNIT HEX`: the hex is the last two or three bytes.
-        [b'e', b'x', b'p', b'a', b'n', b'd', b' ', ..] => {
-            let b = text.as_bytes();
-            let cut = (2..=3).find(|&h| b.len() > 8 + h && b[b.len() - h - 1] == b' ');
-            if let Some(h) = cut {
-                let at = b.len() - h;
-                return Some(Move::Expand(
-                    Unit::parse(text.get(7..at - 1)?)?,
-                    Hex::parse(text.get(at..)?)?,
-                ));
+    // Entries of fixed shape by their bytes: the first four say which shape to try (one
+    // integer `match`), a length and a few comparisons the rest.
+    let b = text.as_bytes();
+    let Some(head) = b.first_chunk::<4>() else {
+        return read_words(text);
+    };
+    const PASS: u32 = head4(b"pass");
+    const SHIP: u32 = head4(b"ship");
+    const HIRE: u32 = head4(b"hire");
+    const DONE: u32 = head4(b"done");
+    const MAKE: u32 = head4(b"make");
+    const SELL: u32 = head4(b"sell");
+    const BUY: u32 = head4(b"buy ");
+    const EXPA: u32 = head4(b"expa");
+    const PLAC: u32 = head4(b"plac");
+    const CLAN: u32 = head4(b"clan");
+    const OBTA: u32 = head4(b"obta");
+    match head4(head) {
+        PASS if b.len() == 4 => return Some(Move::Pass),
+        SHIP if b.len() == 4 => return Some(Move::Ship),
+        HIRE if b.len() == 4 => return Some(Move::Hire),
+        DONE if b.len() == 4 => return Some(Move::Done),
+        MAKE => {
+            if let [_, _, _, _, b' ', c, b' ', b, b' ', w] = *b {
+                return Some(Move::Make {
+                    cheese: digit(c)?,
+                    bread: digit(b)?,
+                    whisky: digit(w)?,
+                    cellar: false,
+                });
             }
         }
-        _ => {}
+        // `sell GOOD N` and `buy GOOD N` with a single-digit count.
+        SELL => {
+            if let [_, _, _, _, b' ', .., b' ', n] = *b {
+                return trade(text, 5, true, n);
+            }
+        }
+        BUY => {
+            if let [_, _, _, _, .., b' ', n] = *b {
+                return trade(text, 4, false, n);
+            }
+        }
+        // `expand UNIT HEX` and `place UNIT HEX`.
+        EXPA if b.starts_with(b"expand ") => {
+            if let Some((u, h)) = unit_hex(text, 7) {
+                return Some(Move::Expand(u, h));
+            }
+        }
+        PLAC if b.starts_with(b"place ") => {
+            if let Some((u, h)) = unit_hex(text, 6) {
+                return Some(Move::Place(u, h));
+            }
+        }
+        // `clan NAME`, `obtain N+N`, `nb GOOD N`: a name or list without spaces is read
+        // whole, or the text goes word by word.
+        CLAN if b.get(4) == Some(&b' ') => {
+            if let Some(c) = text.get(5..).and_then(Clan::parse) {
+                return Some(Move::Clan(c));
+            }
+        }
+        OBTA if b.starts_with(b"obtain ") => {
+            if let Some(list) = text.get(7..).and_then(|l| contracts(l, b'+')) {
+                return Some(Move::Obtain(list));
+            }
+        }
+        _ => {
+            if let [b'n', b'b', b' ', .., b' ', n] = *b {
+                let good = text.get(3..text.len() - 2).and_then(Good::parse);
+                if let (Some(g), Some(n)) = (good, digit(n)) {
+                    return Some(Move::Neighbour(g, n));
+                }
+            }
+        }
     }
     read_words(text)
+}
+
+/// The unit and hex of `VERB UNIT HEX`, the unit from byte `from`: the hex is the last two or
+/// three bytes.
+#[inline(always)]
+fn unit_hex(text: &str, from: usize) -> Option<(Unit, Hex)> {
+    let b = text.as_bytes();
+    let h = (2..=3).find(|&h| b.len() > from + 1 + h && b[b.len() - h - 1] == b' ')?;
+    let at = b.len() - h;
+    Some((
+        Unit::parse(text.get(from..at - 1)?)?,
+        Hex::parse(text.get(at..)?)?,
+    ))
 }
 
 /// `sell`/`buy` of the good written from byte `from` to the space before the count `n`.

@@ -45,14 +45,15 @@ impl State {
                 }
             }
             (BonusKind::Majority { of, .. }, BonusArg::None) => {
+                // A tie is a majority: refused when the seat has none of the units or
+                // another seat has more (the others counted only while needed).
                 let mine = area_units(self, p, of);
-                let best = self
+                let beaten = self
                     .seats
                     .iter()
-                    .map(|q| area_units(self, q, of))
-                    .max()
-                    .unwrap_or(0);
-                if mine == 0 || mine < best {
+                    .enumerate()
+                    .any(|(s, q)| s != usize::from(seat) && area_units(self, q, of) > mine);
+                if mine == 0 || beaten {
                     return Err(Rule::Majority);
                 }
             }
