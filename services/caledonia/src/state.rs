@@ -5,9 +5,8 @@ use crate::data::components;
 use crate::ids::{Clan, ContractId, Good, Hex, PortId, TileId, Unit};
 use crate::map::{map, Map, Mode};
 use arrayvec::ArrayVec;
-use rules_core::Kept;
+use rules_core::{Kept, Memo};
 use serde::{Deserialize, Serialize};
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// The game's options. `players` is required; the rest default to the product's rulings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
@@ -151,36 +150,6 @@ pub struct Player {
     /// set is a few dozen instructions without a population-count instruction.
     #[serde(skip)]
     pub(crate) counts: Kept<[u8; 9]>,
-}
-
-/// A value kept beside a player once worked out: a key of what it was worked out from and
-/// the value, in one word, or nothing (`0`). Set through `&self` (the question is asked while
-/// checking a move), so an atomic rather than a `Cell`, as a state is shared between threads:
-/// relaxed, since every thread works out the same value from the same position.
-#[derive(Default)]
-pub struct Memo(AtomicU64);
-
-impl Memo {
-    /// The value kept for `key` (bits 8–63 of the word; 0 is never a key), if any.
-    #[inline(always)]
-    pub fn get(&self, key: u64) -> Option<u8> {
-        let v = self.0.load(Relaxed);
-        (v >> 8 == key).then_some(v as u8)
-    }
-    #[inline(always)]
-    pub fn set(&self, key: u64, value: u8) {
-        self.0.store(key << 8 | u64::from(value), Relaxed);
-    }
-    #[inline(always)]
-    pub fn forget(&self) {
-        self.0.store(0, Relaxed);
-    }
-}
-
-impl Clone for Memo {
-    fn clone(&self) -> Memo {
-        Memo(AtomicU64::new(self.0.load(Relaxed)))
-    }
 }
 
 impl Player {

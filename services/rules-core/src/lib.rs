@@ -13,7 +13,8 @@
 //! - [`ids`]: `Seat`, `Ply`, `GameKind`, `Actor`, `Viewer` — small newtypes with text forms.
 //! - [`game`]: the [`Game`] trait, [`ToAct`], move buffers.
 //! - [`features`]: named position features for position queries; data coverage.
-//! - [`kept`]: [`Kept`], a value worked out from a position and kept beside it, outside it.
+//! - [`kept`]: [`Kept`], a value worked out from a position and kept beside it, outside it;
+//!   [`Memo`], a small answer kept once asked for.
 //! - [`outcome`]: per-seat scores with a breakdown by category, and winners (ties share).
 //! - [`error`]: errors every game shares (wrong actor, game over, bad notation).
 //! - [`notation`]: short text forms of moves and chance outcomes, and the parsing helpers the
@@ -49,7 +50,7 @@ pub use error::{NotationError, RuleViolation, TurnError};
 pub use features::{DataCoverage, FeatureSchema, Features};
 pub use game::{Action, Game, MoveBuf, ToAct};
 pub use ids::{Actor, GameKind, ParseIdError, Ply, Seat, Viewer};
-pub use kept::Kept;
+pub use kept::{Kept, Memo};
 pub use notation::Notation;
 pub use outcome::{Outcome, SeatScore};
 pub use playout::{playout, Playout, PlayoutError};
