@@ -134,8 +134,6 @@ impl State {
     }
 
     pub fn place_unit(&mut self, seat: u8, u: Unit, h: Hex, cost: i32) {
-        let dry = self.rules >= Rules::V3;
-        let m = self.map();
         let Some(p) = self.seats.get_mut(usize::from(seat)) else {
             return;
         };
@@ -145,11 +143,8 @@ impl State {
         let slot = p.slot(u);
         p.supply[slot] = p.supply[slot].saturating_sub(1);
         p.put(u, h);
-        // The ports open before and what the new unit reaches: kept on, not worked out again
-        // at the end of the turn (an Expand is the commonest main action). Bits 4–7 of the
-        // kept value are the unused ports: what the unit reaches opens if unused.
-        if let (Some(before), Some(adds)) = (kept, m.ports_of_hex(h, p.shipping, dry)) {
-            p.open_ports.0.set(key, before | adds & before >> 4);
+        if let Some(p) = self.seat(seat) {
+            self.keep_open_ports(p, key, kept, h);
         }
     }
 

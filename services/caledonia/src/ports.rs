@@ -206,28 +206,39 @@ impl State {
 
     /// The port spaces (bits 0–3, as [`State::ports`]) whose port `p` has not used and whose
     /// space is within its reach: kept beside the player ([`Player::open_ports`]) for its
-    /// shipping level and ports used, and worked out again after a unit moves (a unit placed
-    /// adds what it reaches: [`State::place_unit`]).
+    /// shipping level and ports used, with the unused ones in bits 4–7, and worked out again
+    /// after a unit moves (a unit placed adds what it reaches: [`State::keep_open_ports`]).
     #[inline]
     pub fn open_ports(&self, p: &Player) -> u8 {
-        self.open_and_unused_ports(p) & 15
+        let key = State::open_ports_key(p);
+        let kept = match p.open_ports.0.get(key) {
+            Some(kept) => {
+                debug_assert_eq!(
+                    kept,
+                    self.work_out_open_ports(p),
+                    "kept open ports out of date"
+                );
+                kept
+            }
+            None => {
+                let kept = self.work_out_open_ports(p);
+                p.open_ports.0.set(key, kept);
+                kept
+            }
+        };
+        kept & 15
     }
 
-    /// [`State::open_ports`] in bits 0–3, the unused ones in bits 4–7: the value kept.
-    #[inline]
-    pub(crate) fn open_and_unused_ports(&self, p: &Player) -> u8 {
-        let key = State::open_ports_key(p);
-        if let Some(kept) = p.open_ports.0.get(key) {
-            debug_assert_eq!(
-                kept,
-                self.work_out_open_ports(p),
-                "kept open ports out of date"
-            );
-            return kept;
+    /// The kept open ports of `p` (a [`Player::open_ports`] value read under `key` before a
+    /// unit of its was put on `h`) kept on with what that unit reaches, rather than worked
+    /// out again at the end of the turn: an Expand is the commonest main action. Nothing is
+    /// kept when nothing was or the reach is beyond the tables.
+    pub(crate) fn keep_open_ports(&self, p: &Player, key: u64, before: Option<u8>, h: Hex) {
+        let dry = self.rules >= Rules::V3;
+        if let (Some(before), Some(adds)) = (before, self.map().ports_of_hex(h, p.shipping, dry)) {
+            // Bits 4–7 are the unused ports: what the unit reaches opens if unused.
+            p.open_ports.0.set(key, before | adds & before >> 4);
         }
-        let kept = self.work_out_open_ports(p);
-        p.open_ports.0.set(key, kept);
-        kept
     }
 
     /// The key [`State::open_ports`] are kept under: what they depend on besides the units.
