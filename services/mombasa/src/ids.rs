@@ -101,7 +101,14 @@ impl Unit {
         }
     }
     pub fn from_code(s: &str) -> Option<Unit> {
-        Unit::ALL.into_iter().find(|u| u.code() == s)
+        // A match, not a search of `ALL` (replay reads a good in every `goods` move).
+        match s {
+            "coffee" => Some(Unit::Coffee),
+            "banana" => Some(Unit::Banana),
+            "cotton" => Some(Unit::Cotton),
+            "expansion" => Some(Unit::Expansion),
+            _ => None,
+        }
     }
     pub const fn index(self) -> usize {
         self as usize
@@ -188,18 +195,16 @@ impl DisplayPos {
         format!("{col}{}", self.0 % 4 + 1)
     }
     pub fn parse(s: &str) -> Option<DisplayPos> {
-        let mut ch = s.chars();
-        let col = match ch.next()? {
-            'L' => 0,
-            'M' => 1,
-            'R' => 2,
+        let &[col, row @ b'1'..=b'4'] = s.as_bytes() else {
+            return None;
+        };
+        let col = match col {
+            b'L' => 0,
+            b'M' => 1,
+            b'R' => 2,
             _ => return None,
         };
-        let row = ch.next()?.to_digit(10)?;
-        if ch.next().is_some() || !(1..=4).contains(&row) {
-            return None;
-        }
-        Some(DisplayPos(col * 4 + row as u8 - 1))
+        Some(DisplayPos(col * 4 + row - b'1'))
     }
 }
 
@@ -214,17 +219,15 @@ impl BookSpace {
         format!("{}{row}", self.0 / 2 + 2)
     }
     pub fn parse(s: &str) -> Option<BookSpace> {
-        let mut ch = s.chars();
-        let col = ch.next()?.to_digit(10)?;
-        let row = match ch.next()? {
-            'a' => 0,
-            'b' => 1,
+        let &[col @ b'2'..=b'7', row] = s.as_bytes() else {
+            return None;
+        };
+        let row = match row {
+            b'a' => 0,
+            b'b' => 1,
             _ => return None,
         };
-        if ch.next().is_some() || !(2..=7).contains(&col) {
-            return None;
-        }
-        Some(BookSpace((col as u8 - 2) * 2 + row))
+        Some(BookSpace((col - b'2') * 2 + row))
     }
 }
 

@@ -7,40 +7,52 @@ use crate::ids::{BookSpace, CardRef, Company, DisplayPos, Region, StartTile, Uni
 use crate::ids::{DECK_CARDS, OWN_CARDS, SLOTS};
 use crate::moves::{BonusArg, Chance, Move};
 use arrayvec::ArrayVec;
-use rules_core::notation::{cut, pieces, split_words, word_key, words, NameIndex};
+use rules_core::notation::{cut, pieces, split_words, word_key, words, CodeIndex, NameIndex};
 use rules_core::NotationError;
 use std::fmt::Write;
 use std::sync::OnceLock;
 
 /// The components' names, indexed once. Names are the same in every data version (a
 /// correction may not rename, see `data/versions.rs`), so the current data's serve all.
+/// Cards, books and tiles are named by a letter and a number (`B16`): their table is indexed
+/// by the code itself; a card is read in most entries of a replay.
 pub(crate) struct Names {
-    cards: NameIndex,
-    books: NameIndex,
-    tiles: NameIndex,
+    pub(crate) cards: CodeIndex,
+    pub(crate) books: CodeIndex,
+    tiles: CodeIndex,
     sides: NameIndex,
     pub(crate) bonus: NameIndex,
 }
 
+#[inline(always)]
 pub(crate) fn names() -> &'static Names {
     static NAMES: OnceLock<Names> = OnceLock::new();
-    NAMES.get_or_init(|| {
-        let c = components();
-        Names {
-            // Own cards (44..54) are named by seat 0's block: the codes are the same for
-            // every seat.
-            cards: NameIndex::new(
-                c.cards
-                    .iter()
-                    .take(usize::from(DECK_CARDS + OWN_CARDS))
-                    .map(|k| k.code.as_str()),
-            ),
-            books: NameIndex::new(c.books.iter().map(|k| k.code.as_str())),
-            tiles: NameIndex::new(c.start_tiles.iter().map(|k| k.code.as_str())),
-            sides: NameIndex::new(c.sides.iter().map(|k| k.name.as_str())),
-            bonus: NameIndex::new(c.bonus.iter().map(|k| k.code.as_str())),
-        }
-    })
+    // Built once, by a function apart: the building inlined here made every reader of a
+    // name save registers for it (a third of reading a card).
+    match NAMES.get() {
+        Some(n) => n,
+        None => NAMES.get_or_init(index_names),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn index_names() -> Names {
+    let c = components();
+    Names {
+        // Own cards (44..54) are named by seat 0's block: the codes are the same for
+        // every seat.
+        cards: CodeIndex::new(
+            c.cards
+                .iter()
+                .take(usize::from(DECK_CARDS + OWN_CARDS))
+                .map(|k| k.code.as_str()),
+        ),
+        books: CodeIndex::new(c.books.iter().map(|k| k.code.as_str())),
+        tiles: CodeIndex::new(c.start_tiles.iter().map(|k| k.code.as_str())),
+        sides: NameIndex::new(c.sides.iter().map(|k| k.name.as_str())),
+        bonus: NameIndex::new(c.bonus.iter().map(|k| k.code.as_str())),
+    }
 }
 
 pub fn card_code(r: CardRef) -> String {
@@ -51,6 +63,7 @@ pub fn card_code(r: CardRef) -> String {
         .map_or_else(|| "?".into(), |k| k.code.clone())
 }
 
+#[inline]
 pub fn parse_card(s: &str) -> Option<CardRef> {
     names().cards.get(s).map(CardRef)
 }
@@ -62,6 +75,7 @@ pub fn book_code(b: u8) -> String {
         .map_or_else(|| "?".into(), |k| k.code.clone())
 }
 
+#[inline]
 pub fn parse_book(s: &str) -> Option<u8> {
     names().books.get(s)
 }
@@ -73,6 +87,7 @@ pub fn tile_code(t: u8) -> String {
         .map_or_else(|| "?".into(), |k| k.code.clone())
 }
 
+#[inline]
 pub fn parse_tile(s: &str) -> Option<u8> {
     names().tiles.get(s)
 }
@@ -84,13 +99,19 @@ fn side_code(x: u8) -> String {
         .map_or_else(|| "?".into(), |k| k.name.clone())
 }
 
-fn parse_side(s: &str) -> Option<u8> {
+pub(crate) fn parse_side(s: &str) -> Option<u8> {
     names().sides.get(s)
 }
 
 /// A 1-based number in `1..=max`, as a 0-based index.
 pub(crate) fn index1(s: &str, max: usize) -> Option<u8> {
-    let n = match *s.as_bytes() {
+    index1_bytes(s.as_bytes(), max)
+}
+
+/// [`index1`] of a number's bytes.
+#[inline]
+pub(crate) fn index1_bytes(s: &[u8], max: usize) -> Option<u8> {
+    let n = match *s {
         [d] if d.is_ascii_digit() => usize::from(d - b'0'),
         [t, d] if t.is_ascii_digit() && d.is_ascii_digit() => {
             usize::from(t - b'0') * 10 + usize::from(d - b'0')
@@ -382,6 +403,7 @@ pub(crate) fn parse_list<T, const N: usize>(
     rules_core::notation::list(s, b',', f)
 }
 
+#[inline]
 pub(crate) fn deck_card(s: &str) -> Option<u8> {
     parse_card(s).filter(|r| r.0 < DECK_CARDS).map(|r| r.0)
 }

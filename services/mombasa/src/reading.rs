@@ -1,23 +1,24 @@
 //! The fast reading of Mombasa notation ([`rules_core::Notation::read_move`] and
 //! `read_chance`): the commonest moves in exactly the form `notation` writes them, read by
-//! their bytes or word by word with [`Scan`], with `notation`'s own readers of names and
-//! numbers, to the value `notation::parse_move` gives; `None` for any other text, which the
-//! full parser then reads or explains; chance outcomes likewise, word by word. Rarer moves,
-//! and the setup, are read by the full parsers from here, so that the fast reading reads every
-//! canonical entry. `tests/readings.rs` checks both agree, on recorded
-//! games and mutations of them.
+//! their bytes or verb and words split at their spaces, with `notation`'s own readers of
+//! names and numbers, to the value `notation::parse_move` gives; `None` for any other text,
+//! which the full parser then reads or explains; chance outcomes likewise, their lists read
+//! in place with [`Cursor`]. The rarest moves are read by the full parser from here, so that
+//! the fast reading reads every canonical entry. `tests/readings.rs` checks both agree, on
+//! recorded games and mutations of them.
 
 use crate::ids::{BookSpace, CardRef, Company, DisplayPos, Region, StartTile, Unit};
-use crate::ids::{COLUMNS, MAX_SEATS, REGIONS, SLOTS};
+use crate::ids::{COLUMNS, DECK_CARDS, MAX_SEATS, REGIONS, SLOTS};
 use crate::moves::{BonusArg, Chance, Move};
 use crate::notation::{
-    self, deck_card, index1, names, parse_book, parse_card, parse_list, parse_tile,
+    self, index1, index1_bytes, names, parse_book, parse_card, parse_list, parse_side, parse_tile,
 };
 use arrayvec::ArrayVec;
-use rules_core::notation::{pieces, short_key, short_tag as tag, Cursor, Scan};
+use rules_core::notation::{pieces, short_key, CodeIndex, Scan};
 
+/// The verbs [`read_words`] reads, as [`short_key`]s: one integer `match` picks the arm.
 mod verb {
-    use super::tag;
+    use rules_core::notation::short_tag as tag;
     pub const PLAN: u64 = tag("plan");
     pub const BONUS: u64 = tag("bonus");
     pub const GOODS: u64 = tag("goods");
@@ -28,6 +29,14 @@ mod verb {
     pub const BOOK: u64 = tag("book");
     pub const CLERK: u64 = tag("clerk");
     pub const DIAMOND: u64 = tag("diamond");
+}
+
+/// `s` cut at its first space (a loop over a few bytes: `split_once`'s `memchr` is made for
+/// long texts and cost more than the rest of reading these moves).
+#[inline(always)]
+fn split_word(s: &str) -> Option<(&str, &str)> {
+    let i = s.bytes().position(|b| b == b' ')?;
+    Some((s.get(..i)?, s.get(i + 1..)?))
 }
 
 #[inline]
@@ -63,30 +72,47 @@ pub fn read_move(text: &str) -> Option<Move> {
     read_words(text)
 }
 
-/// [`read_move`] past the entries of fixed shape: word by word. Apart, so that those entries
-/// (read where replay calls) do not pay for the registers this larger body saves.
+/// [`read_move`] past the entries of fixed shape: the verb, then its words, each split off
+/// at its space (a `Scan` of the whole entry was a fifth of these entries' reading). Apart,
+/// so that those entries (read where replay calls) do not pay for the registers this larger
+/// body saves.
 #[inline(never)]
 fn read_words(text: &str) -> Option<Move> {
-    let mut s = Scan::new(text);
-    let m = match short_key(s.word()?) {
-        verb::PLAN => Move::Plan {
-            card: parse_card(s.word()?)?,
-            slot: index1(s.word()?, SLOTS)?,
-        },
-        verb::BONUS => Move::Bonus {
-            space: names().bonus.get(s.word()?)?,
-            arg: match s.word() {
-                None => BonusArg::None,
-                Some(w) => match DisplayPos::parse(w) {
-                    Some(p) => BonusArg::Display(p),
-                    None => BonusArg::Card(parse_card(w)?),
+    let Some((verb, rest)) = split_word(text) else {
+        // The rarest moves (a track's flip), the long way.
+        return notation::parse_move(text).ok();
+    };
+    // A word past the last one a move has is in no reader's value: `from_code`, `parse`,
+    // `index1` and the name indexes refuse a word with a space in it.
+    let m = match short_key(verb) {
+        verb::PLAN => {
+            let (card, slot) = split_word(rest)?;
+            Move::Plan {
+                card: parse_card(card)?,
+                slot: index1(slot, SLOTS)?,
+            }
+        }
+        verb::BONUS => {
+            let (space, arg) = match split_word(rest) {
+                Some((space, arg)) => (space, Some(arg)),
+                None => (rest, None),
+            };
+            Move::Bonus {
+                space: names().bonus.get(space)?,
+                arg: match arg {
+                    None => BonusArg::None,
+                    Some(w) => match DisplayPos::parse(w) {
+                        Some(p) => BonusArg::Display(p),
+                        None => BonusArg::Card(parse_card(w)?),
+                    },
                 },
-            },
-        },
+            }
+        }
         verb::GOODS => {
-            let good = Unit::from_code(s.word()?).filter(|u| u.is_good())?;
+            let (good, slots) = split_word(rest)?;
+            let good = Unit::from_code(good).filter(|u| u.is_good())?;
             let mut mask = 0u8;
-            for item in pieces(s.word()?, b',') {
+            for item in pieces(slots, b',') {
                 let bit = match item {
                     "t" => crate::goods::TILE_BIT,
                     _ => 1 << index1(item, SLOTS)?,
@@ -98,24 +124,27 @@ fn read_words(text: &str) -> Option<Move> {
             }
             Move::Goods { good, mask }
         }
-        verb::EXPAND => Move::Expand(Company::from_code(s.word()?)?),
-        verb::KEEP => Move::Keep(StartTile(parse_tile(s.word()?)?)),
-        verb::BUY => Move::Buy(DisplayPos::parse(s.word()?)?),
-        verb::ENTER => Move::Enter {
-            region: Region(index1(s.word()?, REGIONS)?),
-            column: index1(s.word()?, COLUMNS)?,
-            ret: match s.word() {
-                None => None,
-                Some(w) => Some(index1(w, COLUMNS)?),
-            },
-        },
-        verb::BOOK => Move::Book(BookSpace::parse(s.word()?)?),
-        verb::CLERK => Move::Clerk(index1(s.word()?, SLOTS)?),
-        verb::DIAMOND => Move::Diamond(index1(s.word()?, SLOTS)?),
-        // The rarest moves (a track's flip), the long way.
+        verb::EXPAND => Move::Expand(Company::from_code(rest)?),
+        verb::KEEP => Move::Keep(StartTile(parse_tile(rest)?)),
+        verb::BUY => Move::Buy(DisplayPos::parse(rest)?),
+        verb::ENTER => {
+            let (region, rest) = split_word(rest)?;
+            let (column, ret) = match split_word(rest) {
+                Some((column, ret)) => (column, Some(index1(ret, COLUMNS)?)),
+                None => (rest, None),
+            };
+            Move::Enter {
+                region: Region(index1(region, REGIONS)?),
+                column: index1(column, COLUMNS)?,
+                ret,
+            }
+        }
+        verb::BOOK => Move::Book(BookSpace::parse(rest)?),
+        verb::CLERK => Move::Clerk(index1(rest, SLOTS)?),
+        verb::DIAMOND => Move::Diamond(index1(rest, SLOTS)?),
         _ => return notation::parse_move(text).ok(),
     };
-    s.done(m)
+    Some(m)
 }
 
 pub fn read_chance(text: &str) -> Option<Chance> {
@@ -124,11 +153,15 @@ pub fn read_chance(text: &str) -> Option<Chance> {
         return read_reveal(rest);
     }
     if let Some(rest) = text.strip_prefix("draw cards=") {
-        let mut c = Cursor::new(rest);
-        let cards = c.list(b',', |c| deck_card(item(c)?))?;
-        c.tag(" books=")?;
-        let books = c.list(b',', |c| parse_book(item(c)?))?;
-        return c.done(Chance::Draw { cards, books });
+        let b = rest.as_bytes();
+        let mut i = 0;
+        let cards = deck_cards(b, &mut i)?;
+        lit(b, &mut i, b" books=")?;
+        let books = codes(&names().books, b, &mut i)?;
+        return (i == b.len()).then_some(Chance::Draw { cards, books });
+    }
+    if let Some(rest) = text.strip_prefix("setup display=") {
+        return read_setup(rest);
     }
     let mut s = Scan::new(text);
     let c = match s.word()? {
@@ -148,42 +181,146 @@ pub fn read_chance(text: &str) -> Option<Chance> {
             }
         }
         "starts" => Chance::Starts(parse_list(s.word()?, parse_tile)?),
-        // The setup, once a game, the long way.
-        _ => return notation::parse_chance(text).ok(),
+        _ => return None,
     };
     s.done(c)
 }
 
-/// An item of a list inside a word: the text up to the next comma or space.
-fn item<'a>(c: &mut Cursor<'a>) -> Option<&'a str> {
-    c.until(|b| b == b',' || b == b' ')
+/// The setup after `setup display=`: by bytes, as a draw (a game's setup names two dozen
+/// components; splitting it into words first cost as much as a reveal).
+fn read_setup(rest: &str) -> Option<Chance> {
+    let b = rest.as_bytes();
+    let mut i = 0;
+    let display = deck_cards(b, &mut i)?;
+    lit(b, &mut i, b" books=")?;
+    let books = codes(&names().books, b, &mut i)?;
+    // The optional fields, in this order.
+    let sides = match lit(b, &mut i, b" sides=") {
+        Some(()) => {
+            let end = b
+                .iter()
+                .skip(i)
+                .position(|&x| x == b' ')
+                .map_or(b.len(), |n| i + n);
+            let v: ArrayVec<u8, 4> = parse_list(rest.get(i..end)?, parse_side)?;
+            i = end;
+            Some(v.into_inner().ok()?)
+        }
+        None => None,
+    };
+    let first = match lit(b, &mut i, b" first=") {
+        Some(()) => match *b.get(i..)? {
+            [d @ b'0'..=b'9'] if usize::from(d - b'0') < MAX_SEATS => {
+                i += 1;
+                Some(d - b'0')
+            }
+            _ => return None,
+        },
+        None => None,
+    };
+    (i == b.len()).then_some(Chance::Setup {
+        display,
+        books,
+        sides,
+        first,
+    })
 }
 
-/// The plans of `reveal SEAT:CARD@SLOT,... ...` after its verb, seats in order from 0.
+/// Passes `*i` over `text`, which must come next in `b`.
+fn lit(b: &[u8], i: &mut usize, text: &[u8]) -> Option<()> {
+    b.get(*i..)?.starts_with(text).then(|| *i += text.len())
+}
+
+/// The plans of `reveal SEAT:CARD@SLOT,... ...` after its verb, seats in order from 0: by
+/// bytes, each card by its code where it stands (a reveal names a card for every slot of
+/// every seat, and reading it by words and pieces cost as much as playing it).
 fn read_reveal(rest: &str) -> Option<Chance> {
-    let mut c = Cursor::new(rest);
+    let b = rest.as_bytes();
+    let cards = &names().cards;
+    let mut i = 0;
     let mut plans = ArrayVec::new();
     loop {
-        if !(c.eat(b'0' + plans.len() as u8) && c.eat(b':')) {
+        if b.get(i..i + 2)? != [b'0' + plans.len() as u8, b':'] {
             return None;
         }
-        let items: ArrayVec<(CardRef, u8), SLOTS> = c.list(b',', |c| {
-            let card = parse_card(c.until(|b| b == b'@')?)?;
-            c.tag("@")?;
-            Some((card, index1(item(c)?, SLOTS)?))
-        })?;
+        i += 2;
         let mut plan = [None; SLOTS];
-        for (card, slot) in items {
-            if plan.get_mut(usize::from(slot))?.replace(card).is_some() {
-                return None;
+        if b.get(i) == Some(&b'-') && matches!(b.get(i + 1), None | Some(b' ')) {
+            // No card planned.
+            i += 1;
+        } else {
+            loop {
+                let (card, n) = cards.read_prefix(b.get(i..)?)?;
+                i += n;
+                // `@` and the slot's one or two digits, as `index1` reads them.
+                let (slot, n) = match *b.get(i..)? {
+                    [b'@', d @ b'0'..=b'9', e @ b'0'..=b'9', ..] => {
+                        (index1_bytes(&[d, e], SLOTS)?, 3)
+                    }
+                    [b'@', d @ b'0'..=b'9', ..] => (index1_bytes(&[d], SLOTS)?, 2),
+                    _ => return None,
+                };
+                i += n;
+                if plan
+                    .get_mut(usize::from(slot))?
+                    .replace(CardRef(card))
+                    .is_some()
+                {
+                    return None;
+                }
+                match b.get(i) {
+                    Some(b',') => i += 1,
+                    None | Some(b' ') => break,
+                    Some(_) => return None,
+                }
             }
         }
         plans.try_push(plan).ok()?;
-        if c.end() {
-            return Some(Chance::Reveal(plans));
+        match b.get(i) {
+            None => return Some(Chance::Reveal(plans)),
+            Some(b' ') => i += 1,
+            Some(_) => return None,
         }
-        if !c.eat(b' ') {
-            return None;
+    }
+}
+
+/// Codes `ix` reads, separated by commas, from `b[*i..]` up to a space or the end (`-` alone
+/// for none), `*i` moved past them: `Cursor::list` of names, without finding each one's end
+/// before reading it.
+fn codes<const N: usize>(ix: &CodeIndex, b: &[u8], i: &mut usize) -> Option<ArrayVec<u8, N>> {
+    let mut out = ArrayVec::new();
+    if b.get(*i) == Some(&b'-') && matches!(b.get(*i + 1), None | Some(b' ')) {
+        *i += 1;
+        return Some(out);
+    }
+    loop {
+        let (x, n) = ix.read_prefix(b.get(*i..)?)?;
+        out.try_push(x).ok()?;
+        *i += n;
+        match b.get(*i) {
+            Some(b',') => *i += 1,
+            None | Some(b' ') => return Some(out),
+            Some(_) => return None,
         }
+    }
+}
+
+/// [`codes`] of deck cards (as `deck_card` reads them: no start card).
+fn deck_cards<const N: usize>(b: &[u8], i: &mut usize) -> Option<ArrayVec<u8, N>> {
+    let cards = codes(&names().cards, b, i)?;
+    cards.iter().all(|&c| c < DECK_CARDS).then_some(cards)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reveals, draws and the setup are read by the codes' tables, which need every card and
+    /// book to be named by a letter and a number: data that names one otherwise would leave
+    /// them all to the full parser (correct, and several times slower).
+    #[test]
+    fn cards_and_books_are_read_by_their_codes_tables() {
+        assert!(names().cards.by_table());
+        assert!(names().books.by_table());
     }
 }

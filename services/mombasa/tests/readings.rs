@@ -33,6 +33,17 @@ fn the_fast_reading_refuses_what_the_full_parser_refuses() {
         "plan S3  2",
         "goods coffee 1,1",
         "bonus",
+        "bonus sell B11 x",
+        "bonus sell  B11",
+        "goods coffee",
+        "goods  coffee 1",
+        "goods expansion 1",
+        "enter 15",
+        "enter 15 2 3 4",
+        "expand stl x",
+        "buy R5",
+        "book 8a",
+        "keep T8 T1",
     ] {
         assert_eq!(Mombasa::read_move(text), None, "{text:?}");
         assert!(Mombasa::parse_move(text).is_err(), "{text:?}");

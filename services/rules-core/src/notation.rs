@@ -13,7 +13,7 @@ mod names;
 mod scan;
 
 pub use agree::check_readings;
-pub use names::NameIndex;
+pub use names::{CodeIndex, NameIndex};
 pub use scan::{number, space_at, Cursor, Scan};
 
 /// A game's notation. `parse_*` accept everything the game's notation allows and explain

@@ -152,9 +152,163 @@ impl NameIndex {
     }
 }
 
+/// Codes of one capital letter and a number (`A7`, `B16`, `X`: cards, books, tiles) to their
+/// index in the list they were given in, by a table with a slot for every letter and number
+/// up to 99: no key to build, no hash, one load. Where a name is not of that form, the
+/// [`NameIndex`] of the same names answers instead.
+#[derive(Debug)]
+pub struct CodeIndex {
+    /// Slot `letter * 101 + n`, `n` 0 for the letter alone and the number plus one otherwise:
+    /// one more than the code's index, 0 for none. Empty when some name is not such a code.
+    table: Box<[u8]>,
+    names: NameIndex,
+}
+
+/// The slot of a code, `None` for text of another form (a number with a leading zero is
+/// not a code: the table holds one spelling of each).
+#[inline(always)]
+fn code_slot(s: &[u8]) -> Option<usize> {
+    let letter = |l: u8| usize::from(l - b'A') * 101;
+    let digit = |d: u8| usize::from(d - b'0');
+    Some(match *s {
+        [l @ b'A'..=b'Z'] => letter(l),
+        [l @ b'A'..=b'Z', d @ b'0'..=b'9'] => letter(l) + 1 + digit(d),
+        [l @ b'A'..=b'Z', t @ b'1'..=b'9', d @ b'0'..=b'9'] => {
+            letter(l) + 1 + 10 * digit(t) + digit(d)
+        }
+        _ => return None,
+    })
+}
+
+impl CodeIndex {
+    /// The index of `names` in order (up to 255 of them; a repeated name keeps its first).
+    pub fn new<'a>(names: impl IntoIterator<Item = &'a str> + Clone) -> CodeIndex {
+        let mut table = vec![0u8; 26 * 101];
+        let mut all_codes = true;
+        for (i, name) in names.clone().into_iter().enumerate() {
+            match (code_slot(name.as_bytes()), u8::try_from(i + 1)) {
+                (Some(slot), Ok(v)) => {
+                    if table[slot] == 0 {
+                        table[slot] = v;
+                    }
+                }
+                _ => all_codes = false,
+            }
+        }
+        CodeIndex {
+            table: if all_codes {
+                table.into()
+            } else {
+                Box::new([])
+            },
+            names: NameIndex::new(names),
+        }
+    }
+
+    /// Whether the table answers (every name is a code), which [`CodeIndex::read_prefix`]
+    /// needs.
+    pub fn by_table(&self) -> bool {
+        !self.table.is_empty()
+    }
+
+    /// The index of `name`.
+    #[inline(always)]
+    pub fn get(&self, name: &str) -> Option<u8> {
+        self.get_bytes(name.as_bytes())
+    }
+
+    /// The code at the start of `text` (a letter and the digits after it): its index and
+    /// length. `None` when there is none or it names nothing, and always when the names are not
+    /// all codes: a reader by codes then leaves the text to its full parser.
+    #[inline(always)]
+    pub fn read_prefix(&self, text: &[u8]) -> Option<(u8, usize)> {
+        let n = match *text {
+            [_, b'0'..=b'9', b'0'..=b'9', ..] => 3,
+            [_, b'0'..=b'9', ..] => 2,
+            _ => 1,
+        };
+        if text.get(n).is_some_and(u8::is_ascii_digit) {
+            return None;
+        }
+        let i = self.table.get(code_slot(text.get(..n)?)?)?.checked_sub(1)?;
+        Some((i, n))
+    }
+
+    /// The index of the name whose bytes are `name` (none for bytes that are not UTF-8).
+    #[inline(always)]
+    pub fn get_bytes(&self, name: &[u8]) -> Option<u8> {
+        if self.table.is_empty() {
+            return self.names.get(std::str::from_utf8(name).ok()?);
+        }
+        self.table.get(code_slot(name)?)?.checked_sub(1)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_code_index_finds_each_code_and_nothing_else() {
+        let codes = ["A1", "A9", "B16", "X", "A1", "Z99", "C0"];
+        let ix = CodeIndex::new(codes);
+        assert!(
+            !ix.table.is_empty(),
+            "every name is a code: the table answers"
+        );
+        assert_eq!(ix.get("A1"), Some(0), "the first of a repeated code");
+        for (i, code) in codes.iter().enumerate().filter(|&(i, _)| i != 4) {
+            assert_eq!(ix.get(code), Some(i as u8), "{code}");
+        }
+        for absent in [
+            "", "A", "A01", "A2", "B1", "B160", "x", "a1", "A 1", "Z9", "C00", "X0",
+        ] {
+            assert_eq!(ix.get(absent), None, "{absent:?}");
+        }
+        // A name of another form: the name index answers for every name.
+        let names = ["A1", "T-8", "B16"];
+        let ix = CodeIndex::new(names);
+        assert!(ix.table.is_empty());
+        for (i, name) in names.iter().enumerate() {
+            assert_eq!(ix.get(name), Some(i as u8), "{name}");
+        }
+        assert_eq!(ix.get("A2"), None);
+        assert_eq!(
+            ix.read_prefix(b"A1,"),
+            None,
+            "no table: nothing read by prefix"
+        );
+    }
+
+    #[test]
+    fn a_code_is_read_from_the_start_of_a_text_up_to_its_last_digit() {
+        let ix = CodeIndex::new(["A1", "B16", "X", "C10"]);
+        assert_eq!(ix.read_prefix(b"A1"), Some((0, 2)));
+        assert_eq!(ix.read_prefix(b"A1@3"), Some((0, 2)));
+        assert_eq!(ix.read_prefix(b"B16,A1"), Some((1, 3)));
+        assert_eq!(ix.read_prefix(b"X@1"), Some((2, 1)));
+        assert_eq!(ix.read_prefix(b"C10 "), Some((3, 3)));
+        for absent in [
+            &b""[..],
+            b"A",
+            b"A11",
+            b"B160",
+            b"B1",
+            b"C01",
+            b"X1",
+            b"x",
+            b"@A1",
+            b"A1x",
+        ] {
+            let got = ix.read_prefix(absent);
+            // "A1x": the code is A1 and the caller judges the byte after it.
+            if absent == b"A1x" {
+                assert_eq!(got, Some((0, 2)));
+            } else {
+                assert_eq!(got, None, "{:?}", String::from_utf8_lossy(absent));
+            }
+        }
+    }
 
     #[test]
     fn a_name_index_finds_each_name_at_its_position_and_nothing_else() {
