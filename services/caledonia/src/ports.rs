@@ -258,21 +258,30 @@ impl State {
         unused << 4 | (unused & reach)
     }
 
-    /// Is a port use or a cellar withdrawal legal for the seat now? One candidate per port
-    /// and way of using it suffices: port 2/3 need a good of their class, port 6 any good.
+    /// Is a port use or a cellar withdrawal legal for the seat now? Asked at the end of every
+    /// main action, and mostly answered here: no cellar (only MacKenzie has one) and no
+    /// unused port within reach, kept per player ([`State::open_ports`]). The search for a
+    /// legal use is apart, so that this answer does not pay for its registers.
+    #[inline(always)]
     pub fn free_action_possible(&self, t: &Turn) -> bool {
-        let seat = t.seat;
-        let Some(p) = self.seat(seat) else {
+        let Some(p) = self.seat(t.seat) else {
             return false;
         };
-        // Only MacKenzie has a cellar.
+        let reach = self.open_ports(p);
+        (p.clan == Clan::MacKenzie || reach != 0) && self.free_action_found(t, p, reach)
+    }
+
+    /// [`State::free_action_possible`] past its first test: a cellar withdrawal, or one
+    /// candidate per open port and way of using it (port 2/3 need a good of their class, port
+    /// 6 any good) that `check_port` accepts.
+    #[inline(never)]
+    fn free_action_found(&self, t: &Turn, p: &Player, reach: u8) -> bool {
+        let seat = t.seat;
         if p.clan == Clan::MacKenzie && (0..4).any(|i| self.check_cellar(seat, i).is_ok()) {
             return true;
         }
         // Necessary for any port use: an unused port's space within reach (for the
-        // Kickstarter way, port 9's, and its fee). Kept per player, since this runs at the
-        // end of every main action; `check_port` stays the judge of the candidates that pass.
-        let reach = self.open_ports(p);
+        // Kickstarter way, port 9's, and its fee).
         if reach == 0 {
             return false;
         }

@@ -140,10 +140,27 @@ impl<'a> Cursor<'a> {
         Some(w)
     }
 
-    /// A [`number`] (its digits, up to the first other byte).
+    /// A [`number`] (its digits, up to the first other byte): read from the bytes where they
+    /// stand, without cutting the digits off first (the deal and every preparation are mostly
+    /// numbers).
     #[inline(always)]
     pub fn number(&mut self) -> Option<u8> {
-        number(self.until(|b| !b.is_ascii_digit())?)
+        let b = self.rest.as_bytes();
+        let d = |x: u8| u16::from(x - b'0');
+        let (n, len) = match *b {
+            [x @ b'1'..=b'9', y @ b'0'..=b'9', z @ b'0'..=b'9', ..] => {
+                (100 * d(x) + 10 * d(y) + d(z), 3)
+            }
+            [x @ b'1'..=b'9', y @ b'0'..=b'9', ..] => (10 * d(x) + d(y), 2),
+            [x @ b'0'..=b'9', ..] => (d(x), 1),
+            _ => return None,
+        };
+        // Another digit: longer than a canonical number (or one with a leading zero).
+        if b.get(len).is_some_and(u8::is_ascii_digit) {
+            return None;
+        }
+        self.rest = self.rest.get(len..)?;
+        u8::try_from(n).ok()
     }
 
     /// A signed number as `{:+}` writes it (`+2`, `-3`, `+0`), within an `i8`.
@@ -249,6 +266,25 @@ mod tests {
         }
         for bad in ["", "256", "999", "01", "00", "1000", "-1", "+1", "1a", " 1"] {
             assert_eq!(number(bad), None, "{bad:?}");
+        }
+    }
+
+    /// The cursor reads a number where it stands as [`number`] reads the digits cut off
+    /// before it, and leaves the rest after them.
+    #[test]
+    fn the_cursor_reads_numbers_as_number_does() {
+        let mut digits: Vec<String> = (0..1100).map(|n| n.to_string()).collect();
+        digits.extend(["00", "01", "007", "010", "0255", ""].map(String::from));
+        for d in &digits {
+            for tail in ["", ",", "x", " 1", "é"] {
+                let text = format!("{d}{tail}");
+                let mut c = Cursor::new(&text);
+                let got = c.number();
+                assert_eq!(got, number(d), "{text:?}");
+                if got.is_some() {
+                    assert_eq!(c.rest, tail, "{text:?}");
+                }
+            }
         }
     }
 
