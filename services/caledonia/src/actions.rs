@@ -92,7 +92,9 @@ impl State {
         Ok(())
     }
 
-    pub fn check_expand(&self, seat: u8, u: Unit, h: Hex, free: bool) -> Result<(), Rule> {
+    /// The Expand check; `Ok` holds the cost it checked the seat can pay, for
+    /// [`State::apply_expand`] (an expansion in every fourth entry: its cost worked out once).
+    pub fn check_expand(&self, seat: u8, u: Unit, h: Hex, free: bool) -> Result<i32, Rule> {
         let p = self.seat(seat).ok_or(Rule::WrongStep)?;
         self.check_spot(p, u, h)?;
         let dry = self.rules >= Rules::V3;
@@ -102,11 +104,12 @@ impl State {
         self.check_cost(p, u, h, free)
     }
 
-    fn check_cost(&self, p: &Player, u: Unit, h: Hex, free: bool) -> Result<(), Rule> {
-        if p.money < self.unit_cost(p, u, h, free) {
+    fn check_cost(&self, p: &Player, u: Unit, h: Hex, free: bool) -> Result<i32, Rule> {
+        let cost = self.unit_cost(p, u, h, free);
+        if p.money < cost {
             return Err(Rule::Money);
         }
-        Ok(())
+        Ok(cost)
     }
 
     /// The Expand check with the seat's reach computed once (legal-move generation).
@@ -122,13 +125,22 @@ impl State {
         if reach & h.bit() == 0 {
             return Err(Rule::OutOfRange);
         }
-        self.check_cost(p, u, h, free)
+        self.check_cost(p, u, h, free).map(drop)
     }
 
-    /// Puts `u` on `h` for `seat` and pays; sets up the neighbour and building bonuses.
-    pub fn apply_expand(&mut self, t: &mut Turn, seat: u8, u: Unit, h: Hex, free: bool) {
+    /// Puts `u` on `h` for `seat` and pays (`cost`, when `check_expand` just gave it, or
+    /// worked out); sets up the neighbour and building bonuses.
+    pub fn apply_expand(
+        &mut self,
+        t: &mut Turn,
+        seat: u8,
+        (u, h): (Unit, Hex),
+        free: bool,
+        cost: Option<i32>,
+    ) {
         let Some(p) = self.seat(seat) else { return };
-        let cost = self.unit_cost(p, u, h, free);
+        let cost = cost.unwrap_or_else(|| self.unit_cost(p, u, h, free));
+        debug_assert_eq!(cost, self.unit_cost(p, u, h, free), "a checked cost out of date");
         self.place_unit(seat, u, h, cost);
         self.after_placement(t, seat, u, h, true);
     }

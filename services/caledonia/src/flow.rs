@@ -98,7 +98,7 @@ impl State {
                 self.check_trade(seat, *good, *sell, *n)
             }
             (Step::Start, Move::Obtain(list)) => self.check_obtain(seat, list),
-            (Step::Start, Move::Expand(u, h)) => self.check_expand(seat, *u, *h, false),
+            (Step::Start, Move::Expand(u, h)) => self.check_expand(seat, *u, *h, false).map(drop),
             (Step::Start, Move::Ship) => self.check_ship(seat),
             (Step::Start, Move::Tech(k)) => self.check_tech(seat, *k, false),
             (Step::Start, Move::Hire) => self.check_hire(seat),
@@ -125,12 +125,13 @@ impl State {
                 Move::Expand(u, h),
             ) => self
                 .after_fulfil(t, seat, contracts, slaughter)
-                .check_expand(seat, *u, *h, true),
+                .check_expand(seat, *u, *h, true)
+                .map(drop),
             (Step::Fulfil { .. }, Move::Done | Move::Cancel) => Ok(()),
             (Step::Exchange { .. }, Move::Swap(h, u)) => self.check_swap(t, seat, *h, *u),
             (Step::Exchange { .. }, Move::Done) => Ok(()),
             (Step::Bonus, Move::Expand(u, h)) if t.expands > 0 => {
-                self.check_expand(seat, *u, *h, true)
+                self.check_expand(seat, *u, *h, true).map(drop)
             }
             (Step::Bonus, Move::Upgrade(u)) => self.check_upgrade(t, seat, *u),
             (Step::Bonus, Move::Brew(k)) => self.check_brew(t, seat, *k),
@@ -204,7 +205,7 @@ impl State {
                     self.start_round();
                 }
             }
-            Phase::Action(_) => self.apply_turn(seat, m),
+            Phase::Action(_) => self.apply_turn(seat, m, None),
             Phase::Production { .. } => {
                 match m {
                     Move::Make { .. } => self.apply_make(seat, m),
@@ -217,7 +218,30 @@ impl State {
         }
     }
 
-    fn apply_turn(&mut self, seat: u8, m: &Move) {
+    /// [`State::check`] and then [`State::apply`] of a move of the seat whose turn it is in
+    /// the action phase (nearly every entry of a game): the phase looked at once, not three
+    /// times, and an expansion's cost worked out once. `None` in any other phase or for
+    /// another seat, which the general path answers.
+    #[inline]
+    pub fn play_turn(&mut self, seat: u8, m: &Move) -> Option<Result<(), Rule>> {
+        let Phase::Action(t) = &self.phase else {
+            return None;
+        };
+        if t.seat != seat {
+            return None;
+        }
+        let checked = match (&t.step, m) {
+            // `check_turn`'s arm for it, when no port used before binds the main action.
+            (Step::Start, Move::Expand(u, h)) if !(t.meat_discount || t.price_good.is_some()) => {
+                self.check_expand(seat, *u, *h, false).map(Some)
+            }
+            _ => self.check_turn(t, seat, m).map(|()| None),
+        };
+        Some(checked.map(|cost| self.apply_turn(seat, m, cost)))
+    }
+
+    /// Applies a move of the action phase; `cost`: an expansion's, as `check_expand` gave it.
+    fn apply_turn(&mut self, seat: u8, m: &Move, cost: Option<i32>) {
         // The turn is taken out of the phase, not cloned (its step may hold lists); every
         // way out below puts a phase back, and nothing in between reads the phase.
         let mut t = match std::mem::replace(&mut self.phase, Phase::Over) {
@@ -252,7 +276,7 @@ impl State {
                     t.main_done = true;
                     self.apply_fulfil(&mut t, seat, &contracts, &slaughter);
                     t.expands = t.expands.saturating_sub(1);
-                    self.apply_expand(&mut t, seat, *u, *h, true);
+                    self.apply_expand(&mut t, seat, (*u, *h), true, None);
                 }
             }
             Move::Expand(u, h) => {
@@ -262,7 +286,7 @@ impl State {
                 } else {
                     t.main_done = true;
                 }
-                self.apply_expand(&mut t, seat, *u, *h, free);
+                self.apply_expand(&mut t, seat, (*u, *h), free, cost);
             }
             Move::Ship => {
                 t.main_done = true;

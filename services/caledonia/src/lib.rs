@@ -130,11 +130,15 @@ impl Game for Caledonia {
 
     #[inline]
     fn play(s: &mut State, seat: Seat, m: &Move) -> Result<(), CalError> {
-        TurnError::expect_seat(s.to_act(), seat)?;
-        s.check(seat.0, m).map_err(|rule| CalError::Illegal {
+        let illegal = |rule| CalError::Illegal {
             rule,
             mv: Box::new(m.clone()),
-        })?;
+        };
+        if let Some(played) = s.play_turn(seat.0, m) {
+            return played.map_err(illegal);
+        }
+        TurnError::expect_seat(s.to_act(), seat)?;
+        s.check(seat.0, m).map_err(illegal)?;
         s.apply(seat.0, m);
         Ok(())
     }
