@@ -208,7 +208,7 @@ impl State {
     /// space is within its reach: kept beside the player ([`Player::open_ports`]) for its
     /// shipping level and ports used, with the unused ones in bits 4–7, and worked out again
     /// after a unit moves (a unit placed adds what it reaches: [`State::keep_open_ports`]).
-    #[inline]
+    #[inline(always)]
     pub fn open_ports(&self, p: &Player) -> u8 {
         let key = State::open_ports_key(p);
         let kept = match p.open_ports.0.get(key) {
@@ -220,13 +220,18 @@ impl State {
                 );
                 kept
             }
-            None => {
-                let kept = self.work_out_open_ports(p);
-                p.open_ports.0.set(key, kept);
-                kept
-            }
+            None => self.keep_worked_out_open_ports(p, key),
         };
         kept & 15
+    }
+
+    /// The open ports worked out and kept under `key` (after a unit moved, or a port was used).
+    #[cold]
+    #[inline(never)]
+    fn keep_worked_out_open_ports(&self, p: &Player, key: u64) -> u8 {
+        let kept = self.work_out_open_ports(p);
+        p.open_ports.0.set(key, kept);
+        kept
     }
 
     /// The kept open ports of `p` (a [`Player::open_ports`] value read under `key` before a

@@ -8,7 +8,7 @@
 //! recorded games and mutations of them.
 
 use crate::ids::{Clan, ContractId, Good, Hex, PortId, Tech, TileId, Unit};
-use crate::moves::{Chance, Deal, Move};
+use crate::moves::{Chance, Deal, Move, PortArgs, Upgrade};
 use crate::notation::{self, head};
 use arrayvec::ArrayVec;
 use rules_core::notation::{list, number, short_key, Cursor, Scan};
@@ -160,7 +160,41 @@ fn read_words(text: &str) -> Option<Move> {
         head::ROW => Move::Row(Hex::parse(s.word()?)?, Hex::parse(s.word()?)?),
         head::TECH => Move::Tech(Tech::parse(s.word()?)?),
         head::MILK => Move::Milk(number(s.word()?)?),
-        // The rarer moves (ports, contracts fulfilled, upgrades, ...), the long way.
+        // A port used without a choice (`port 7`); with one, the long way.
+        head::PORT => match (s.word().and_then(number), s.word()) {
+            (Some(port), None) => Move::Port {
+                port: PortId(port),
+                ks: false,
+                args: PortArgs::None,
+            },
+            _ => return notation::parse_move(text).ok(),
+        },
+        head::FULFIL => Move::Fulfil {
+            contracts: contracts(s.word()?, b'+')?,
+            slaughter: match s.word() {
+                None => ArrayVec::new(),
+                Some("slaughter") => {
+                    // Canonical: some hexes, lowest first (the full parser sorts them).
+                    let hexes: ArrayVec<Hex, 8> = list(s.word()?, b'+', Hex::parse)?;
+                    if hexes.is_empty() || !hexes.is_sorted() {
+                        return None;
+                    }
+                    hexes
+                }
+                Some(_) => return None,
+            },
+        },
+        head::UPGRADE => Move::Upgrade(match s.word()? {
+            "ship" => Upgrade::Ship,
+            "hire" => Upgrade::Hire,
+            "tech" => Upgrade::Tech(Tech::parse(s.word()?)?),
+            _ => return notation::parse_move(text).ok(),
+        }),
+        head::SWAP => Move::Swap(Hex::parse(s.word()?)?, Unit::parse(s.word()?)?),
+        head::KEEP => Move::Keep(contracts(s.word()?, b'+')?),
+        head::CELLAR => Move::Cellar(number(s.word()?)?),
+        head::CANCEL => Move::Cancel,
+        // The rarest moves (a port's choice, MacEwen's beer, a retrieval), the long way.
         _ => return notation::parse_move(text).ok(),
     };
     s.done(m)
