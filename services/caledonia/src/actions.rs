@@ -140,7 +140,11 @@ impl State {
     ) {
         let Some(p) = self.seat(seat) else { return };
         let cost = cost.unwrap_or_else(|| self.unit_cost(p, u, h, free));
-        debug_assert_eq!(cost, self.unit_cost(p, u, h, free), "a checked cost out of date");
+        debug_assert_eq!(
+            cost,
+            self.unit_cost(p, u, h, free),
+            "a checked cost out of date"
+        );
         self.place_unit(seat, u, h, cost);
         self.after_placement(t, seat, u, h, true);
     }

@@ -324,10 +324,10 @@ impl State {
             Chance::Draw(list) => {
                 self.take_from_pile(list);
                 if let Phase::Draw(t) = &self.phase {
-                    let mut t = t.clone();
+                    let mut t = *t;
                     t.draw = 0;
                     t.step = Step::Keep {
-                        drawn: list.clone(),
+                        drawn: list.clone().into(),
                         max: t.draw_keep,
                     };
                     self.phase = Phase::Action(t);

@@ -153,7 +153,7 @@ impl State {
         slaughter: &[Hex],
     ) -> State {
         let mut s = self.clone();
-        let mut tt = t.clone();
+        let mut tt = *t;
         s.apply_fulfil(&mut tt, seat, list, slaughter);
         s
     }

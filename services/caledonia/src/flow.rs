@@ -242,8 +242,8 @@ impl State {
 
     /// Applies a move of the action phase; `cost`: an expansion's, as `check_expand` gave it.
     fn apply_turn(&mut self, seat: u8, m: &Move, cost: Option<i32>) {
-        // The turn is taken out of the phase, not cloned (its step may hold lists); every
-        // way out below puts a phase back, and nothing in between reads the phase.
+        // The turn is taken out of the phase (leaving `Over`: nothing in between reads the
+        // phase), and every way out below puts a phase back.
         let mut t = match std::mem::replace(&mut self.phase, Phase::Over) {
             Phase::Action(t) => t,
             other => {
@@ -271,7 +271,7 @@ impl State {
                 if let Step::Fulfil {
                     contracts,
                     slaughter,
-                } = t.step.clone()
+                } = t.step
                 {
                     t.main_done = true;
                     self.apply_fulfil(&mut t, seat, &contracts, &slaughter);
@@ -308,8 +308,8 @@ impl State {
                 // so an illegal target never leaves the contract fulfilled without it.
                 if self.rules >= Rules::V3 && self.free_expands(contracts) > 0 {
                     t.step = Step::Fulfil {
-                        contracts: contracts.clone(),
-                        slaughter: slaughter.clone(),
+                        contracts: contracts.clone().into(),
+                        slaughter: slaughter.clone().into(),
                     };
                     self.phase = Phase::Action(t);
                     return;
@@ -339,7 +339,7 @@ impl State {
                 self.apply_brew(seat, *k);
             }
             Move::Cancel => {}
-            Move::Done => match t.step.clone() {
+            Move::Done => match t.step {
                 Step::Fulfil {
                     contracts,
                     slaughter,

@@ -92,7 +92,9 @@ named_enum!(
 );
 
 /// A map hex: `row * 12 + column`, named by column letter `a`–`l` and row `1`–`10` (`c7`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 #[serde(transparent)]
 pub struct Hex(pub u8);
 
@@ -140,7 +142,9 @@ impl fmt::Display for Hex {
 }
 
 /// An export contract tile, 1–50 (the reference's stable keys, not printed numbers).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 #[serde(transparent)]
 pub struct ContractId(pub u8);
 

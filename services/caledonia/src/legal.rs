@@ -162,7 +162,7 @@ impl State {
                 consider(Move::Done, out);
             }
             Step::Keep { drawn, .. } => {
-                let mut sorted = drawn.clone();
+                let mut sorted: ArrayVec<ContractId, 6> = drawn.iter().copied().collect();
                 sorted.sort();
                 consider(Move::Keep(ArrayVec::new()), out);
                 for (i, a) in sorted.iter().enumerate() {

@@ -91,7 +91,7 @@ impl State {
                 if self.price_forced(t, seat).is_some() {
                     return Err(Rule::PortPriceUnused);
                 }
-                let mut with = t.clone();
+                let mut with = *t;
                 with.meat_discount = true;
                 if self.discount_usable(&with, seat) {
                     Ok(())
@@ -184,7 +184,7 @@ impl State {
             return Err(Rule::PortMeatUnused);
         }
         let mut after = self.clone();
-        let mut tt = t.clone();
+        let mut tt = *t;
         after.apply_port(&mut tt, seat, port, ks, args);
         if after.trade_possible(seat, good) {
             Ok(())

@@ -5,7 +5,7 @@ use crate::data::components;
 use crate::ids::{Clan, ContractId, Good, Hex, PortId, TileId, Unit};
 use crate::map::{map, Map, Mode};
 use arrayvec::ArrayVec;
-use rules_core::{Kept, Memo};
+use rules_core::{CopyList, Kept, Memo};
 use serde::{Deserialize, Serialize};
 
 /// The game's options. `players` is required; the rest default to the product's rulings.
@@ -223,8 +223,10 @@ impl Player {
     }
 }
 
-/// What the seat in a turn is to decide next.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// What the seat in a turn is to decide next. `Copy`, with its lists in [`CopyList`]s: the
+/// phase holding it is overwritten in most entries of a replay, and an `ArrayVec` here gave
+/// every such write a look into the old phase to drop it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Step {
     /// Free actions, then one main action.
     Start,
@@ -232,7 +234,7 @@ pub enum Step {
     Neighbour { goods: u8 },
     /// Contracts drawn for a building bonus: keep some (`keep`).
     Keep {
-        drawn: ArrayVec<ContractId, 6>,
+        drawn: CopyList<ContractId, 6>,
         max: u8,
     },
     /// Port 7: swap map units for board units (`swap`) or `done`.
@@ -241,8 +243,8 @@ pub enum Step {
     /// names the expansion and the two happen together, `done` fulfils without it, `cancel`
     /// takes the fulfilment back (nothing paid).
     Fulfil {
-        contracts: ArrayVec<ContractId, 2>,
-        slaughter: ArrayVec<Hex, 8>,
+        contracts: CopyList<ContractId, 2>,
+        slaughter: CopyList<Hex, 8>,
     },
     /// Direct export bonuses, bonus upgrades, MacEwen's beer: take them or `done`.
     Bonus,
@@ -251,7 +253,7 @@ pub enum Step {
 }
 
 /// The turn in progress.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Turn {
     pub seat: u8,
     pub step: Step,
@@ -303,7 +305,7 @@ impl Turn {
 }
 
 /// Where the game stands.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Phase {
     /// Waiting on the initial deal.
     Deal,

@@ -307,11 +307,11 @@ fn the_free_action_step_is_offered_exactly_when_a_free_action_is_legal() {
             let caledonia::state::Phase::Action(t) = &s.phase else {
                 return;
             };
-            let mut after = t.clone();
+            let mut after = *t;
             after.main_done = true;
             after.step = caledonia::state::Step::After;
             let mut there = s.clone();
-            there.phase = caledonia::state::Phase::Action(after.clone());
+            there.phase = caledonia::state::Phase::Action(after);
             let mut moves = MoveList::new();
             Caledonia::legal_moves(&there, &mut moves);
             let free = moves.iter().any(|m| *m != Move::Done);

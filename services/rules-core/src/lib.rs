@@ -13,6 +13,8 @@
 //! - [`ids`]: `Seat`, `Ply`, `GameKind`, `Actor`, `Viewer` — small newtypes with text forms.
 //! - [`game`]: the [`Game`] trait, [`ToAct`], move buffers.
 //! - [`features`]: named position features for position queries; data coverage.
+//! - [`copy_list`]: [`CopyList`], a short list that is `Copy` (no drop glue in a position's
+//!   hot parts), read and written as an `ArrayVec`.
 //! - [`kept`]: [`Kept`], a value worked out from a position and kept beside it, outside it;
 //!   [`Memo`], a small answer kept once asked for.
 //! - [`outcome`]: per-seat scores with a breakdown by category, and winners (ties share).
@@ -30,6 +32,7 @@
 //!   bytes a game writes by hand ([`state_hash::HashBytes`]).
 
 pub mod contract;
+pub mod copy_list;
 pub mod dealer;
 pub mod erased;
 pub mod error;
@@ -44,6 +47,7 @@ pub mod presentation;
 pub mod replay;
 pub mod state_hash;
 
+pub use copy_list::CopyList;
 pub use dealer::{ChanceRng, Dealer};
 pub use erased::{EntryError, Erased, GameRules, GameState, Registry};
 pub use error::{NotationError, RuleViolation, TurnError};
