@@ -371,32 +371,12 @@ impl State {
     /// moved into this function and out again was a copy too many on every entry).
     #[inline(always)]
     fn settle(&mut self, t: &mut Turn) -> Settled {
-        let seat = t.seat;
         t.step = Step::Start;
-        if t.nb_pending != 0 {
-            let goods = t.nb_pending;
-            let any = crate::ids::Good::ALL
-                .iter()
-                .any(|&g| self.check_neighbour(t, seat, goods, g, 1).is_ok());
-            if any {
-                t.step = Step::Neighbour { goods };
-                return Settled::Decide;
+        // Nothing pending (most decisions): one test of the counts together, not six.
+        if t.nb_pending | t.draw | t.exchange | t.expands | t.upgrades | t.brew != 0 {
+            if let Some(settled) = self.settle_pending(t) {
+                return settled;
             }
-            t.nb_pending = 0;
-        }
-        if t.draw > 0 {
-            if self.pile_len() > 0 {
-                return Settled::Draw;
-            }
-            t.draw = 0;
-        }
-        if t.exchange > 0 {
-            t.step = Step::Exchange { left: t.exchange };
-            return Settled::Decide;
-        }
-        if t.expands > 0 || t.upgrades > 0 || t.brew > 0 {
-            t.step = Step::Bonus;
-            return Settled::Decide;
         }
         if !t.main_done {
             return Settled::Decide;
@@ -408,6 +388,38 @@ impl State {
             return Settled::Decide;
         }
         Settled::Over
+    }
+
+    /// [`State::settle`] with something pending: its step, in this order, or `None` when
+    /// nothing pending is left to decide (neighbours with nothing to sell, an empty pile).
+    fn settle_pending(&mut self, t: &mut Turn) -> Option<Settled> {
+        let seat = t.seat;
+        if t.nb_pending != 0 {
+            let goods = t.nb_pending;
+            let any = crate::ids::Good::ALL
+                .iter()
+                .any(|&g| self.check_neighbour(t, seat, goods, g, 1).is_ok());
+            if any {
+                t.step = Step::Neighbour { goods };
+                return Some(Settled::Decide);
+            }
+            t.nb_pending = 0;
+        }
+        if t.draw > 0 {
+            if self.pile_len() > 0 {
+                return Some(Settled::Draw);
+            }
+            t.draw = 0;
+        }
+        if t.exchange > 0 {
+            t.step = Step::Exchange { left: t.exchange };
+            return Some(Settled::Decide);
+        }
+        if t.expands > 0 || t.upgrades > 0 || t.brew > 0 {
+            t.step = Step::Bonus;
+            return Some(Settled::Decide);
+        }
+        None
     }
 
     fn end_turn(&mut self, seat: u8) {
