@@ -308,8 +308,8 @@ impl State {
                 // so an illegal target never leaves the contract fulfilled without it.
                 if self.rules >= Rules::V3 && self.free_expands(contracts) > 0 {
                     t.step = Step::Fulfil {
-                        contracts: contracts.clone().into(),
-                        slaughter: slaughter.clone().into(),
+                        contracts: *contracts,
+                        slaughter: *slaughter,
                     };
                     self.phase = Phase::Action(t);
                     return;

@@ -12,6 +12,7 @@ use crate::ids::{bits, Clan, ContractId, Good, Hex, PortId, Tech, Unit, KS_PORT}
 use crate::moves::{Move, PortArgs, Upgrade};
 use crate::state::{Phase, State, Step, Turn};
 use arrayvec::ArrayVec;
+use rules_core::CopyList;
 
 pub const CAPACITY: usize = 1536;
 pub type MoveList = ArrayVec<Move, CAPACITY>;
@@ -125,9 +126,9 @@ impl State {
                 let mut sorted = offered.clone();
                 sorted.sort();
                 for (i, a) in sorted.iter().enumerate() {
-                    consider(Move::Obtain([*a].into_iter().collect()), out);
+                    consider(Move::Obtain([*a].into()), out);
                     for b in &sorted[i + 1..] {
-                        consider(Move::Obtain([*a, *b].into_iter().collect()), out);
+                        consider(Move::Obtain([*a, *b].into()), out);
                     }
                 }
                 // After port 1 the main action is the discounted fulfilment while one is
@@ -164,11 +165,11 @@ impl State {
             Step::Keep { drawn, .. } => {
                 let mut sorted: ArrayVec<ContractId, 6> = drawn.iter().copied().collect();
                 sorted.sort();
-                consider(Move::Keep(ArrayVec::new()), out);
+                consider(Move::Keep(CopyList::new()), out);
                 for (i, a) in sorted.iter().enumerate() {
-                    consider(Move::Keep([*a].into_iter().collect()), out);
+                    consider(Move::Keep([*a].into()), out);
                     for b in &sorted[i + 1..] {
-                        consider(Move::Keep([*a, *b].into_iter().collect()), out);
+                        consider(Move::Keep([*a, *b].into()), out);
                     }
                 }
             }
@@ -300,17 +301,23 @@ impl State {
 
     fn fulfil_moves(&self, t: &Turn, seat: u8, out: &mut MoveList) {
         self.fulfil_candidates(seat, |contracts, slaughter| {
-            if self
-                .check_fulfil_turn(t, seat, contracts, slaughter)
-                .is_ok()
-            {
-                push(
-                    out,
-                    Move::Fulfil {
-                        contracts: contracts.iter().copied().collect(),
-                        slaughter: slaughter.iter().copied().collect(),
-                    },
-                );
+            let lists = (
+                CopyList::from_slice(contracts),
+                CopyList::from_slice(slaughter),
+            );
+            if let (Some(contracts), Some(slaughter)) = lists {
+                if self
+                    .check_fulfil_turn(t, seat, &contracts, &slaughter)
+                    .is_ok()
+                {
+                    push(
+                        out,
+                        Move::Fulfil {
+                            contracts,
+                            slaughter,
+                        },
+                    );
+                }
             }
             false
         });

@@ -132,7 +132,7 @@ impl Game for Caledonia {
     fn play(s: &mut State, seat: Seat, m: &Move) -> Result<(), CalError> {
         let illegal = |rule| CalError::Illegal {
             rule,
-            mv: Box::new(m.clone()),
+            mv: Box::new(*m),
         };
         if let Some(played) = s.play_turn(seat.0, m) {
             return played.map_err(illegal);

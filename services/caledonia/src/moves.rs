@@ -3,6 +3,7 @@
 
 use crate::ids::{Clan, ContractId, Good, Hex, PortId, Tech, TileId, Unit};
 use arrayvec::ArrayVec;
+use rules_core::CopyList;
 use serde::{Deserialize, Serialize};
 
 /// A bonus upgrade's choice (contracts, port 4).
@@ -37,7 +38,9 @@ pub enum PortArgs {
 }
 
 /// One decision of a seat.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// `Copy`, its lists in [`CopyList`]s: a move read from an entry is passed on and dropped in
+/// every entry of a replay, and an `ArrayVec` in it gave it drop glue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Move {
     /// Setup: choose a clan (with its paired start tile).
     Clan(Clan),
@@ -50,7 +53,7 @@ pub enum Move {
         n: u8,
     },
     /// Take contracts from the export board (two only for Buchanan); sorted.
-    Obtain(ArrayVec<ContractId, 2>),
+    Obtain(CopyList<ContractId, 2>),
     /// Expand (main action, or a free expansion from a contract in the bonus step).
     Expand(Unit, Hex),
     Ship,
@@ -59,8 +62,8 @@ pub enum Move {
     /// Fulfil held contracts (two only for Buchanan), slaughtering the listed animals; both
     /// lists sorted.
     Fulfil {
-        contracts: ArrayVec<ContractId, 2>,
-        slaughter: ArrayVec<Hex, 8>,
+        contracts: CopyList<ContractId, 2>,
+        slaughter: CopyList<Hex, 8>,
     },
     Pass,
     /// Use a port (free, before the main action). `ks`: through the Kickstarter port.
@@ -76,7 +79,7 @@ pub enum Move {
     /// Neighbour bonus: buy `n` of a neighbour's good at a discount.
     Neighbour(Good, u8),
     /// Keep drawn contracts (building bonus); sorted, may be empty.
-    Keep(ArrayVec<ContractId, 2>),
+    Keep(CopyList<ContractId, 2>),
     Upgrade(Upgrade),
     /// Port 7: replace the unit on a hex by a board unit of another kind.
     Swap(Hex, Unit),

@@ -5,6 +5,7 @@ use crate::ids::{Clan, ContractId, Good, Hex, PortId, Tech, TileId, Unit};
 use crate::moves::{Chance, Deal, Move, PortArgs, Upgrade};
 use arrayvec::ArrayVec;
 use rules_core::notation::{cut, pieces, short_key, split_words, words};
+use rules_core::CopyList;
 use rules_core::NotationError;
 use std::fmt::Write;
 
@@ -189,14 +190,14 @@ pub fn parse_move(text: &str) -> Result<Move, NotationError> {
             sell: *first == "sell",
             n: p.num(n)?,
         },
-        (OBTAIN, [l]) => Move::Obtain(p.contracts(l, b'+')?),
+        (OBTAIN, [l]) => Move::Obtain(p.contracts(l, b'+')?.into()),
         (EXPAND, [u, h]) => Move::Expand(p.unit(u)?, p.hex(h)?),
         (SHIP, []) => Move::Ship,
         (TECH, [t]) => Move::Tech(Tech::parse(t).ok_or_else(|| p.err("tech woodcutter or miner"))?),
         (HIRE, []) => Move::Hire,
         (FULFIL, [l]) => Move::Fulfil {
-            contracts: p.contracts(l, b'+')?,
-            slaughter: ArrayVec::new(),
+            contracts: p.contracts(l, b'+')?.into(),
+            slaughter: CopyList::new(),
         },
         (FULFIL, [l, "slaughter", s]) => {
             let mut slaughter: ArrayVec<Hex, 8> = p.list(s, b'+', |x| p.hex(x))?;
@@ -207,8 +208,8 @@ pub fn parse_move(text: &str) -> Result<Move, NotationError> {
             // the canonical form. A hex named twice stays twice, for the rules to refuse.
             slaughter.sort();
             Move::Fulfil {
-                contracts: p.contracts(l, b'+')?,
-                slaughter,
+                contracts: p.contracts(l, b'+')?.into(),
+                slaughter: slaughter.into(),
             }
         }
         (PASS, []) => Move::Pass,
@@ -216,7 +217,7 @@ pub fn parse_move(text: &str) -> Result<Move, NotationError> {
         (ROW, [a, b]) => Move::Row(p.hex(a)?, p.hex(b)?),
         (CELLAR, [i]) => Move::Cellar(p.num(i)?),
         (NB, [g, n]) => Move::Neighbour(p.good(g)?, p.num(n)?),
-        (KEEP, [l]) => Move::Keep(p.contracts(l, b'+')?),
+        (KEEP, [l]) => Move::Keep(p.contracts(l, b'+')?.into()),
         (UPGRADE, ["tech", t]) => Move::Upgrade(Upgrade::Tech(
             Tech::parse(t).ok_or_else(|| p.err("tech woodcutter or miner"))?,
         )),

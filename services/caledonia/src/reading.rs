@@ -12,6 +12,7 @@ use crate::moves::{Chance, Deal, Move, PortArgs, Upgrade};
 use crate::notation::{self, head};
 use arrayvec::ArrayVec;
 use rules_core::notation::{list, number, short_key, Cursor, Scan};
+use rules_core::CopyList;
 
 /// A single digit.
 fn digit(b: u8) -> Option<u8> {
@@ -92,7 +93,7 @@ pub fn read_move(text: &str) -> Option<Move> {
         }
         OBTA if b.starts_with(b"obtain ") => {
             if let Some(list) = text.get(7..).and_then(|l| contracts(l, b'+')) {
-                return Some(Move::Obtain(list));
+                return Some(Move::Obtain(list.into()));
             }
         }
         _ => {
@@ -154,7 +155,7 @@ fn read_words(text: &str) -> Option<Move> {
             },
         },
         head::PLACE => Move::Place(Unit::parse(s.word()?)?, Hex::parse(s.word()?)?),
-        head::OBTAIN => Move::Obtain(contracts(s.word()?, b'+')?),
+        head::OBTAIN => Move::Obtain(contracts(s.word()?, b'+')?.into()),
         head::CLAN => Move::Clan(Clan::parse(s.word()?)?),
         head::NB => Move::Neighbour(Good::parse(s.word()?)?, number(s.word()?)?),
         head::ROW => Move::Row(Hex::parse(s.word()?)?, Hex::parse(s.word()?)?),
@@ -170,16 +171,16 @@ fn read_words(text: &str) -> Option<Move> {
             _ => return notation::parse_move(text).ok(),
         },
         head::FULFIL => Move::Fulfil {
-            contracts: contracts(s.word()?, b'+')?,
+            contracts: contracts(s.word()?, b'+')?.into(),
             slaughter: match s.word() {
-                None => ArrayVec::new(),
+                None => CopyList::new(),
                 Some("slaughter") => {
                     // Canonical: some hexes, lowest first (the full parser sorts them).
                     let hexes: ArrayVec<Hex, 8> = list(s.word()?, b'+', Hex::parse)?;
                     if hexes.is_empty() || !hexes.is_sorted() {
                         return None;
                     }
-                    hexes
+                    hexes.into()
                 }
                 Some(_) => return None,
             },
@@ -191,7 +192,7 @@ fn read_words(text: &str) -> Option<Move> {
             _ => return notation::parse_move(text).ok(),
         }),
         head::SWAP => Move::Swap(Hex::parse(s.word()?)?, Unit::parse(s.word()?)?),
-        head::KEEP => Move::Keep(contracts(s.word()?, b'+')?),
+        head::KEEP => Move::Keep(contracts(s.word()?, b'+')?.into()),
         head::CELLAR => Move::Cellar(number(s.word()?)?),
         head::CANCEL => Move::Cancel,
         // The rarest moves (a port's choice, MacEwen's beer, a retrieval), the long way.

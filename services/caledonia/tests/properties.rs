@@ -36,14 +36,17 @@ fn arbitrary_move(r: &mut Dealer) -> Move {
             sell: r.below(2) == 0,
             n: r.below(9) as u8,
         },
-        3 => Move::Obtain(ids(r)),
+        3 => Move::Obtain(ids(r).into()),
         4 => Move::Expand(unit(r), hex(r)),
         5 => Move::Ship,
         6 => Move::Tech(Tech::ALL[r.below(2) as usize]),
         7 => Move::Hire,
         8 => Move::Fulfil {
-            contracts: ids(r),
-            slaughter: (0..r.below(4)).map(|_| hex(r)).collect(),
+            contracts: ids(r).into(),
+            slaughter: (0..r.below(4))
+                .map(|_| hex(r))
+                .collect::<ArrayVec<_, 8>>()
+                .into(),
         },
         9 => Move::Pass,
         10 => Move::Port {
@@ -68,7 +71,7 @@ fn arbitrary_move(r: &mut Dealer) -> Move {
         11 => Move::Row(hex(r), hex(r)),
         12 => Move::Cellar(r.below(5) as u8),
         13 => Move::Neighbour(good(r), r.below(6) as u8),
-        14 => Move::Keep(ids(r)),
+        14 => Move::Keep(ids(r).into()),
         15 => Move::Upgrade(match r.below(4) {
             0 => Upgrade::Tech(Tech::ALL[r.below(2) as usize]),
             1 => Upgrade::Ship,
@@ -186,9 +189,9 @@ fn deep_game(seed: u64, players: u8, mut visit: impl FnMut(&State, Seat, &MoveLi
                     .filter(|m| !matches!(m, Move::Pass | Move::Done))
                     .collect();
                 let m = if busy.is_empty() || policy.below(40) == 0 {
-                    moves[policy.below(moves.len() as u32) as usize].clone()
+                    moves[policy.below(moves.len() as u32) as usize]
                 } else {
-                    busy[policy.below(busy.len() as u32) as usize].clone()
+                    *busy[policy.below(busy.len() as u32) as usize]
                 };
                 Caledonia::play(&mut s, seat, &m)
                     .unwrap_or_else(|e| panic!("listed {m:?} refused: {e}"));

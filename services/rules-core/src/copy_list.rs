@@ -31,6 +31,15 @@ impl<T: Copy + Default, const N: usize> CopyList<T, N> {
         }
     }
 
+    /// A list of `items`; `None` when there are more than `N`.
+    pub fn from_slice(items: &[T]) -> Option<CopyList<T, N>> {
+        let mut list = CopyList::new();
+        list.items.get_mut(..items.len())?.copy_from_slice(items);
+        // At most `N` < 256.
+        list.len = items.len() as u8;
+        Some(list)
+    }
+
     /// The items as a slice.
     pub fn as_slice(&self) -> &[T] {
         self.items.get(..usize::from(self.len)).unwrap_or_default()
@@ -66,6 +75,20 @@ impl<T: Copy + Default, const N: usize> From<ArrayVec<T, N>> for CopyList<T, N> 
         }
         // `N` < 256 (checked in `new`), so the length fits.
         list.len = v.len() as u8;
+        list
+    }
+}
+
+/// The items of an array no longer than the list can be (checked when compiled).
+impl<T: Copy + Default, const N: usize, const K: usize> From<[T; K]> for CopyList<T, N> {
+    fn from(a: [T; K]) -> CopyList<T, N> {
+        const { assert!(K <= N, "more items than the list holds") };
+        let mut list = CopyList::new();
+        for (place, item) in list.items.iter_mut().zip(a) {
+            *place = item;
+        }
+        // `K` <= `N` < 256.
+        list.len = K as u8;
         list
     }
 }
@@ -141,6 +164,10 @@ mod tests {
         let b = CopyList::<u8, 4>::from([7u8].into_iter().collect::<ArrayVec<u8, 4>>());
         assert_ne!(a, b);
         assert_eq!(b, CopyList::from(ArrayVec::from_iter([7u8])));
+        assert_eq!(CopyList::<u8, 4>::from([7u8, 8]), a);
+        assert!(CopyList::<u8, 4>::from([0u8; 0]).is_empty());
+        assert_eq!(CopyList::<u8, 4>::from_slice(&[7, 8]), Some(a));
+        assert_eq!(CopyList::<u8, 2>::from_slice(&[1, 2, 3]), None);
         // More items than it holds: refused, as an ArrayVec refuses them.
         assert!(serde_json::from_str::<CopyList<u8, 2>>("[1,2,3]").is_err());
         assert!(serde_json::from_str::<ArrayVec<u8, 2>>("[1,2,3]").is_err());
