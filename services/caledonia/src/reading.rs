@@ -47,6 +47,10 @@ pub fn read_move(text: &str) -> Option<Move> {
     const PLAC: u32 = head4(b"plac");
     const CLAN: u32 = head4(b"clan");
     const OBTA: u32 = head4(b"obta");
+    const TECH: u32 = head4(b"tech");
+    const ROW: u32 = head4(b"row ");
+    const MILK: u32 = head4(b"milk");
+    const PORT: u32 = head4(b"port");
     match head4(head) {
         PASS if b.len() == 4 => return Some(Move::Pass),
         SHIP if b.len() == 4 => return Some(Move::Ship),
@@ -71,6 +75,34 @@ pub fn read_move(text: &str) -> Option<Move> {
         BUY => {
             if let [_, _, _, _, .., b' ', n] = *b {
                 return trade(text, 4, false, n);
+            }
+        }
+        // `tech KIND`, `row HEX HEX`, `milk N`, `port N`: a word or two after the verb.
+        TECH if b.get(4) == Some(&b' ') => {
+            if let Some(k) = text.get(5..).and_then(Tech::parse) {
+                return Some(Move::Tech(k));
+            }
+        }
+        ROW => {
+            // The space between the hexes, after a hex's two or three bytes.
+            let at = (6..=7).find(|&i| b.get(i) == Some(&b' '));
+            let hexes = at.and_then(|i| Some((text.get(4..i)?, text.get(i + 1..)?)));
+            if let Some((Some(a), Some(h))) = hexes.map(|(a, h)| (Hex::parse(a), Hex::parse(h))) {
+                return Some(Move::Row(a, h));
+            }
+        }
+        MILK => {
+            if let [_, _, _, _, b' ', n] = *b {
+                return Some(Move::Milk(digit(n)?));
+            }
+        }
+        PORT if b.get(4) == Some(&b' ') => {
+            if let Some(port) = text.get(5..).and_then(number) {
+                return Some(Move::Port {
+                    port: PortId(port),
+                    ks: false,
+                    args: PortArgs::None,
+                });
             }
         }
         // `expand UNIT HEX` and `place UNIT HEX`.
@@ -131,6 +163,33 @@ fn trade(text: &str, from: usize, sell: bool, n: u8) -> Option<Move> {
     })
 }
 
+/// A port's choice as the full parser reads it: `give>get+get+get` (the goods gained in the
+/// order written) or `good+` / `good-`.
+fn port_args(a: &str) -> Option<PortArgs> {
+    if let Some((give, gets)) = a.split_once('>') {
+        let gained: ArrayVec<Good, 3> = list(gets, b'+', Good::parse)?;
+        let mut get = [None; 3];
+        for (slot, g) in get.iter_mut().zip(gained) {
+            *slot = Some(g);
+        }
+        get[0]?;
+        Some(PortArgs::Goods {
+            give: Good::parse(give)?,
+            get,
+        })
+    } else if let Some(g) = a.strip_suffix('+') {
+        Some(PortArgs::Price {
+            good: Good::parse(g)?,
+            up: true,
+        })
+    } else {
+        Some(PortArgs::Price {
+            good: Good::parse(a.strip_suffix('-')?)?,
+            up: false,
+        })
+    }
+}
+
 /// [`read_move`] past the entries of fixed shape: word by word. Apart, so that those entries
 /// (read where replay calls) do not pay for the registers this larger body saves.
 #[inline(never)]
@@ -161,15 +220,21 @@ fn read_words(text: &str) -> Option<Move> {
         head::ROW => Move::Row(Hex::parse(s.word()?)?, Hex::parse(s.word()?)?),
         head::TECH => Move::Tech(Tech::parse(s.word()?)?),
         head::MILK => Move::Milk(number(s.word()?)?),
-        // A port used without a choice (`port 7`); with one, the long way.
-        head::PORT => match (s.word().and_then(number), s.word()) {
-            (Some(port), None) => Move::Port {
-                port: PortId(port),
-                ks: false,
-                args: PortArgs::None,
-            },
-            _ => return notation::parse_move(text).ok(),
-        },
+        head::PORT => {
+            let first = s.word()?;
+            let (ks, id) = match first {
+                "ks" => (true, s.word()?),
+                _ => (false, first),
+            };
+            Move::Port {
+                port: PortId(number(id)?),
+                ks,
+                args: match s.word() {
+                    None => PortArgs::None,
+                    Some(a) => port_args(a)?,
+                },
+            }
+        }
         head::FULFIL => Move::Fulfil {
             contracts: contracts(s.word()?, b'+')?.into(),
             slaughter: match s.word() {
