@@ -230,13 +230,26 @@ impl State {
         if t.seat != seat {
             return None;
         }
+        // The commonest main actions checked here, as `check_turn`'s arms for them check them
+        // when no port used before binds the main action; the rest by `check_turn`.
+        let unbound = !(t.meat_discount || t.price_good.is_some());
         let checked = match (&t.step, m) {
-            // `check_turn`'s arm for it, when no port used before binds the main action.
-            (Step::Start, Move::Expand(u, h)) if !(t.meat_discount || t.price_good.is_some()) => {
+            (Step::Start, Move::Expand(u, h)) if unbound => {
                 self.check_expand(seat, *u, *h, false).map(Some)
             }
+            (Step::Start, Move::Trade { good, sell, n }) if unbound => {
+                self.check_trade(seat, *good, *sell, *n).map(|()| None)
+            }
+            (Step::Start, Move::Pass) if unbound => Ok(None),
+            (Step::Start, Move::Ship) if unbound => self.check_ship(seat).map(|()| None),
+            (Step::Start, Move::Hire) if unbound => self.check_hire(seat).map(|()| None),
             _ => self.check_turn(t, seat, m).map(|()| None),
         };
+        debug_assert_eq!(
+            checked.map(drop),
+            self.check(seat, m),
+            "play_turn checks {m:?} as check does"
+        );
         Some(checked.map(|cost| self.apply_turn(seat, m, cost)))
     }
 
