@@ -3,7 +3,8 @@
 //! their bytes or verb and words split at their spaces, with `notation`'s own readers of
 //! names and numbers, to the value `notation::parse_move` gives; `None` for any other text,
 //! which the full parser then reads or explains; chance outcomes likewise, their lists read
-//! in place with [`Cursor`]. The rarest moves are read by the full parser from here, so that
+//! in place byte by byte, cards and books by their codes' table ([`CodeIndex`]). The rarest
+//! moves are read by the full parser from here, so that
 //! the fast reading reads every canonical entry. `tests/readings.rs` checks both agree, on
 //! recorded games and mutations of them.
 
