@@ -205,9 +205,9 @@ impl State {
     }
 
     /// The port spaces (bits 0–3, as [`State::ports`]) whose port `p` has not used and whose
-    /// space is within its reach: kept beside the player ([`Player::open_ports`]) for its
+    /// space is within its reach: kept beside the player (`Player::open_ports`) for its
     /// shipping level and ports used, with the unused ones in bits 4–7, and worked out again
-    /// after a unit moves (a unit placed adds what it reaches: [`State::keep_open_ports`]).
+    /// after a unit moves (a unit placed adds what it reaches: `State::keep_open_ports`).
     #[inline(always)]
     pub fn open_ports(&self, p: &Player) -> u8 {
         let key = State::open_ports_key(p);
