@@ -71,7 +71,7 @@ impl State {
                 Move::Done => self.check_place_done(seat),
                 _ => Err(Rule::WrongStep),
             },
-            Phase::Action(t) => self.check_turn(t, seat, m),
+            Phase::Action(t) => self.check_turn(t, seat, m).map(drop),
             Phase::Production { milk, .. } => match (m, milk) {
                 (Move::Make { .. }, false) => self.check_make(seat, m),
                 (Move::Milk(k), true) => self.check_milk(seat, *k),
@@ -81,7 +81,12 @@ impl State {
         }
     }
 
-    fn check_turn(&self, t: &Turn, seat: u8, m: &Move) -> Result<(), Rule> {
+    /// `check` of a move of the action phase. `Ok` holds what the check worked out that
+    /// `apply_turn` needs again: an expansion's cost (checked against the seat's money).
+    /// The commonest moves (expansions, trades, passes, shipping, hiring) are told apart
+    /// here; the rest by `check_step`.
+    #[inline(always)]
+    fn check_turn(&self, t: &Turn, seat: u8, m: &Move) -> Result<Option<i32>, Rule> {
         if matches!(t.step, Step::Start)
             && (t.meat_discount || t.price_good.is_some())
             && m.is_main()
@@ -89,19 +94,30 @@ impl State {
             self.check_bound_main(t, seat, m)?;
         }
         match (&t.step, m) {
+            (Step::Start, Move::Expand(u, h)) => self.check_expand(seat, *u, *h, false).map(Some),
+            (Step::Bonus, Move::Expand(u, h)) if t.expands > 0 => {
+                self.check_expand(seat, *u, *h, true).map(Some)
+            }
+            (Step::Start, Move::Trade { good, sell, n }) => {
+                self.check_trade(seat, *good, *sell, *n).map(|()| None)
+            }
+            (Step::Start, Move::Pass) => Ok(None),
+            (Step::Start, Move::Ship) => self.check_ship(seat).map(|()| None),
+            (Step::Start, Move::Hire) => self.check_hire(seat).map(|()| None),
+            _ => self.check_step(t, seat, m).map(|()| None),
+        }
+    }
+
+    /// [`State::check_turn`] of the moves it does not tell apart itself.
+    fn check_step(&self, t: &Turn, seat: u8, m: &Move) -> Result<(), Rule> {
+        match (&t.step, m) {
             (Step::Start, Move::Port { port, ks, args }) => {
                 self.check_port(t, seat, *port, *ks, args)
             }
             (Step::Start, Move::Row(a, b)) => self.check_row(t, seat, *a, *b),
             (Step::Start, Move::Cellar(i)) => self.check_cellar(seat, *i),
-            (Step::Start, Move::Trade { good, sell, n }) => {
-                self.check_trade(seat, *good, *sell, *n)
-            }
             (Step::Start, Move::Obtain(list)) => self.check_obtain(seat, list),
-            (Step::Start, Move::Expand(u, h)) => self.check_expand(seat, *u, *h, false).map(drop),
-            (Step::Start, Move::Ship) => self.check_ship(seat),
             (Step::Start, Move::Tech(k)) => self.check_tech(seat, *k, false),
-            (Step::Start, Move::Hire) => self.check_hire(seat),
             (
                 Step::Start,
                 Move::Fulfil {
@@ -109,7 +125,6 @@ impl State {
                     slaughter,
                 },
             ) => self.check_fulfil_turn(t, seat, contracts, slaughter),
-            (Step::Start, Move::Pass) => Ok(()),
             (Step::Neighbour { goods }, Move::Neighbour(g, n)) => {
                 self.check_neighbour(t, seat, *goods, *g, *n)
             }
@@ -130,9 +145,6 @@ impl State {
             (Step::Fulfil { .. }, Move::Done | Move::Cancel) => Ok(()),
             (Step::Exchange { .. }, Move::Swap(h, u)) => self.check_swap(t, seat, *h, *u),
             (Step::Exchange { .. }, Move::Done) => Ok(()),
-            (Step::Bonus, Move::Expand(u, h)) if t.expands > 0 => {
-                self.check_expand(seat, *u, *h, true).map(drop)
-            }
             (Step::Bonus, Move::Upgrade(u)) => self.check_upgrade(t, seat, *u),
             (Step::Bonus, Move::Brew(k)) => self.check_brew(t, seat, *k),
             (Step::Bonus, Move::Done) => Ok(()),
@@ -220,8 +232,8 @@ impl State {
 
     /// [`State::check`] and then [`State::apply`] of a move of the seat whose turn it is in
     /// the action phase (nearly every entry of a game): the phase looked at once, not three
-    /// times, and an expansion's cost worked out once. `None` in any other phase or for
-    /// another seat, which the general path answers.
+    /// times, and an expansion's cost worked out once (`check_turn` gives it). `None` in any
+    /// other phase or for another seat, which the general path answers.
     #[inline]
     pub fn play_turn(&mut self, seat: u8, m: &Move) -> Option<Result<(), Rule>> {
         let Phase::Action(t) = &self.phase else {
@@ -230,30 +242,13 @@ impl State {
         if t.seat != seat {
             return None;
         }
-        // The commonest main actions checked here, as `check_turn`'s arms for them check them
-        // when no port used before binds the main action; the rest by `check_turn`.
-        let unbound = !(t.meat_discount || t.price_good.is_some());
-        let checked = match (&t.step, m) {
-            (Step::Start, Move::Expand(u, h)) if unbound => {
-                self.check_expand(seat, *u, *h, false).map(Some)
-            }
-            (Step::Start, Move::Trade { good, sell, n }) if unbound => {
-                self.check_trade(seat, *good, *sell, *n).map(|()| None)
-            }
-            (Step::Start, Move::Pass) if unbound => Ok(None),
-            (Step::Start, Move::Ship) if unbound => self.check_ship(seat).map(|()| None),
-            (Step::Start, Move::Hire) if unbound => self.check_hire(seat).map(|()| None),
-            _ => self.check_turn(t, seat, m).map(|()| None),
-        };
-        debug_assert_eq!(
-            checked.map(drop),
-            self.check(seat, m),
-            "play_turn checks {m:?} as check does"
-        );
-        Some(checked.map(|cost| self.apply_turn(seat, m, cost)))
+        Some(
+            self.check_turn(t, seat, m)
+                .map(|cost| self.apply_turn(seat, m, cost)),
+        )
     }
 
-    /// Applies a move of the action phase; `cost`: an expansion's, as `check_expand` gave it.
+    /// Applies a move of the action phase; `cost`: an expansion's, as `check_turn` gave it.
     fn apply_turn(&mut self, seat: u8, m: &Move, cost: Option<i32>) {
         // The turn is taken out of the phase (leaving `Over`: nothing in between reads the
         // phase), and every way out below puts a phase back.

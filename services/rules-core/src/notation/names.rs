@@ -211,12 +211,6 @@ impl CodeIndex {
         !self.table.is_empty()
     }
 
-    /// The index of `name`.
-    #[inline(always)]
-    pub fn get(&self, name: &str) -> Option<u8> {
-        self.get_bytes(name.as_bytes())
-    }
-
     /// The code at the start of `text` (a letter and the digits after it): its index and
     /// length. `None` when there is none or it names nothing, and always when the names are not
     /// all codes: a reader by codes then leaves the text to its full parser.
@@ -234,13 +228,13 @@ impl CodeIndex {
         Some((i, n))
     }
 
-    /// The index of the name whose bytes are `name` (none for bytes that are not UTF-8).
+    /// The index of `name`.
     #[inline(always)]
-    pub fn get_bytes(&self, name: &[u8]) -> Option<u8> {
+    pub fn get(&self, name: &str) -> Option<u8> {
         if self.table.is_empty() {
-            return self.names.get(std::str::from_utf8(name).ok()?);
+            return self.names.get(name);
         }
-        self.table.get(code_slot(name)?)?.checked_sub(1)
+        self.table.get(code_slot(name.as_bytes())?)?.checked_sub(1)
     }
 }
 
