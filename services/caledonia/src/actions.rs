@@ -175,11 +175,11 @@ impl State {
                 if s == usize::from(seat) || q.all_units() & around == 0 {
                     continue;
                 }
+                // Each kind's bit without a branch: which goods a neighbour has around is
+                // not something the processor can guess.
                 for unit in Unit::ALL {
                     if let Some(g) = unit.good() {
-                        if q.units[unit.index()] & around != 0 {
-                            goods |= 1 << g.index();
-                        }
+                        goods |= u8::from(q.units[unit.index()] & around != 0) << g.index();
                     }
                 }
             }

@@ -431,16 +431,27 @@ impl State {
     }
 
     fn end_turn(&mut self, seat: u8) {
-        // The seats after this one in turn order, wrapping round to it (no `%`: this runs
-        // at the end of every turn).
+        // The next seat in turn order that has not passed, wrapping round to this one. The
+        // positions still playing as bits, rotated to start after this seat's: no search
+        // whose length the processor must guess (this runs at the end of every turn).
         let n = self.order.len();
-        let pos = self.order.iter().position(|&s| s == seat).unwrap_or(0);
-        let next = (1..=n)
-            .map(|k| if pos + k >= n { pos + k - n } else { pos + k })
-            .filter_map(|i| self.order.get(i).copied())
-            .find(|&s| self.seat(s).is_some_and(|p| !p.passed));
-        match next {
-            Some(s) => self.phase = Phase::Action(Turn::new(s)),
+        let mut pos = 0;
+        let mut playing = 0u32;
+        for (i, &s) in self.order.iter().enumerate() {
+            pos = if s == seat { i } else { pos };
+            playing |= u32::from(self.seat(s).is_some_and(|p| !p.passed)) << i;
+        }
+        let after = (playing | playing << n) >> (pos + 1);
+        let next = (after != 0).then(|| {
+            let i = pos + 1 + after.trailing_zeros() as usize;
+            if i >= n {
+                i - n
+            } else {
+                i
+            }
+        });
+        match next.and_then(|i| self.order.get(i)) {
+            Some(&s) => self.phase = Phase::Action(Turn::new(s)),
             None => self.start_production(),
         }
     }

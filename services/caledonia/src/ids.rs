@@ -14,14 +14,20 @@ macro_rules! named_enum {
             pub const fn name(self) -> &'static str {
                 match self { $($name::$v => $text),* }
             }
+            /// The value named `s`. By a table without a branch on the text (replay reads
+            /// one or two of these an entry, and a `match`'s jump on the length was guessed
+            /// wrong in about every other one).
+            #[inline]
             pub fn parse(s: &str) -> Option<$name> {
-                // A `match` on the text: the compiler tests the length, then the bytes as
-                // a few integers (fewer instructions than packing the word into one key
-                // first); replay parses one or two of these per entry.
-                match s {
-                    $($text => Some($name::$v),)*
-                    _ => None,
-                }
+                Self::parse_bytes(s.as_bytes())
+            }
+            /// [`Self::parse`] of bytes (a reader's slice of an entry, not cut at a
+            /// character boundary first).
+            #[inline]
+            pub fn parse_bytes(s: &[u8]) -> Option<$name> {
+                static NAMES: rules_core::notation::ShortNames =
+                    rules_core::notation::ShortNames::new(&[$($text),*]);
+                NAMES.get(s).and_then(Self::from_index)
             }
             pub const fn index(self) -> usize { self as usize }
             pub fn from_index(i: usize) -> Option<$name> { Self::ALL.get(i).copied() }
@@ -123,13 +129,34 @@ impl Hex {
         1u128 << (self.0 as u32 & 127)
     }
     /// A column letter and a row number without a leading zero: `c7`, `l10`.
+    #[inline]
     pub fn parse(s: &str) -> Option<Hex> {
-        let (row, col) = match *s.as_bytes() {
-            [c, r @ b'1'..=b'9'] => (r - b'0', c),
-            [c, t @ b'1'..=b'9', u @ b'0'..=b'9'] => (10 * (t - b'0') + (u - b'0'), c),
-            _ => return None,
+        Hex::parse_bytes(s.as_bytes())
+    }
+
+    /// [`Hex::parse`] of bytes.
+    #[inline]
+    pub fn parse_bytes(b: &[u8]) -> Option<Hex> {
+        // Both lengths worked out and one picked without a jump (which of `c7` and `l10` an
+        // entry names is not something the processor can guess).
+        let n = b.len();
+        if !(2..=3).contains(&n) {
+            return None;
+        }
+        let first = b[1].wrapping_sub(b'1'); // the row's first digit, 1-9, less one
+        let last = b[n - 1].wrapping_sub(b'0'); // its second digit when there are two
+        let three = n == 3;
+        // Wrapping: worked out before the digits are known to be digits.
+        let tens = first.wrapping_add(1);
+        let row = if three {
+            tens.wrapping_mul(10).wrapping_add(last)
+        } else {
+            tens
         };
-        let col = col.checked_sub(b'a')?;
+        if (first > 8) | (three & (last > 9)) {
+            return None;
+        }
+        let col = b[0].wrapping_sub(b'a');
         Hex::at(i32::from(col), i32::from(row) - 1)
     }
 }
@@ -187,6 +214,59 @@ mod tests {
         for bad in ["", "m1", "a0", "a11", "a01", "A1", "a", "a1x", "é1"] {
             assert_eq!(Hex::parse(bad), None, "{bad}");
         }
+    }
+
+    /// Each enum's `parse` (a table, not a `match`) reads exactly its names: every name, and
+    /// for every text near one (a byte changed, dropped or added, the case changed, another
+    /// enum's names) what comparing with each name in turn gives.
+    #[test]
+    fn names_parse_as_comparing_with_every_name_would() {
+        fn check<T: Copy + PartialEq + std::fmt::Debug>(
+            all: &[T],
+            name: fn(T) -> &'static str,
+            parse: fn(&str) -> Option<T>,
+            others: &[&str],
+        ) {
+            let by_comparing = |s: &str| all.iter().copied().find(|&v| name(v) == s);
+            let mut texts: Vec<String> = others.iter().map(|s| s.to_string()).collect();
+            for &v in all {
+                let n = name(v);
+                texts.push(n.to_string());
+                texts.push(n.to_uppercase());
+                texts.push(format!("{n}s"));
+                texts.push(format!(" {n}"));
+                for i in 0..n.len() {
+                    texts.push(format!("{}{}", &n[..i], &n[i + 1..]));
+                    for b in [b'a', b'e', b'z', b'_', b'0', 0] {
+                        let mut t = n.as_bytes().to_vec();
+                        t[i] = b;
+                        texts.push(String::from_utf8(t).expect("ascii"));
+                    }
+                }
+            }
+            for t in &texts {
+                assert_eq!(parse(t), by_comparing(t), "{t:?}");
+            }
+        }
+        let others: Vec<&str> = [Good::ALL.iter().map(|g| g.name()).collect::<Vec<_>>()]
+            .into_iter()
+            .chain([Unit::ALL.iter().map(|u| u.name()).collect()])
+            .chain([Clan::ALL.iter().map(|c| c.name()).collect()])
+            .chain([vec![
+                "",
+                "a",
+                "é",
+                "woodcutters",
+                "macdonalds",
+                "sugar cane",
+            ]])
+            .flatten()
+            .collect();
+        check(Good::ALL, Good::name, Good::parse, &others);
+        check(Unit::ALL, Unit::name, Unit::parse, &others);
+        check(Clan::ALL, Clan::name, Clan::parse, &others);
+        check(Import::ALL, Import::name, Import::parse, &others);
+        check(Tech::ALL, Tech::name, Tech::parse, &others);
     }
 
     #[test]

@@ -11,10 +11,12 @@ use arrayvec::ArrayVec;
 mod agree;
 mod names;
 mod scan;
+mod short_names;
 
 pub use agree::check_readings;
 pub use names::{CodeIndex, NameIndex};
 pub use scan::{number, space_at, Cursor, Scan};
+pub use short_names::ShortNames;
 
 /// A game's notation. `parse_*` accept everything the game's notation allows and explain
 /// what they refuse; `read_*` are their fast readings, for text in exactly the form `format_*`

@@ -2,8 +2,9 @@
 //!
 //! From text, each entry is parsed, checked and applied: what a store does to rebuild a
 //! position. From parsed actions, only checked and applied: the ceiling of the text figure.
-//! The games' `replay/*` benchmarks measure both, and `ops/bench/replay-instructions.sh`
-//! counts their instructions.
+//! The games' `replay/*` benchmarks measure both (criterion's means, and each repetition
+//! timed apart: [`replay_from_env`]), and `ops/bench/replay-instructions.sh` counts their
+//! instructions.
 
 use crate::erased::apply_entry;
 use crate::game::{Action, Game};
@@ -41,6 +42,7 @@ pub fn replay_text<G: Notation>(s: &mut G::State, log: &[(Actor, String)]) -> Re
 /// Replays every game of `games` from text, each from a new state, `reps` times: the number
 /// of entries replayed, or the index of an entry that does not replay (the index of the
 /// game's first entry, 0, when its options are refused).
+#[inline(never)]
 pub fn replay_texts<G: Notation>(
     games: &[(G::Options, TextLog)],
     reps: usize,
@@ -60,6 +62,7 @@ pub fn replay_texts<G: Notation>(
 /// Only the parse of [`replay_texts`]: every entry of every game read into its action, `reps`
 /// times, nothing applied; the entries parsed, or the index of one that does not parse. What
 /// the text costs beside the rules, counted apart.
+#[inline(never)]
 pub fn parse_texts<G: Notation>(
     games: &[(G::Options, TextLog)],
     reps: usize,
@@ -83,7 +86,42 @@ pub fn parse_texts<G: Notation>(
     Ok(entries)
 }
 
+/// The reading of [`replay_texts`] alone: every entry read as [`apply_entry`] reads it (the
+/// fast reading, the full parser where it gives up), `reps` times, nothing applied; the
+/// entries read, or the index of one that does not read. What the text costs a replay, apart
+/// from the rules.
+#[inline(never)]
+pub fn read_texts<G: Notation>(
+    games: &[(G::Options, TextLog)],
+    reps: usize,
+) -> Result<usize, usize> {
+    let mut entries = 0;
+    for _ in 0..reps {
+        for (_, log) in games {
+            for (i, (actor, text)) in log.iter().enumerate() {
+                match actor {
+                    Actor::Seat(_) => {
+                        let m = G::read_move(text)
+                            .ok_or(())
+                            .or_else(|()| G::parse_move(text));
+                        std::hint::black_box(m.map_err(|_| i)?);
+                    }
+                    Actor::Dealer => {
+                        let c = G::read_chance(text)
+                            .ok_or(())
+                            .or_else(|()| G::parse_chance(text));
+                        std::hint::black_box(c.map_err(|_| i)?);
+                    }
+                }
+            }
+            entries += log.len();
+        }
+    }
+    Ok(entries)
+}
+
 /// [`replay_texts`] from parsed actions.
+#[inline(never)]
 pub fn replay_actions<G: Game>(
     games: &[(G::Options, ActionLog<G>)],
     reps: usize,
@@ -103,10 +141,12 @@ pub fn replay_actions<G: Game>(
 }
 
 /// What a replay benchmark's binary does when run with `REPLAY_REPS=n` (and `REPLAY=parsed`
-/// for parsed actions, `REPLAY=parse` for the parse of the text alone; text otherwise) instead of criterion's measurements: that replay of
+/// for parsed actions, `REPLAY=parse` for the full parser alone, `REPLAY=read` for the reading
+/// replay does alone; text otherwise) instead of criterion's measurements: that replay of
 /// the games `games` makes, `n` times; the entries replayed. A fixed amount of work, whose
-/// instructions `ops/bench/replay-instructions.sh` counts. `None` when `REPLAY_REPS` is not
-/// set (and the games are not made).
+/// instructions `ops/bench/replay-instructions.sh` counts; with `REPLAY_TIMES` set as well,
+/// each of the `n` repetitions timed apart (`times`, for `ops/bench/replay.sh`). `None` when
+/// `REPLAY_REPS` is not set (and the games are not made).
 pub fn replay_from_env<G: Notation>(
     games: impl FnOnce() -> (Games<G, ActionLog<G>>, Games<G, TextLog>),
 ) -> Option<Result<usize, String>> {
@@ -115,12 +155,50 @@ pub fn replay_from_env<G: Notation>(
         return Some(Err(format!("REPLAY_REPS={reps:?} is not a count")));
     };
     let (actions, texts) = games();
-    let done = match std::env::var("REPLAY").as_deref() {
+    let once = |reps| match std::env::var("REPLAY").as_deref() {
         Ok("parsed") => replay_actions::<G>(&actions, reps),
         Ok("parse") => parse_texts::<G>(&texts, reps),
+        Ok("read") => read_texts::<G>(&texts, reps),
         _ => replay_texts::<G>(&texts, reps),
     };
+    let done = if std::env::var_os("REPLAY_TIMES").is_some() {
+        times(reps, || once(1))
+    } else {
+        once(reps)
+    };
     Some(done.map_err(|i| format!("entry {i} of a recorded game does not replay")))
+}
+
+/// `REPLAY_TIMES`: the work of one repetition done `reps` times, each timed; the fastest, the
+/// median and a few percentiles of the nanoseconds an entry printed to standard error. On a shared machine, whose
+/// neighbours take the processor for a while now and then, the fastest of many short
+/// intervals is the least disturbed figure, so that two builds can be compared by it (run in
+/// turns), where one long interval's mean moves with the neighbours.
+fn times(reps: usize, mut once: impl FnMut() -> Result<usize, usize>) -> Result<usize, usize> {
+    let mut ns = Vec::with_capacity(reps);
+    let mut entries = 0;
+    for _ in 0..reps {
+        let t = std::time::Instant::now();
+        let n = once()?;
+        ns.push(t.elapsed().as_nanos() as f64 / n.max(1) as f64);
+        entries += n;
+    }
+    ns.sort_by(f64::total_cmp);
+    let at = |q: usize| {
+        ns.get(ns.len().saturating_sub(1) * q / 100)
+            .copied()
+            .unwrap_or(f64::NAN)
+    };
+    eprintln!(
+        "ns/entry min {:.2} median {:.2} (p10 {:.2} p25 {:.2} p75 {:.2} p90 {:.2})",
+        at(0),
+        at(50),
+        at(10),
+        at(25),
+        at(75),
+        at(90)
+    );
+    Ok(entries)
 }
 
 /// A replay benchmark's `main`: [`replay_from_env`]'s work when `REPLAY_REPS` is set (the

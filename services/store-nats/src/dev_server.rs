@@ -21,6 +21,30 @@ struct Server {
 static SERVER: OnceLock<Server> = OnceLock::new();
 static NEXT: AtomicU32 = AtomicU32::new(0);
 
+/// A loopback port free now, for a server to listen on. Not one the kernel hands out for port
+/// 0: those come from its range for outgoing connections, where, between being let go here and
+/// bound by the server, a port can be taken as the source of any connection a test makes (a
+/// cluster whose route port was taken never formed, now and then, under load). Ports below
+/// that range, in turn from a start of this process's own, each tried before it is handed out;
+/// never the same one twice in a process.
+#[allow(clippy::expect_used)]
+fn free_port() -> u16 {
+    static TRIED: AtomicU32 = AtomicU32::new(0);
+    // Below Linux's default range for outgoing connections (32768–60999) and above the ports
+    // services usually take.
+    const LOW: u32 = 20_000;
+    const SPAN: u32 = 12_000;
+    let start = std::process::id().wrapping_mul(2_654_435_761) % SPAN;
+    for _ in 0..SPAN {
+        let n = TRIED.fetch_add(1, Ordering::Relaxed);
+        let port = (LOW + (start + n) % SPAN) as u16;
+        if std::net::TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return port;
+        }
+    }
+    panic!("no free loopback port between {LOW} and {}", LOW + SPAN)
+}
+
 /// The server's URL, starting it if needed. Panics, saying what to install, when there is no
 /// server binary: a test that needs one fails rather than passing unrun.
 pub fn url() -> String {
@@ -56,10 +80,7 @@ fn start() -> Server {
         chrono::Utc::now().timestamp_micros()
     ));
     std::fs::create_dir_all(&dir).expect("a folder for the test server");
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port();
+    let port = free_port();
     let script = format!(
         "{bin} -js -sd '{dir}' -a 127.0.0.1 -p {port} >'{dir}.log' 2>&1 & s=$!; \
          while kill -0 {parent} 2>/dev/null; do sleep 1; done; kill $s; wait $s; rm -rf '{dir}' '{dir}.log'",
@@ -116,12 +137,7 @@ impl Cluster {
             chrono::Utc::now().timestamp_micros()
         ));
         std::fs::create_dir_all(&dir).expect("a folder for the cluster");
-        let port = || {
-            std::net::TcpListener::bind("127.0.0.1:0")
-                .and_then(|l| l.local_addr())
-                .expect("a free port")
-                .port()
-        };
+        let port = free_port;
         let c = Cluster {
             dir,
             clients: [port(), port(), port()],
@@ -132,6 +148,13 @@ impl Cluster {
             c.start_node(i);
         }
         c
+    }
+
+    /// The cluster's name, its own (two clusters of one test run, were a route to reach the
+    /// other's servers, would not join into one).
+    fn name(&self) -> String {
+        let folder = self.dir.file_name().unwrap_or_default().to_string_lossy();
+        folder.replace(|c: char| !c.is_ascii_alphanumeric(), "_")
     }
 
     /// The client URLs of all three servers.
@@ -155,9 +178,10 @@ impl Cluster {
         let conf = self.dir.join(format!("n{i}.conf"));
         let text = format!(
             "server_name: n{i}\nlisten: 127.0.0.1:{}\njetstream {{ store_dir: \"{}\" }}\n\
-             cluster {{ name: ludolog, listen: 127.0.0.1:{}, routes: [{}] }}\n",
+             cluster {{ name: {}, listen: 127.0.0.1:{}, routes: [{}] }}\n",
             self.clients[i],
             self.dir.join(format!("n{i}")).display(),
+            self.name(),
             self.routes[i],
             routes.join(", ")
         );
