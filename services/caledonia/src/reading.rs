@@ -28,8 +28,9 @@ const fn head4(b: &[u8; 4]) -> u32 {
     u32::from_le_bytes(*b)
 }
 
-// Always inlined where replay reads an entry: with a second caller (the `REPLAY=read`
-// measurement), the compiler kept it apart, and replay paid 50 instructions an entry more.
+// Always inlined where an entry is applied (replay, the store): the compiler inlined it
+// only while `replay_texts` was its one caller, and a second (the `REPLAY=read`
+// measurement) cost the replay beside it 50 instructions an entry.
 #[inline(always)]
 pub fn read_move(text: &str) -> Option<Move> {
     // Entries of fixed shape by their bytes: the first four say which shape to try (one

@@ -226,7 +226,7 @@ impl Notation for FiveTribes {
     fn parse_chance(text: &str) -> Result<Chance, NotationError> {
         notation::parse_chance(text)
     }
-    #[inline]
+    #[inline(always)]
     fn read_move(text: &str) -> Option<Move> {
         reading::read_move(text)
     }

@@ -68,7 +68,10 @@ fn redirect(s: &mut Scan<'_>, name: &str) -> Option<Option<Redirect>> {
     s.done(Some(Redirect { at, pay }))
 }
 
-#[inline]
+// Always inlined where an entry is applied (replay, the store): the compiler inlined it
+// only while `replay_texts` was its one caller, and a second (the `REPLAY=read`
+// measurement) cost the replay beside it 13-20 instructions an entry.
+#[inline(always)]
 pub fn read_move(text: &str) -> Option<Move> {
     // The commonest entries (two in three of a recorded game's) by their bytes at fixed
     // places: a length and a few byte comparisons, where reading words costs a hundred

@@ -372,7 +372,7 @@ impl Notation for Mombasa {
     fn parse_move(text: &str) -> Result<Move, NotationError> {
         notation::parse_move(text)
     }
-    #[inline]
+    #[inline(always)]
     fn read_move(text: &str) -> Option<Move> {
         reading::read_move(text)
     }
