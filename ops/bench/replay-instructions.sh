@@ -20,16 +20,9 @@ OTHER=${2:-}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 command -v valgrind >/dev/null || { echo "needs valgrind (apt install valgrind)" >&2; exit 1; }
 
-# bench_exe DIR TARGET-DIR GAME: builds the game's bench binary and prints its path.
-bench_exe() {
-  (cd "$1" && CARGO_TARGET_DIR=$2 cargo bench -q -p "$3" --bench "${3/-/_}" --no-run \
-    --message-format=json 2>/dev/null) |
-    python3 -c 'import json, sys
-for line in sys.stdin:
-    m = json.loads(line)
-    if m.get("reason") == "compiler-artifact" and m.get("executable") and "bench" in m["target"]["kind"]:
-        print(m["executable"])'
-}
+# bench_exe DIR TARGET-DIR GAME: the game's bench binary, built.
+# shellcheck source=ops/bench/bench-exe.sh
+. "$ROOT/ops/bench/bench-exe.sh"
 
 # supports EXE: whether the binary has the REPLAY_REPS mode (benches from 2026-12-02 on; an
 # older one would run all of criterion under cachegrind instead).

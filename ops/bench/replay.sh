@@ -59,16 +59,9 @@ for game in five-tribes caledonia mombasa; do
   printf '\n'
 done
 
-# bench_exe DIR TARGET-DIR GAME: builds the game's bench binary and prints its path.
-bench_exe() {
-  (cd "$1" && CARGO_TARGET_DIR=$2 cargo bench -q -p "$3" --bench "${3/-/_}" --no-run \
-    --message-format=json 2>/dev/null) |
-    python3 -c 'import json, sys
-for line in sys.stdin:
-    m = json.loads(line)
-    if m.get("reason") == "compiler-artifact" and m.get("executable") and "bench" in m["target"]["kind"]:
-        print(m["executable"])'
-}
+# bench_exe DIR TARGET-DIR GAME: the game's bench binary, built.
+# shellcheck source=ops/bench/bench-exe.sh
+. "$ROOT/ops/bench/bench-exe.sh"
 
 # times EXE WHAT: "fastest median" nanoseconds an entry over REPS timed repetitions, or
 # "- -" for a binary without `REPLAY_TIMES` (benches before 2026-12-03).

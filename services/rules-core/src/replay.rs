@@ -59,39 +59,31 @@ pub fn replay_texts<G: Notation>(
     Ok(entries)
 }
 
-/// Only the parse of [`replay_texts`]: every entry of every game read into its action, `reps`
-/// times, nothing applied; the entries parsed, or the index of one that does not parse. What
-/// the text costs beside the rules, counted apart.
-#[inline(never)]
+/// Only the parse of [`replay_texts`]: every entry of every game read into its action by the
+/// full parser, `reps` times, nothing applied; the entries parsed, or the index of one that
+/// does not parse.
 pub fn parse_texts<G: Notation>(
     games: &[(G::Options, TextLog)],
     reps: usize,
 ) -> Result<usize, usize> {
-    let mut entries = 0;
-    for _ in 0..reps {
-        for (_, log) in games {
-            for (i, (actor, text)) in log.iter().enumerate() {
-                match actor {
-                    Actor::Seat(_) => {
-                        std::hint::black_box(G::parse_move(text).map_err(|_| i)?);
-                    }
-                    Actor::Dealer => {
-                        std::hint::black_box(G::parse_chance(text).map_err(|_| i)?);
-                    }
-                }
-            }
-            entries += log.len();
-        }
-    }
-    Ok(entries)
+    read_all::<G, false>(games, reps)
 }
 
 /// The reading of [`replay_texts`] alone: every entry read as [`apply_entry`] reads it (the
 /// fast reading, the full parser where it gives up), `reps` times, nothing applied; the
 /// entries read, or the index of one that does not read. What the text costs a replay, apart
 /// from the rules.
-#[inline(never)]
 pub fn read_texts<G: Notation>(
+    games: &[(G::Options, TextLog)],
+    reps: usize,
+) -> Result<usize, usize> {
+    read_all::<G, true>(games, reps)
+}
+
+/// Every entry read into its action, `reps` times: with `FAST`, by the game's fast reading
+/// first.
+#[inline(never)]
+fn read_all<G: Notation, const FAST: bool>(
     games: &[(G::Options, TextLog)],
     reps: usize,
 ) -> Result<usize, usize> {
@@ -101,15 +93,13 @@ pub fn read_texts<G: Notation>(
             for (i, (actor, text)) in log.iter().enumerate() {
                 match actor {
                     Actor::Seat(_) => {
-                        let m = G::read_move(text)
-                            .ok_or(())
-                            .or_else(|()| G::parse_move(text));
+                        let fast = if FAST { G::read_move(text) } else { None };
+                        let m = fast.ok_or(()).or_else(|()| G::parse_move(text));
                         std::hint::black_box(m.map_err(|_| i)?);
                     }
                     Actor::Dealer => {
-                        let c = G::read_chance(text)
-                            .ok_or(())
-                            .or_else(|()| G::parse_chance(text));
+                        let fast = if FAST { G::read_chance(text) } else { None };
+                        let c = fast.ok_or(()).or_else(|()| G::parse_chance(text));
                         std::hint::black_box(c.map_err(|_| i)?);
                     }
                 }
