@@ -170,16 +170,19 @@ impl State {
         let around = self.map().adj[usize::from(h.0)];
         if neighbour && self.players() > 1 {
             let mut goods = 0u8;
-            for (s, q) in self.seats.iter().enumerate() {
-                // Most placements have no other seat's unit around: one test per seat.
-                if s == usize::from(seat) || q.all_units() & around == 0 {
-                    continue;
-                }
-                // Each kind's bit without a branch: which goods a neighbour has around is
-                // not something the processor can guess.
-                for unit in Unit::ALL {
-                    if let Some(g) = unit.good() {
-                        goods |= u8::from(q.units[unit.index()] & around != 0) << g.index();
+            // One test for "no other seat's unit around" (most placements), not one a seat.
+            let mine = self.seat(seat).map_or(0, Player::all_units);
+            if self.occupied() & !mine & around != 0 {
+                for (s, q) in self.seats.iter().enumerate() {
+                    if s == usize::from(seat) || q.all_units() & around == 0 {
+                        continue;
+                    }
+                    // Each kind's bit without a branch: which goods a neighbour has around is
+                    // not something the processor can guess.
+                    for unit in Unit::ALL {
+                        if let Some(g) = unit.good() {
+                            goods |= u8::from(q.units[unit.index()] & around != 0) << g.index();
+                        }
                     }
                 }
             }
