@@ -12,9 +12,9 @@
 # target directory: a before/after comparison measured under the same load.
 #
 # Criterion's figure is a mean over seconds, and on this VM a neighbour slows the core by
-# half for seconds at a time (one replay of the recorded games takes 80 us when the core is
-# left alone, 130 us when it is not: `REPLAY_TIMES` below prints the spread), so it says as
-# much about the neighbours as about the code. The second table times each repetition of
+# half for seconds at a time (a Caledonia entry replays in 77 ns when the core is left alone,
+# 130 ns when it is not: `REPLAY_TIMES` below prints the spread), so it says as much about
+# the neighbours as about the code. The second table times each repetition of
 # the same replay apart (`REPLAY_TIMES`, thousands of them a round): the fastest is what a
 # core not shared at that moment does, the median what the mix gave. Both are printed.
 set -euo pipefail
@@ -63,10 +63,10 @@ done
 # shellcheck source=ops/bench/bench-exe.sh
 . "$ROOT/ops/bench/bench-exe.sh"
 
-# times EXE WHAT: "fastest median" nanoseconds an entry over REPS timed repetitions, or
+# timed EXE WHAT: "fastest median" nanoseconds an entry over REPS timed repetitions, or
 # "- -" for a binary without `REPLAY_TIMES` (benches before 2026-12-03).
 REPS=${REPLAY_TIMED_REPS:-2000}
-times() {
+timed() {
   local out
   out=$(cd /tmp && REPLAY=$2 REPLAY_REPS=$REPS REPLAY_TIMES=1 "$1" 2>&1 >/dev/null) || true
   echo "$out" | awk '/^ns\/entry/ { print $3, $5; ok = 1 } END { if (!ok) print "-", "-" }'
@@ -85,14 +85,14 @@ for game in five-tribes caledonia mombasa; do
   [ -n "$OTHER" ] && other_exe=$(bench_exe "$OTHER" "$OTHER/target" "$game")
   nf=1e9 nm=0 pf=1e9 pm=0 of=1e9 om=0
   for r in $(seq 1 "$ROUNDS"); do
-    read -r f m < <(times "$exe" notation)
+    read -r f m < <(timed "$exe" notation)
     nf=$(awk -v a="$nf" -v b="$f" 'BEGIN { print (b < a ? b : a) }')
     nm=$(awk -v a="$nm" -v b="$m" 'BEGIN { print (b > a ? b : a) }')
-    read -r f m < <(times "$exe" parsed)
+    read -r f m < <(timed "$exe" parsed)
     pf=$(awk -v a="$pf" -v b="$f" 'BEGIN { print (b < a ? b : a) }')
     pm=$(awk -v a="$pm" -v b="$m" 'BEGIN { print (b > a ? b : a) }')
     if [ -n "$OTHER" ]; then
-      read -r f m < <(times "$other_exe" notation)
+      read -r f m < <(timed "$other_exe" notation)
       if [ "$f" = "-" ]; then of=- om=-; else
         of=$(awk -v a="$of" -v b="$f" 'BEGIN { print (b < a ? b : a) }')
         om=$(awk -v a="$om" -v b="$m" 'BEGIN { print (b > a ? b : a) }')

@@ -160,10 +160,10 @@ pub fn replay_from_env<G: Notation>(
 }
 
 /// `REPLAY_TIMES`: the work of one repetition done `reps` times, each timed; the fastest, the
-/// median and a few percentiles of the nanoseconds an entry printed to standard error. On a shared machine, whose
-/// neighbours take the processor for a while now and then, the fastest of many short
-/// intervals is the least disturbed figure, so that two builds can be compared by it (run in
-/// turns), where one long interval's mean moves with the neighbours.
+/// median and a few percentiles of the nanoseconds an entry printed to standard error. On a
+/// shared machine, whose neighbours slow the core for seconds at a time, the fastest of many
+/// short intervals is the least disturbed figure, so that two builds can be compared by it
+/// (run in turns), where one long interval's mean moves with the neighbours.
 fn times(reps: usize, mut once: impl FnMut() -> Result<usize, usize>) -> Result<usize, usize> {
     let mut ns = Vec::with_capacity(reps);
     let mut entries = 0;

@@ -27,7 +27,6 @@ static NEXT: AtomicU32 = AtomicU32::new(0);
 /// cluster whose route port was taken never formed, now and then, under load). Ports below
 /// that range, in turn from a start of this process's own, each tried before it is handed out;
 /// never the same one twice in a process.
-#[allow(clippy::expect_used)]
 fn free_port() -> u16 {
     static TRIED: AtomicU32 = AtomicU32::new(0);
     // Below Linux's default range for outgoing connections (32768–60999) and above the ports
@@ -137,11 +136,10 @@ impl Cluster {
             chrono::Utc::now().timestamp_micros()
         ));
         std::fs::create_dir_all(&dir).expect("a folder for the cluster");
-        let port = free_port;
         let c = Cluster {
             dir,
-            clients: [port(), port(), port()],
-            routes: [port(), port(), port()],
+            clients: [free_port(), free_port(), free_port()],
+            routes: [free_port(), free_port(), free_port()],
             watchers: Mutex::new(Vec::new()),
         };
         for i in 0..3 {

@@ -1,5 +1,5 @@
 //! [`ShortNames`]: a closed list of short names (an enum's words in notation: goods, units,
-//! clans) read without a branch on the text.
+//! clans) read without a jump on which name the text is.
 //!
 //! A `match` on a string tests its length with a jump through a table, then its bytes: in a
 //! replay the word differs from entry to entry (which unit, which good), so the processor
@@ -8,11 +8,12 @@
 //! start, at byte 4 or its last four, and at its end), which together cover every byte; its
 //! first and last bytes and its length pick the one slot its name can be in (a perfect hash
 //! found when the table is built, at compile time), and the three words and the
-//! length are compared with that slot's all at once. Every test is arithmetic; the only branch
-//! left is whether the name was found, which a replay of valid text always takes the same way.
+//! length are compared with that slot's all at once. What branches are left ask whether the
+//! text has a name's length at all (1 to 12 bytes; 4 or more) and whether the name was found,
+//! which a replay of valid text answers the same way nearly every time.
 
 /// At most this many bytes in a name.
-pub const MAX_LEN: usize = 12;
+const MAX_LEN: usize = 12;
 
 const SLOT_BITS: u32 = 6;
 const SLOTS: usize = 1 << SLOT_BITS;
