@@ -12,7 +12,7 @@
 # target directory: a before/after comparison measured under the same load.
 #
 # Criterion's figure is a mean over seconds, and on this VM a neighbour slows the core by
-# half for seconds at a time (a Caledonia entry replays in 77 ns when the core is left alone,
+# half for seconds at a time (a Caledonia entry replays in 74 ns when the core is left alone,
 # 130 ns when it is not: `REPLAY_TIMES` below prints the spread), so it says as much about
 # the neighbours as about the code. The second table times each repetition of
 # the same replay apart (`REPLAY_TIMES`, thousands of them a round): the fastest is what a
