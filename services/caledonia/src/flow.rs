@@ -250,17 +250,17 @@ impl State {
 
     /// Applies a move of the action phase; `cost`: an expansion's, as `check_turn` gave it.
     fn apply_turn(&mut self, seat: u8, m: &Move, cost: Option<i32>) {
-        // The turn is taken out of the phase (leaving `Over`: nothing in between reads the
-        // phase), and every way out below puts a phase back.
-        let mut t = match std::mem::replace(&mut self.phase, Phase::Over) {
-            Phase::Action(t) => t,
-            other => {
-                self.phase = other;
-                return;
-            }
+        // The phase is taken out (leaving `Over`: nothing in between reads it), its turn
+        // changed where it lies, and every way out below puts a phase back: the same value
+        // whole when the turn goes on (a turn moved out and wrapped in a new phase was copied
+        // through a temporary, read in wide words over the narrow stores just made to it).
+        let mut phase = std::mem::replace(&mut self.phase, Phase::Over);
+        let Phase::Action(t) = &mut phase else {
+            self.phase = phase;
+            return;
         };
         match m {
-            Move::Port { port, ks, args } => self.apply_port(&mut t, seat, *port, *ks, args),
+            Move::Port { port, ks, args } => self.apply_port(t, seat, *port, *ks, args),
             Move::Row(a, b) => {
                 t.rowed = true;
                 self.apply_row(seat, *a, *b);
@@ -282,9 +282,9 @@ impl State {
                 } = t.step
                 {
                     t.main_done = true;
-                    self.apply_fulfil(&mut t, seat, &contracts, &slaughter);
+                    self.apply_fulfil(t, seat, &contracts, &slaughter);
                     t.expands = t.expands.saturating_sub(1);
-                    self.apply_expand(&mut t, seat, (*u, *h), true, None);
+                    self.apply_expand(t, seat, (*u, *h), true, None);
                 }
             }
             Move::Expand(u, h) => {
@@ -294,7 +294,7 @@ impl State {
                 } else {
                     t.main_done = true;
                 }
-                self.apply_expand(&mut t, seat, (*u, *h), free, cost);
+                self.apply_expand(t, seat, (*u, *h), free, cost);
             }
             Move::Ship => {
                 t.main_done = true;
@@ -319,24 +319,24 @@ impl State {
                         contracts: *contracts,
                         slaughter: *slaughter,
                     };
-                    self.phase = Phase::Action(t);
+                    self.phase = phase;
                     return;
                 }
                 t.main_done = true;
-                self.apply_fulfil(&mut t, seat, contracts, slaughter);
+                self.apply_fulfil(t, seat, contracts, slaughter);
             }
             Move::Pass => {
                 t.main_done = true;
                 self.apply_pass(seat);
             }
-            Move::Neighbour(g, n) => self.apply_neighbour(&mut t, seat, *g, *n),
+            Move::Neighbour(g, n) => self.apply_neighbour(t, seat, *g, *n),
             Move::Keep(list) => {
                 self.apply_keep(seat, &t.step, list);
                 t.step = Step::Start;
             }
             Move::Swap(h, u) => {
                 t.exchange = t.exchange.saturating_sub(1);
-                self.apply_swap(&mut t, seat, *h, *u);
+                self.apply_swap(t, seat, *h, *u);
             }
             Move::Upgrade(u) => {
                 t.upgrades = t.upgrades.saturating_sub(1);
@@ -353,7 +353,7 @@ impl State {
                     slaughter,
                 } => {
                     t.main_done = true;
-                    self.apply_fulfil(&mut t, seat, &contracts, &slaughter);
+                    self.apply_fulfil(t, seat, &contracts, &slaughter);
                     t.expands = 0;
                 }
                 Step::After => t.finished = true,
@@ -367,9 +367,9 @@ impl State {
             },
             _ => {}
         }
-        match self.settle(&mut t) {
-            Settled::Decide => self.phase = Phase::Action(t),
-            Settled::Draw => self.phase = Phase::Draw(t),
+        match self.settle(t) {
+            Settled::Decide => self.phase = phase,
+            Settled::Draw => self.phase = Phase::Draw(*t),
             Settled::Over => self.end_turn(seat),
         }
     }

@@ -286,7 +286,7 @@ pub fn read_chance(text: &str) -> Option<Chance> {
     let refill = c.list(b',', |c| c.number().map(ContractId))?;
     c.tag(" drift=")?;
     let drift = c.list(b',', |c| {
-        let g = Good::parse(c.until(|b| b == b'+' || b == b'-')?)?;
+        let g = Good::parse_bytes(c.until(|b| b == b'+' || b == b'-')?)?;
         Some((g, c.signed()?))
     })?;
     let die = if c.end() {
@@ -302,7 +302,7 @@ pub fn read_chance(text: &str) -> Option<Chance> {
 fn read_deal(text: &str) -> Option<Chance> {
     let mut c = Cursor::new(text);
     c.tag("deal sides=")?;
-    let sides = c.until(|b| b == b' ')?.as_bytes();
+    let sides = c.until(|b| b == b' ')?;
     let sides: [u8; 4] = match *sides {
         [a, b, c, d] if [a, b, c, d].iter().all(|&x| x == b'1' || x == b'2') => {
             [a, b, c, d].map(|x| x - b'0')
@@ -317,7 +317,7 @@ fn read_deal(text: &str) -> Option<Chance> {
     let first = c.number()?;
     c.tag(" offer=")?;
     let offer = c.list(b',', |c| {
-        let clan = Clan::parse(c.until(|b| b == b'/')?)?;
+        let clan = Clan::parse_bytes(c.until(|b| b == b'/')?)?;
         c.tag("/")?;
         Some((clan, c.number()?))
     })?;
