@@ -94,12 +94,12 @@ fn read_all<G: Notation, const FAST: bool>(
                 match actor {
                     Actor::Seat(_) => {
                         let fast = if FAST { G::read_move(text) } else { None };
-                        let m = fast.ok_or(()).or_else(|()| G::parse_move(text));
+                        let m = fast.map_or_else(|| G::parse_move(text), Ok);
                         std::hint::black_box(m.map_err(|_| i)?);
                     }
                     Actor::Dealer => {
                         let fast = if FAST { G::read_chance(text) } else { None };
-                        let c = fast.ok_or(()).or_else(|()| G::parse_chance(text));
+                        let c = fast.map_or_else(|| G::parse_chance(text), Ok);
                         std::hint::black_box(c.map_err(|_| i)?);
                     }
                 }
