@@ -1,15 +1,42 @@
 //! The assembled map of one game: the four module sides on the grid, as bit masks per
-//! terrain, neighbour masks per hex (with and without rivers), and the reach and settlement
-//! searches. Maps are built once per (sides, player-count mode) and shared.
+//! terrain, neighbour masks per hex without crossing a river (every edge's: the grid's own
+//! [`ADJ`], one table for all maps), and the reach and settlement searches. Maps are built once
+//! per (sides, player-count mode) and shared.
 
 use crate::data::components;
-use crate::ids::{bits, Hex, COLS, HEXES};
+use crate::ids::{bits, Hex, COLS, HEXES, ROWS};
 use std::sync::OnceLock;
 
 /// Edge directions, in data order.
 pub const DIRS: [&str; 6] = ["e", "ne", "nw", "w", "sw", "se"];
 const OFF_EVEN: [(i32, i32); 6] = [(1, 0), (0, -1), (-1, -1), (-1, 0), (-1, 1), (0, 1)];
 const OFF_ODD: [(i32, i32); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (0, 1), (1, 1)];
+
+/// Every hex's edge neighbours on the grid, by hex index. This is the grid's geometry, the
+/// same under every map (which hexes are in play is each map's own masks), so one table
+/// serves every game: a copy in each of the 48 maps was read cold at the start of every
+/// replayed game, an expansion's reach test waiting on memory (ops/BENCHMARKS.md).
+pub static ADJ: [u128; HEXES] = grid_adjacency();
+
+/// [`ADJ`], worked out at compile time from the edge offsets ([`neighbour`]'s).
+const fn grid_adjacency() -> [u128; HEXES] {
+    let mut table = [0u128; HEXES];
+    let mut i = 0;
+    while i < HEXES {
+        let (c, r) = ((i % COLS as usize) as i32, (i / COLS as usize) as i32);
+        let offs = if r % 2 == 1 { OFF_ODD } else { OFF_EVEN };
+        let mut d = 0;
+        while d < 6 {
+            let (col, row) = (c + offs[d].0, r + offs[d].1);
+            if col >= 0 && col < COLS as i32 && row >= 0 && row < ROWS as i32 {
+                table[i] |= 1u128 << (row * COLS as i32 + col);
+            }
+            d += 1;
+        }
+        i += 1;
+    }
+    table
+}
 
 /// Which map the player count uses: the solo and 2-player games play the small map (mist
 /// shaded hexes out), solo also blocks the £1 hexes.
@@ -53,9 +80,7 @@ pub struct Map {
     /// Solo: land hexes blocked by neutral workers.
     pub blocked: u128,
     pub cost: [u8; HEXES],
-    /// Every hex sharing an edge.
-    pub adj: [u128; HEXES],
-    /// Hexes sharing an edge without a river on it.
+    /// Hexes sharing an edge without a river on it (every hex sharing one: [`ADJ`]).
     pub adj_dry: [u128; HEXES],
     /// Hexes sharing an edge with a loch (`shore`), and one without a river on it
     /// (`shore_dry`): where a crossing of the lochs can start.
@@ -110,7 +135,6 @@ impl Map {
             delta: 0,
             blocked: 0,
             cost: [0; HEXES],
-            adj: [0; HEXES],
             adj_dry: [0; HEXES],
             shore: 0,
             shore_dry: 0,
@@ -123,7 +147,6 @@ impl Map {
             let h = Hex(i as u8);
             for d in 0..6 {
                 if let Some(n) = neighbour(h, d) {
-                    m.adj[i] |= n.bit();
                     if !rivers
                         .iter()
                         .any(|&(a, b)| (a, b) == (h, n) || (a, b) == (n, h))
@@ -138,12 +161,12 @@ impl Map {
 
     /// Fills in [`Map::shore`] and [`Map::shore_dry`] from the lochs and the adjacency.
     fn with_shores(mut self) -> Map {
-        for i in 0..HEXES {
+        for (i, (adj, dry)) in ADJ.iter().zip(self.adj_dry).enumerate() {
             let h = Hex(i as u8).bit();
-            if self.adj[i] & self.loch != 0 {
+            if adj & self.loch != 0 {
                 self.shore |= h;
             }
-            if self.adj_dry[i] & self.loch != 0 {
+            if dry & self.loch != 0 {
                 self.shore_dry |= h;
             }
         }
@@ -165,7 +188,7 @@ impl Map {
             for dry in [false, true] {
                 let shore = if dry { self.shore_dry } else { self.shore };
                 let table = &mut self.port_reach[usize::from(dry)];
-                table[0][k] = hex.bit() | self.adj[i];
+                table[0][k] = hex.bit() | ADJ[i];
                 for lochs in 1..=LOCH_TABLE {
                     table[lochs][k] =
                         table[0][k] | shore & self.loch_reached[usize::from(dry)][lochs - 1][i];
@@ -194,7 +217,6 @@ impl Map {
             delta: 0,
             blocked: 0,
             cost: [0; HEXES],
-            adj: [0; HEXES],
             adj_dry: [0; HEXES],
             shore: 0,
             shore_dry: 0,
@@ -257,7 +279,6 @@ impl Map {
             let h = Hex(i as u8);
             for d in 0..6 {
                 if let Some(n) = neighbour(h, d) {
-                    m.adj[i] |= n.bit();
                     // A river on either side of the edge separates (data lists both sides).
                     let river = rivers[i] & (1 << d) != 0
                         || rivers[usize::from(n.0)] & (1 << ((d + 3) % 6)) != 0;
@@ -268,17 +289,13 @@ impl Map {
             }
         }
         // Border spaces: the grid's edge (3-4 players) or next to the mist (1-2 players).
-        for i in 0..HEXES {
+        for (i, adj) in ADJ.iter().enumerate() {
             let h = Hex(i as u8);
             let edge = h.col() == 0
                 || h.col() == COLS - 1
                 || h.row() == 0
                 || h.row() == crate::ids::ROWS - 1;
-            let on_border = if mode.small() {
-                m.adj[i] & mist != 0
-            } else {
-                edge
-            };
+            let on_border = if mode.small() { adj & mist != 0 } else { edge };
             if on_border {
                 m.border |= h.bit();
             }
@@ -296,7 +313,7 @@ impl Map {
         for h in bits(own) {
             let i = usize::from(h.0);
             r |= if shipping >= 1 {
-                self.adj[i]
+                ADJ[i]
             } else {
                 self.adj_dry[i]
             };
@@ -312,7 +329,7 @@ impl Map {
     pub fn reaches(&self, own: u128, shipping: u8, dry: bool, h: Hex) -> bool {
         let i = usize::from(h.0).min(HEXES - 1);
         let near = if shipping >= 1 {
-            self.adj[i]
+            ADJ[i]
         } else {
             self.adj_dry[i]
         };
@@ -324,7 +341,7 @@ impl Map {
     /// space within shipping reach across lochs (`dry`: rules 3).
     pub fn port_in_reach(&self, own: u128, shipping: u8, dry: bool, hex: Hex) -> bool {
         let i = usize::from(hex.0).min(HEXES - 1);
-        own & (hex.bit() | self.adj[i]) != 0
+        own & (hex.bit() | ADJ[i]) != 0
             || (shipping >= 2 && self.crosses_to(own, shipping - 1, dry, hex))
     }
 
@@ -402,7 +419,7 @@ impl Map {
         let (adj, shore) = if dry {
             (&self.adj_dry, self.shore_dry)
         } else {
-            (&self.adj, self.shore)
+            (&ADJ, self.shore)
         };
         let mut visited = 0u128;
         // Only hexes on a shore can step onto a loch: this runs for every port at the end of
@@ -439,7 +456,7 @@ impl Map {
             while frontier != 0 {
                 let mut next = 0u128;
                 for h in bits(frontier) {
-                    next |= self.adj[usize::from(h.0)];
+                    next |= ADJ[usize::from(h.0)];
                 }
                 next &= left & !comp;
                 comp |= next;
@@ -561,14 +578,32 @@ mod tests {
     }
 
     #[test]
+    fn the_shared_adjacency_is_the_edge_offsets_symmetric_and_holds_every_dry_edge() {
+        for (i, &adj) in ADJ.iter().enumerate() {
+            let h = Hex(i as u8);
+            let edges = (0..6)
+                .filter_map(|d| neighbour(h, d))
+                .fold(0, |a, n| a | n.bit());
+            assert_eq!(adj, edges, "hex {h}");
+            assert!((2..=6).contains(&adj.count_ones()), "hex {h}");
+            for j in bits(adj) {
+                assert!(ADJ[usize::from(j.0)] & h.bit() != 0, "{h} and {j}");
+            }
+        }
+        for mode in [Mode::Solo, Mode::Small, Mode::Large] {
+            let m = map([2, 1, 2, 1], mode);
+            for (&dry, &adj) in m.adj_dry.iter().zip(&ADJ) {
+                assert_eq!(dry & !adj, 0, "a dry edge that is not an edge");
+            }
+        }
+    }
+
+    #[test]
     fn adjacency_is_symmetric_and_rivers_agree() {
         for mode in [Mode::Solo, Mode::Small, Mode::Large] {
             let m = map([1, 2, 1, 2], mode);
-            for i in 0..HEXES {
-                for j in bits(m.adj[i]) {
-                    assert!(m.adj[usize::from(j.0)] & Hex(i as u8).bit() != 0);
-                }
-                for j in bits(m.adj_dry[i]) {
+            for (i, &dry) in m.adj_dry.iter().enumerate() {
+                for j in bits(dry) {
                     assert!(m.adj_dry[usize::from(j.0)] & Hex(i as u8).bit() != 0);
                 }
             }

@@ -298,37 +298,54 @@ pub fn read_chance(text: &str) -> Option<Chance> {
     c.done(Chance::Prep { refill, drift, die })
 }
 
-/// The deal, field by field as the full parser reads it.
+/// The deal, field by field as the full parser reads it. The fixed-length fields go straight
+/// into arrays and the lists into the boxed deal itself: built in lists first and then copied
+/// into it, each list was read back in wide words over the narrow stores just made to it
+/// (the processor cannot forward those), and a deal took 250 ns to read.
 fn read_deal(text: &str) -> Option<Chance> {
     let mut c = Cursor::new(text);
     c.tag("deal sides=")?;
-    let sides = c.until(|b| b == b' ')?;
-    let sides: [u8; 4] = match *sides {
+    // `1221`: four digits without separators, each 1 or 2.
+    let sides = match *c.until(|b| b == b' ')? {
         [a, b, c, d] if [a, b, c, d].iter().all(|&x| x == b'1' || x == b'2') => {
             [a, b, c, d].map(|x| x - b'0')
         }
         _ => return None,
     };
     c.tag(" ports=")?;
-    let ports: ArrayVec<PortId, 4> = c.list(b',', |c| c.number().map(PortId))?;
+    let ports = numbers::<4>(&mut c)?.map(PortId);
     c.tag(" tiles=")?;
-    let tiles: ArrayVec<TileId, 5> = c.list(b',', |c| c.number().map(TileId))?;
+    let tiles = numbers::<5>(&mut c)?.map(TileId);
     c.tag(" first=")?;
     let first = c.number()?;
     c.tag(" offer=")?;
-    let offer = c.list(b',', |c| {
+    let mut deal = Box::new(Deal {
+        sides,
+        ports,
+        tiles,
+        first,
+        offer: ArrayVec::new(),
+        boxes: ArrayVec::new(),
+    });
+    c.list_into(b',', &mut deal.offer, |c| {
         let clan = Clan::parse_bytes(c.until(|b| b == b'/')?)?;
         c.tag("/")?;
         Some((clan, c.number()?))
     })?;
     c.tag(" boxes=")?;
-    let boxes = c.list(b',', |c| c.number().map(ContractId))?;
-    c.done(Chance::Deal(Box::new(Deal {
-        sides,
-        ports: ports.into_inner().ok()?,
-        tiles: tiles.into_inner().ok()?,
-        first,
-        offer,
-        boxes,
-    })))
+    c.list_into(b',', &mut deal.boxes, |c| c.number().map(ContractId))?;
+    c.done(Chance::Deal(deal))
+}
+
+/// Exactly `N` numbers separated by commas.
+#[inline(always)]
+fn numbers<const N: usize>(c: &mut Cursor<'_>) -> Option<[u8; N]> {
+    let mut out = [0; N];
+    for (i, slot) in out.iter_mut().enumerate() {
+        if i > 0 && !c.eat(b',') {
+            return None;
+        }
+        *slot = c.number()?;
+    }
+    Some(out)
 }

@@ -192,19 +192,32 @@ impl<'a> Cursor<'a> {
     pub fn list<T, const N: usize>(
         &mut self,
         sep: u8,
-        mut item: impl FnMut(&mut Cursor<'a>) -> Option<T>,
+        item: impl FnMut(&mut Cursor<'a>) -> Option<T>,
     ) -> Option<arrayvec::ArrayVec<T, N>> {
         let mut out = arrayvec::ArrayVec::new();
+        self.list_into(sep, &mut out, item)?;
+        Some(out)
+    }
+
+    /// [`Cursor::list`] pushed onto `out` where it lies (a list inside a value being built:
+    /// built apart and then moved in, its narrow stores were read back in wide words).
+    #[inline(always)]
+    pub fn list_into<T, const N: usize>(
+        &mut self,
+        sep: u8,
+        out: &mut arrayvec::ArrayVec<T, N>,
+        mut item: impl FnMut(&mut Cursor<'a>) -> Option<T>,
+    ) -> Option<()> {
         if let [b'-', next @ ..] = self.rest {
             if matches!(next.first(), None | Some(b' ')) {
                 self.eat(b'-');
-                return Some(out);
+                return Some(());
             }
         }
         loop {
             out.try_push(item(self)?).ok()?;
             if !self.eat(sep) {
-                return Some(out);
+                return Some(());
             }
         }
     }
