@@ -115,9 +115,9 @@ impl Hex {
     pub const fn row(self) -> u8 {
         self.0 / COLS
     }
-    pub fn at(col: i32, row: i32) -> Option<Hex> {
-        if (0..i32::from(COLS)).contains(&col) && (0..i32::from(ROWS)).contains(&row) {
-            Some(Hex((row * i32::from(COLS) + col) as u8))
+    pub const fn at(col: i32, row: i32) -> Option<Hex> {
+        if col >= 0 && col < COLS as i32 && row >= 0 && row < ROWS as i32 {
+            Some(Hex((row * COLS as i32 + col) as u8))
         } else {
             None
         }

@@ -4,7 +4,7 @@
 //! per (sides, player-count mode) and shared.
 
 use crate::data::components;
-use crate::ids::{bits, Hex, COLS, HEXES, ROWS};
+use crate::ids::{bits, Hex, COLS, HEXES};
 use std::sync::OnceLock;
 
 /// Edge directions, in data order.
@@ -12,24 +12,20 @@ pub const DIRS: [&str; 6] = ["e", "ne", "nw", "w", "sw", "se"];
 const OFF_EVEN: [(i32, i32); 6] = [(1, 0), (0, -1), (-1, -1), (-1, 0), (-1, 1), (0, 1)];
 const OFF_ODD: [(i32, i32); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (0, 1), (1, 1)];
 
-/// Every hex's edge neighbours on the grid, by hex index. This is the grid's geometry, the
-/// same under every map (which hexes are in play is each map's own masks), so one table
-/// serves every game: a copy in each of the 48 maps was read cold at the start of every
-/// replayed game, an expansion's reach test waiting on memory (ops/BENCHMARKS.md).
+/// Every hex's edge neighbours on the grid, by hex index: the grid's geometry, the same under
+/// every map (which hexes are in play is each map's own masks), so one table serves them all
+/// rather than a copy in each of the 48.
 pub static ADJ: [u128; HEXES] = grid_adjacency();
 
-/// [`ADJ`], worked out at compile time from the edge offsets ([`neighbour`]'s).
+/// [`ADJ`], worked out at compile time.
 const fn grid_adjacency() -> [u128; HEXES] {
     let mut table = [0u128; HEXES];
     let mut i = 0;
     while i < HEXES {
-        let (c, r) = ((i % COLS as usize) as i32, (i / COLS as usize) as i32);
-        let offs = if r % 2 == 1 { OFF_ODD } else { OFF_EVEN };
         let mut d = 0;
         while d < 6 {
-            let (col, row) = (c + offs[d].0, r + offs[d].1);
-            if col >= 0 && col < COLS as i32 && row >= 0 && row < ROWS as i32 {
-                table[i] |= 1u128 << (row * COLS as i32 + col);
+            if let Some(n) = neighbour(Hex(i as u8), d) {
+                table[i] |= n.bit();
             }
             d += 1;
         }
@@ -109,8 +105,9 @@ pub struct Map {
 /// Loch steps tabled per map (shipping 2 to 5); longer crossings are searched.
 const LOCH_TABLE: usize = 4;
 
-pub fn neighbour(h: Hex, d: usize) -> Option<Hex> {
-    let (c, r) = (i32::from(h.col()), i32::from(h.row()));
+/// The hex across edge `d` ([`DIRS`]) of `h`, if on the grid.
+pub const fn neighbour(h: Hex, d: usize) -> Option<Hex> {
+    let (c, r) = (h.col() as i32, h.row() as i32);
     let (dc, dr) = if r % 2 == 1 {
         OFF_ODD[d % 6]
     } else {
@@ -578,13 +575,20 @@ mod tests {
     }
 
     #[test]
-    fn the_shared_adjacency_is_the_edge_offsets_symmetric_and_holds_every_dry_edge() {
+    fn the_shared_adjacency_is_the_grid_symmetric_and_holds_every_dry_edge() {
+        let set = |names: &[&str]| {
+            names
+                .iter()
+                .map(|n| Hex::parse(n).expect("a hex").bit())
+                .fold(0, |a, b| a | b)
+        };
+        let at = |name: &str| ADJ[usize::from(Hex::parse(name).expect("a hex").0)];
+        // A corner has two neighbours; a hex of an odd row (the second) leans right.
+        assert_eq!(at("a1"), set(&["b1", "a2"]));
+        assert_eq!(at("b2"), set(&["c2", "c1", "b1", "a2", "b3", "c3"]));
+        assert_eq!(at("b3"), set(&["c3", "b2", "a2", "a3", "a4", "b4"]));
         for (i, &adj) in ADJ.iter().enumerate() {
             let h = Hex(i as u8);
-            let edges = (0..6)
-                .filter_map(|d| neighbour(h, d))
-                .fold(0, |a, n| a | n.bit());
-            assert_eq!(adj, edges, "hex {h}");
             assert!((2..=6).contains(&adj.count_ones()), "hex {h}");
             for j in bits(adj) {
                 assert!(ADJ[usize::from(j.0)] & h.bit() != 0, "{h} and {j}");
