@@ -84,7 +84,7 @@ impl State {
             return Err(Rule::WrongTerrain);
         }
         if u == Unit::Fisherman
-            && crate::map::ADJ[usize::from(h.0)] & p.units[Unit::Fisherman.index()] != 0
+            && crate::grid::ADJ[usize::from(h.0)] & p.units[Unit::Fisherman.index()] != 0
         {
             return Err(Rule::FishermenAdjacent);
         }
@@ -169,7 +169,7 @@ impl State {
     /// The neighbour bonus (Ruling C6: any shared edge, also after shipping) and the building
     /// bonus (the fourth factory of a kind with an empty crate, Ruling C5).
     pub fn after_placement(&mut self, t: &mut Turn, seat: u8, u: Unit, h: Hex, neighbour: bool) {
-        let around = crate::map::ADJ[usize::from(h.0)];
+        let around = crate::grid::ADJ[usize::from(h.0)];
         if neighbour && self.players() > 1 {
             let mut goods = 0u8;
             // One test for "no other seat's unit around" (most placements), not one a seat.

@@ -290,7 +290,7 @@ impl Components {
                 let hex = Hex::parse(&h.hex).ok_or_else(|| format!("bad hex {}", h.hex))?;
                 let mut rivers = 0u8;
                 for r in &h.rivers {
-                    let d = crate::map::DIRS
+                    let d = crate::grid::DIRS
                         .iter()
                         .position(|x| x == r)
                         .ok_or_else(|| format!("bad direction {r}"))?;

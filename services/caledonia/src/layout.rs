@@ -137,7 +137,7 @@ pub enum Direction {
     Se,
 }
 
-/// The data's direction order (`map::DIRS`), as slugs.
+/// The data's direction order (`grid::DIRS`), as slugs.
 const DIRECTIONS: [Direction; 6] = [
     Direction::E,
     Direction::Ne,

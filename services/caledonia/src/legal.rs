@@ -106,7 +106,7 @@ impl State {
                 self.port_moves(seat, &mut consider, out);
                 if p.clan == Clan::MacDonald {
                     for f in bits(p.units[Unit::Fisherman.index()]) {
-                        for to in bits(crate::map::ADJ[usize::from(f.0)]) {
+                        for to in bits(crate::grid::ADJ[usize::from(f.0)]) {
                             consider(Move::Row(f, to), out);
                         }
                     }

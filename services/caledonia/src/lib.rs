@@ -16,6 +16,7 @@
 //! # Layout
 //! - [`data`]: the embedded component data (`raw`: the file shapes; `validate`: its
 //!   invariants); [`ids`]: names and ids.
+//! - [`grid`]: the hex grid's geometry (directions, neighbours), the same under every map.
 //! - [`map`]: the assembled map as bit masks; reach and settlements.
 //! - [`state`], [`moves`], [`error`]: the position, the decisions, the broken rules.
 //! - `flow`: who acts, check-then-apply dispatch, turns, rounds.
@@ -38,6 +39,7 @@ pub mod data;
 pub mod error;
 pub mod features;
 mod flow;
+pub mod grid;
 pub mod ids;
 pub mod layout;
 pub mod legal;

@@ -1,38 +1,12 @@
 //! The assembled map of one game: the four module sides on the grid, as bit masks per
-//! terrain, neighbour masks per hex without crossing a river (every edge's: the grid's own
-//! [`ADJ`], one table for all maps), and the reach and settlement searches. Maps are built once
-//! per (sides, player-count mode) and shared.
+//! terrain, neighbour masks per hex without crossing a river (every edge's is the grid's own,
+//! [`ADJ`]), and the reach and settlement searches. Maps are built once per (sides,
+//! player-count mode) and shared.
 
 use crate::data::components;
+use crate::grid::{neighbour, ADJ};
 use crate::ids::{bits, Hex, COLS, HEXES};
 use std::sync::OnceLock;
-
-/// Edge directions, in data order.
-pub const DIRS: [&str; 6] = ["e", "ne", "nw", "w", "sw", "se"];
-const OFF_EVEN: [(i32, i32); 6] = [(1, 0), (0, -1), (-1, -1), (-1, 0), (-1, 1), (0, 1)];
-const OFF_ODD: [(i32, i32); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (0, 1), (1, 1)];
-
-/// Every hex's edge neighbours on the grid, by hex index: the grid's geometry, the same under
-/// every map (which hexes are in play is each map's own masks), so one table serves them all
-/// rather than a copy in each of the 48.
-pub static ADJ: [u128; HEXES] = grid_adjacency();
-
-/// [`ADJ`], worked out at compile time.
-const fn grid_adjacency() -> [u128; HEXES] {
-    let mut table = [0u128; HEXES];
-    let mut i = 0;
-    while i < HEXES {
-        let mut d = 0;
-        while d < 6 {
-            if let Some(n) = neighbour(Hex(i as u8), d) {
-                table[i] |= n.bit();
-            }
-            d += 1;
-        }
-        i += 1;
-    }
-    table
-}
 
 /// Which map the player count uses: the solo and 2-player games play the small map (mist
 /// shaded hexes out), solo also blocks the £1 hexes.
@@ -104,17 +78,6 @@ pub struct Map {
 
 /// Loch steps tabled per map (shipping 2 to 5); longer crossings are searched.
 const LOCH_TABLE: usize = 4;
-
-/// The hex across edge `d` ([`DIRS`]) of `h`, if on the grid.
-pub const fn neighbour(h: Hex, d: usize) -> Option<Hex> {
-    let (c, r) = (h.col() as i32, h.row() as i32);
-    let (dc, dr) = if r % 2 == 1 {
-        OFF_ODD[d % 6]
-    } else {
-        OFF_EVEN[d % 6]
-    };
-    Hex::at(c + dc, r + dr)
-}
 
 impl Map {
     /// A hand-made map, for tests and tools (a game always plays the assembled sides): the
@@ -575,25 +538,7 @@ mod tests {
     }
 
     #[test]
-    fn the_shared_adjacency_is_the_grid_symmetric_and_holds_every_dry_edge() {
-        let set = |names: &[&str]| {
-            names
-                .iter()
-                .map(|n| Hex::parse(n).expect("a hex").bit())
-                .fold(0, |a, b| a | b)
-        };
-        let at = |name: &str| ADJ[usize::from(Hex::parse(name).expect("a hex").0)];
-        // A corner has two neighbours; a hex of an odd row (the second) leans right.
-        assert_eq!(at("a1"), set(&["b1", "a2"]));
-        assert_eq!(at("b2"), set(&["c2", "c1", "b1", "a2", "b3", "c3"]));
-        assert_eq!(at("b3"), set(&["c3", "b2", "a2", "a3", "a4", "b4"]));
-        for (i, &adj) in ADJ.iter().enumerate() {
-            let h = Hex(i as u8);
-            assert!((2..=6).contains(&adj.count_ones()), "hex {h}");
-            for j in bits(adj) {
-                assert!(ADJ[usize::from(j.0)] & h.bit() != 0, "{h} and {j}");
-            }
-        }
+    fn every_dry_edge_is_an_edge() {
         for mode in [Mode::Solo, Mode::Small, Mode::Large] {
             let m = map([2, 1, 2, 1], mode);
             for (&dry, &adj) in m.adj_dry.iter().zip(&ADJ) {

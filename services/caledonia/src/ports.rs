@@ -369,7 +369,7 @@ impl State {
             return Err(Rule::NoFisherman);
         }
         let m = self.map();
-        if !to.valid() || crate::map::ADJ[usize::from(from.0)] & to.bit() == 0 {
+        if !to.valid() || crate::grid::ADJ[usize::from(from.0)] & to.bit() == 0 {
             return Err(Rule::OutOfRange);
         }
         if (m.loch | m.port_mask) & to.bit() == 0 {
@@ -379,7 +379,7 @@ impl State {
             return Err(Rule::Occupied);
         }
         let others = p.units[Unit::Fisherman.index()] & !from.bit();
-        if crate::map::ADJ[usize::from(to.0)] & others != 0 {
+        if crate::grid::ADJ[usize::from(to.0)] & others != 0 {
             return Err(Rule::FishermenAdjacent);
         }
         Ok(())
