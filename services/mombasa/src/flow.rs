@@ -137,15 +137,20 @@ impl State {
     /// Applies a move that [`State::check`] accepted.
     pub fn apply(&mut self, seat: u8, m: &Move) {
         // Rules 2: an action that does not end with its first move keeps the position it
-        // began from, for `cancel` (dropped when the action ends or reveals a draw).
-        let before =
-            (self.rules >= Rules::V2 && self.phase == Phase::Actions && self.stage == Stage::Top)
-                .then(|| self.keep());
+        // began from, for `cancel` (dropped when the action ends or reveals a draw). Ending
+        // the turn and a diamond trader always end at once: no copy kept for them (over a
+        // third of the actions begun in random games, each a copy of the whole position).
+        let at_once = matches!(m, Move::End(_) | Move::Diamond(_));
+        let before = (self.rules >= Rules::V2
+            && self.phase == Phase::Actions
+            && self.stage == Stage::Top
+            && !at_once)
+            .then(|| self.keep());
         self.apply_move(seat, m);
+        let unfinished =
+            self.phase == Phase::Actions && self.stage != Stage::Top && self.book_refill == NONE;
+        debug_assert!(!(at_once && unfinished), "{m:?} left its action unfinished");
         if let Some(b) = before {
-            let unfinished = self.phase == Phase::Actions
-                && self.stage != Stage::Top
-                && self.book_refill == NONE;
             if unfinished {
                 self.undo = Some(b);
             } else {
