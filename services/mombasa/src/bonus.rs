@@ -62,6 +62,16 @@ impl State {
         Ok(())
     }
 
+    /// Whether [`State::apply_bonus`] on `space` ends the action at once: every bonus but a
+    /// majority's steps and the first-player space's bookkeeping points, spent after it.
+    pub(crate) fn bonus_ends_at_once(&self, space: u8) -> bool {
+        match self.data().bonus.get(usize::from(space)).map(|d| d.kind) {
+            Some(BonusKind::FirstPlayer { bookkeeping }) => bookkeeping == 0,
+            Some(BonusKind::Majority { steps, .. }) => steps == 0,
+            _ => true,
+        }
+    }
+
     pub(crate) fn apply_bonus(&mut self, seat: u8, space: u8, arg: BonusArg) {
         let c = self.data();
         let Some(def) = c.bonus.get(usize::from(space)) else {

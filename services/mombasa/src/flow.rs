@@ -138,9 +138,13 @@ impl State {
     pub fn apply(&mut self, seat: u8, m: &Move) {
         // Rules 2: an action that does not end with its first move keeps the position it
         // began from, for `cancel` (dropped when the action ends or reveals a draw). Ending
-        // the turn and a diamond trader always end at once: no copy kept for them (over a
-        // third of the actions begun in random games, each a copy of the whole position).
-        let at_once = matches!(m, Move::End(_) | Move::Diamond(_));
+        // the turn, a diamond trader and most bonuses end at once: no copy kept for them
+        // (half the actions begun in random games, each a copy of the whole position).
+        let at_once = match *m {
+            Move::End(_) | Move::Diamond(_) => true,
+            Move::Bonus { space, .. } => self.bonus_ends_at_once(space),
+            _ => false,
+        };
         let before = (self.rules >= Rules::V2
             && self.phase == Phase::Actions
             && self.stage == Stage::Top
