@@ -72,6 +72,9 @@ impl State {
         }
     }
 
+    /// Takes bonus `space`. A stage left to spend after it (steps, bookkeeping points) must be
+    /// one [`State::bonus_ends_at_once`] knows of: `State::apply` keeps no copy for `cancel`
+    /// otherwise (a debug assertion there catches a stage it does not know).
     pub(crate) fn apply_bonus(&mut self, seat: u8, space: u8, arg: BonusArg) {
         let c = self.data();
         let Some(def) = c.bonus.get(usize::from(space)) else {

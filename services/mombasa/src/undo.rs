@@ -2,11 +2,11 @@
 //! the box it is kept in.
 //!
 //! Every Rules-2 action that begins keeps a copy of the position (but those that always end at
-//! once: ending the turn, a diamond trader, most bonuses; `State::apply`), and most actions end
-//! a move or two later and drop it. Allocating that box (and the seats' vector inside it) and freeing
-//! it again was a seventh of a replayed entry's work; the box is now handed back to the state
-//! as a [`Spare`] when the action ends, and the next action copies the position into it in
-//! place. The spare is not part of the position: equal to any other, hashed as nothing,
+//! once: ending the turn, a diamond trader, most bonuses; `State::apply`), and most actions
+//! end a move or two later and drop it. Allocating that box (and the seats' vector inside it)
+//! and freeing it again was a seventh of a replayed entry's work; the box is now handed back
+//! to the state as a [`Spare`] when the action ends, and the next action copies the position
+//! into it in place. The spare is not part of the position: equal to any other, hashed as nothing,
 //! never written, and not copied with the state.
 
 use crate::state::State;
