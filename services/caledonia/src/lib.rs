@@ -258,6 +258,11 @@ impl Notation for Caledonia {
         reading::read_move(text)
     }
     fn read_chance(text: &str) -> Option<Chance> {
-        reading::read_chance(text)
+        let mut slot = None;
+        reading::read_chance_into(text, &mut slot);
+        slot
+    }
+    fn read_chance_into(text: &str, slot: &mut Option<Chance>) {
+        reading::read_chance_into(text, slot);
     }
 }

@@ -210,7 +210,8 @@ pub fn apply_entry<G: Game + Notation>(
             G::play(s, seat, m).map_err(rule_error)
         }
         Actor::Dealer => {
-            let fast = G::read_chance(notation);
+            let mut fast = None;
+            G::read_chance_into(notation, &mut fast);
             let parsed;
             let c = match &fast {
                 Some(c) => c,

@@ -37,6 +37,15 @@ pub trait Notation: Game {
     fn read_chance(_text: &str) -> Option<Self::Chance> {
         None
     }
+    /// [`Notation::read_chance`] into `slot`, where the caller will read it: what the replay
+    /// calls. A game whose outcomes hold lists builds them in the slot (an outcome built in
+    /// the reader and then moved out to the caller is copied in wide words over the narrow
+    /// stores just made to it, a stall the processor cannot forward); it must leave in
+    /// `slot` exactly what `read_chance` returns.
+    #[inline(always)]
+    fn read_chance_into(text: &str, slot: &mut Option<Self::Chance>) {
+        *slot = Self::read_chance(text);
+    }
 }
 
 /// The words of an entry, split at single spaces, on the stack; `None` when it has more than

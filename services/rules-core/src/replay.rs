@@ -98,7 +98,10 @@ fn read_all<G: Notation, const FAST: bool>(
                         std::hint::black_box(m.map_err(|_| i)?);
                     }
                     Actor::Dealer => {
-                        let fast = if FAST { G::read_chance(text) } else { None };
+                        let mut fast = None;
+                        if FAST {
+                            G::read_chance_into(text, &mut fast);
+                        }
                         let c = fast.map_or_else(|| G::parse_chance(text), Ok);
                         std::hint::black_box(c.map_err(|_| i)?);
                     }

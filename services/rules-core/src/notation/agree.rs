@@ -72,7 +72,16 @@ fn agree<G: Notation>(dealer: bool, text: &str, must_read: bool) -> Result<(), S
     };
     let unread = || Err(format!("{text:?} is not read by the fast reading"));
     if dealer {
-        match (G::read_chance(text), G::parse_chance(text)) {
+        // What the replay calls, and the reading by value, give the same.
+        let mut slot = None;
+        G::read_chance_into(text, &mut slot);
+        if slot != G::read_chance(text) {
+            return Err(format!(
+                "{text:?}: read into a slot {slot:?}, by value {:?}",
+                G::read_chance(text)
+            ));
+        }
+        match (slot, G::parse_chance(text)) {
             (None, _) if must_read => unread(),
             (None, _) => Ok(()),
             (Some(f), Ok(p)) if f == p => Ok(()),
