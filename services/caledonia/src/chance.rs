@@ -172,26 +172,28 @@ impl State {
                 if !self.check_pile(refill, self.empty_boxes()) {
                     return Err(Rule::BadDraw);
                 }
-                let faces = &components().drift.price_die;
+                let dice = &components().drift;
                 match die {
-                    Some(d) if self.needs_die() && faces.contains(d) => {}
+                    Some(d) if self.needs_die() && dice.is_face(*d) => {}
                     None if !self.needs_die() => {}
                     _ => return Err(Rule::BadDrift),
                 }
-                let comp = components();
                 let want = if self.options.market_drift {
-                    usize::from(comp.drift.goods)
+                    usize::from(dice.goods)
                 } else {
                     0
                 };
-                let distinct = drift
-                    .iter()
-                    .enumerate()
-                    .all(|(i, (g, _))| drift[..i].iter().all(|(h, _)| h != g));
-                if drift.len() != want
-                    || !distinct
-                    || drift.iter().any(|(_, d)| !comp.drift.price_die.contains(d))
-                {
+                // Distinct goods, each moved by a face of the die: one pass, the goods seen
+                // as bits.
+                let mut seen = 0u8;
+                for &(g, d) in drift {
+                    let bit = 1 << g.index();
+                    if seen & bit != 0 || !dice.is_face(d) {
+                        return Err(Rule::BadDrift);
+                    }
+                    seen |= bit;
+                }
+                if drift.len() != want {
                     return Err(Rule::BadDrift);
                 }
                 Ok(())

@@ -526,7 +526,7 @@ impl Components {
             building: cf.building_bonus,
             tracks,
             neighbour: mf.neighbour_bonus,
-            drift: mf.drift_dice,
+            drift: mf.drift_dice.with_faces(),
             unit_cost,
             supply,
             income: bf.income,

@@ -103,6 +103,29 @@ pub struct NeighbourBonus {
 pub struct DriftDice {
     pub goods: u8,
     pub price_die: Vec<i8>,
+    /// The faces as bits (`d + 9`: the data check keeps every face within ±9), worked out
+    /// at load: every preparation's rolls are checked against them.
+    #[serde(skip)]
+    faces: u32,
+}
+
+impl DriftDice {
+    /// Sets [`DriftDice::faces`] from the faces read.
+    pub(crate) fn with_faces(self) -> DriftDice {
+        let faces = self
+            .price_die
+            .iter()
+            .filter_map(|&d| u32::try_from(i32::from(d) + 9).ok())
+            .filter(|&k| k < 32)
+            .fold(0, |m, k| m | 1 << k);
+        DriftDice { faces, ..self }
+    }
+
+    /// Is `d` a face of the price die?
+    #[inline]
+    pub fn is_face(&self, d: i8) -> bool {
+        u32::try_from(i32::from(d) + 9).is_ok_and(|k| k < 32 && self.faces >> k & 1 != 0)
+    }
 }
 
 #[derive(Deserialize)]
