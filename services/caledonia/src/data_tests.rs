@@ -83,3 +83,21 @@ fn every_map_hex_is_marked_reconstructed() {
     assert!(map.reconstructed >= 240 && map.verified <= 4, "{map:?}");
     assert!(coverage().verified_share() < 0.5, "{:?}", coverage());
 }
+
+/// A price die with a face beyond ±9 (the faces are kept as bits of `d + 9`) is refused when
+/// the data loads, the most negative `i8` included (whose absolute value does not fit one).
+#[test]
+fn price_die_faces_beyond_nine_are_refused() {
+    for faces in [vec![-3, 10], vec![-128, 1], vec![0, 1]] {
+        let mut market: serde_json::Value =
+            serde_json::from_str(text(&FILES, "market.json")).expect("market.json");
+        market["drift_dice"]["price_die"] = serde_json::json!(faces);
+        let market = market.to_string();
+        let mut files: [(&str, &str); 7] = FILES;
+        for f in files.iter_mut().filter(|f| f.0 == "market.json") {
+            f.1 = &market;
+        }
+        let err = Components::load_from(&files).err();
+        assert_eq!(err.as_deref(), Some("market: bad drift dice"), "{faces:?}");
+    }
+}

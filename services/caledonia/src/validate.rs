@@ -47,7 +47,11 @@ impl Components {
             return Err("market: bad track".into());
         }
         if self.drift.goods as usize > 6
-            || self.drift.price_die.iter().any(|&d| d == 0 || d.abs() > 9)
+            || self
+                .drift
+                .price_die
+                .iter()
+                .any(|&d| d == 0 || d.unsigned_abs() > 9)
         {
             return Err("market: bad drift dice".into());
         }

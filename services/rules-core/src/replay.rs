@@ -91,19 +91,26 @@ fn read_all<G: Notation, const FAST: bool>(
     for _ in 0..reps {
         for (_, log) in games {
             for (i, (actor, text)) in log.iter().enumerate() {
+                // Each value looked at where it was read, by reference, as `apply_entry`
+                // plays it: moved out of its `Option` it would be copied in wide words over
+                // the narrow stores just made to it, a cost the replay does not pay.
                 match actor {
                     Actor::Seat(_) => {
                         let fast = if FAST { G::read_move(text) } else { None };
-                        let m = fast.map_or_else(|| G::parse_move(text), Ok);
-                        std::hint::black_box(m.map_err(|_| i)?);
+                        match &fast {
+                            Some(m) => _ = std::hint::black_box(m),
+                            None => _ = std::hint::black_box(G::parse_move(text).map_err(|_| i)?),
+                        }
                     }
                     Actor::Dealer => {
                         let mut fast = None;
                         if FAST {
                             G::read_chance_into(text, &mut fast);
                         }
-                        let c = fast.map_or_else(|| G::parse_chance(text), Ok);
-                        std::hint::black_box(c.map_err(|_| i)?);
+                        match &fast {
+                            Some(c) => _ = std::hint::black_box(c),
+                            None => _ = std::hint::black_box(G::parse_chance(text).map_err(|_| i)?),
+                        }
                     }
                 }
             }

@@ -1,9 +1,10 @@
 //! The check that a game's fast readings of notation ([`Notation::read_move`],
-//! [`Notation::read_chance`]) agree with its full parsers: what a game's tests run over its
-//! recorded games.
+//! [`Notation::read_chance`], [`Notation::read_chance_into`]) agree with its full parsers: what
+//! a game's tests run over its recorded games.
 
 use super::Notation;
 use crate::ids::Actor;
+use std::fmt::Debug;
 
 /// Checks `log` (entries in notation, as a game formats them) against `G`'s fast readings and
 /// its full parsers:
@@ -25,12 +26,15 @@ pub fn check_readings<G: Notation>(
         x ^= x << 5;
         x as usize
     };
+    // The slot an outcome is read into is never emptied between readings, as a caller may
+    // reuse one: each reading must replace what the one before left (or leave `None`).
+    let mut slot = None;
     for (actor, text) in log {
         let dealer = matches!(actor, Actor::Dealer);
-        agree::<G>(dealer, text, true)?;
+        agree::<G>(dealer, text, true, &mut slot)?;
         for _ in 0..mutations {
             let t = mutate(text, &mut next);
-            agree::<G>(dealer, &t, false)?;
+            agree::<G>(dealer, &t, false, &mut slot)?;
         }
     }
     Ok(())
@@ -64,35 +68,41 @@ fn mutate(text: &str, next: &mut impl FnMut() -> usize) -> String {
     String::from_utf8(b).unwrap_or_else(|_| text.to_string())
 }
 
-fn agree<G: Notation>(dealer: bool, text: &str, must_read: bool) -> Result<(), String> {
-    let differ = |fast: String, full: String| {
-        Err(format!(
-            "{text:?}: the fast reading gives {fast}, the full parser {full}"
-        ))
-    };
-    let unread = || Err(format!("{text:?} is not read by the fast reading"));
+fn agree<G: Notation>(
+    dealer: bool,
+    text: &str,
+    must_read: bool,
+    slot: &mut Option<G::Chance>,
+) -> Result<(), String> {
     if dealer {
-        // What the replay calls, and the reading by value, give the same.
-        let mut slot = None;
-        G::read_chance_into(text, &mut slot);
-        if slot != G::read_chance(text) {
-            return Err(format!(
-                "{text:?}: read into a slot {slot:?}, by value {:?}",
-                G::read_chance(text)
-            ));
-        }
-        match (slot, G::parse_chance(text)) {
-            (None, _) if must_read => unread(),
-            (None, _) => Ok(()),
-            (Some(f), Ok(p)) if f == p => Ok(()),
-            (Some(f), p) => differ(format!("{f:?}"), format!("{p:?}")),
-        }
+        // Both readings of an outcome: by value, and into the slot (what replay calls).
+        let full = G::parse_chance(text);
+        compare(text, must_read, G::read_chance(text).as_ref(), &full)?;
+        G::read_chance_into(text, slot);
+        compare(text, must_read, slot.as_ref(), &full)
     } else {
-        match (G::read_move(text), G::parse_move(text)) {
-            (None, _) if must_read => unread(),
-            (None, _) => Ok(()),
-            (Some(f), Ok(p)) if f == p => Ok(()),
-            (Some(f), p) => differ(format!("{f:?}"), format!("{p:?}")),
-        }
+        compare(
+            text,
+            must_read,
+            G::read_move(text).as_ref(),
+            &G::parse_move(text),
+        )
+    }
+}
+
+/// A fast reading of `text` (`fast`) against the full parser's answer.
+fn compare<T: PartialEq + Debug, E: Debug>(
+    text: &str,
+    must_read: bool,
+    fast: Option<&T>,
+    full: &Result<T, E>,
+) -> Result<(), String> {
+    match (fast, full) {
+        (None, _) if must_read => Err(format!("{text:?} is not read by the fast reading")),
+        (None, _) => Ok(()),
+        (Some(f), Ok(p)) if f == p => Ok(()),
+        (Some(f), p) => Err(format!(
+            "{text:?}: the fast reading gives {f:?}, the full parser {p:?}"
+        )),
     }
 }
