@@ -5,20 +5,21 @@
 #
 # Each round runs `cargo bench -p <game> -- replay`: the same recorded games replayed from
 # notation text (parse, validate, apply: what the store does to rebuild a position) and from
-# parsed actions (validate and apply only: the ceiling for the notation figure). The shared VM
-# moves figures by a fifth between runs, so every round is printed and the best is compared
-# with the target of 10 M entries/s per core (issue 14). With OTHER-CHECKOUT (say, a
-# `git worktree` of an older commit), each round runs there too, right after, with its own
-# target directory: a before/after comparison measured under the same load.
+# parsed actions (validate and apply only: the ceiling for the notation figure). With
+# OTHER-CHECKOUT (say, a `git worktree` of an older commit), each round runs there too, right
+# after, with its own target directory: a before/after comparison measured under the same load.
 #
-# Criterion's figure is a mean over seconds, and on this VM a neighbour slows the core by
-# half for seconds at a time (a Caledonia entry replays in 74 ns when the core is left alone,
-# 130 ns when it is not: `REPLAY_TIMES` below prints the spread), so it says as much about
-# the neighbours as about the code. The second table times each repetition of
-# the same replay apart (`REPLAY_TIMES`, thousands of them a round): the fastest is what a
-# core not shared at that moment does, the median what the mix gave, and the tenth
-# percentile of the quietest round (a tenth of its repetitions at least this fast) a figure for
-# the core left alone that one lucky repetition cannot make. All three are printed.
+# Which figure meets issue 14's target of 10 M entries/s *per core*: the second table's. On
+# this VM the core is shared for seconds at a time with whatever the host runs beside it (no
+# stolen time is counted, yet the same instructions take 1.5-1.9x as long: the other thread
+# of a physical core busy), and criterion's figure, a mean over seconds, mixes the two speeds
+# in whatever proportion the minute brings: in a busy stretch even the parsed replay, which
+# does strictly less, falls to 60 % of its own undisturbed speed. So every round of criterion
+# is printed, and its best, but the target is judged on a core left alone: each repetition of
+# the same replay timed apart (`REPLAY_TIMES`, thousands of them a round), the tenth
+# percentile of the quietest round (a tenth of that round's repetitions at least this fast:
+# a figure one lucky repetition cannot make, nor a round wholly slowed unmake). The fastest
+# repetition and the slowest round's median are printed beside it.
 set -euo pipefail
 ROUNDS=${1:-3}
 OTHER=${2:-}
@@ -54,8 +55,8 @@ for game in five-tribes caledonia mombasa; do
     fi
     printf '\n'
   done
-  printf '%-12s %5s %10.2f M entries/s = %.0f%% of the 10 M/s target' "$game" best "$best" \
-    "$(echo "10 * $best" | bc -l)"
+  printf '%-12s %5s %10.2f M entries/s (criterion, best round; a shared core, see the table below)' \
+    "$game" best "$best"
   [ -n "$OTHER" ] && printf '; other checkout %.2f (%.2fx)' "$other_best" \
     "$(echo "$best / $other_best" | bc -l)"
   printf '\n'
@@ -83,6 +84,7 @@ printf '\nEach repetition timed apart (%s repetitions a round, %s rounds): M ent
 printf '%-12s %10s %10s %10s %10s %10s %7s' game fastest p10 median "parsed f." "parsed m." ratio
 [ -n "$OTHER" ] && printf ' %14s %14s' "other fastest" "other median"
 printf '\n'
+verdicts=''
 for game in five-tribes caledonia mombasa; do
   exe=$(bench_exe "$ROOT" "$ROOT/target" "$game")
   [ -n "$OTHER" ] && other_exe=$(bench_exe "$OTHER" "$OTHER/target" "$game")
@@ -109,4 +111,8 @@ for game in five-tribes caledonia mombasa; do
     "$(mps "$pf")" "$(mps "$pm")" "$(awk -v n="$nf" -v p="$pf" 'BEGIN { print 100 * p / n }')"
   [ -n "$OTHER" ] && printf ' %14s %14s' "$(mps "$of")" "$(mps "$om")"
   printf '\n'
+  verdicts+=$(printf '%-12s %s M entries/s per core (p10 of the quietest round) = %.0f%% of the 10 M/s target: %s' \
+    "$game" "$(mps "$nt")" "$(awk -v ns="$nt" 'BEGIN { print 100 * 100 / ns }')" \
+    "$(awk -v ns="$nt" 'BEGIN { print (ns <= 100 ? "met" : "NOT met") }')")$'\n'
 done
+printf '\nIssue 14, replay from notation:\n%s' "$verdicts"

@@ -14,6 +14,7 @@
 use crate::limits::{alias_count, text_nesting, value_nesting, Limits};
 use crate::schema::LudologSchema;
 use async_graphql::{BatchRequest, BatchResponse, Data, Executor, Request, Response, ServerError};
+use futures_util::future::BoxFuture;
 use futures_util::stream::{self, BoxStream, StreamExt};
 use futures_util::FutureExt;
 use std::panic::AssertUnwindSafe;
@@ -131,6 +132,35 @@ impl Guarded<LudologSchema> {
             nulls,
             ..Guarded::new(schema, limits)
         }
+    }
+
+    // The three `answer*` below are `Executor`'s methods for the service's own schema, for
+    // other crates to call (the API's tests, the fuzzer). Not generic, never inlined, their
+    // futures boxed: the schema's resolvers are compiled once, here. A crate calling the
+    // generic `Executor::execute` instead compiles every resolver again for itself, since an
+    // optimised build does not share generic code between crates: some two minutes of a
+    // two-core machine for each test binary that did.
+
+    /// One request, as HTTP runs it.
+    #[inline(never)]
+    pub fn answer(&self, request: Request) -> BoxFuture<'_, Response> {
+        Box::pin(self.execute(request))
+    }
+
+    /// A batch, as HTTP runs it.
+    #[inline(never)]
+    pub fn answer_batch(&self, batch: BatchRequest) -> BoxFuture<'_, BatchResponse> {
+        Box::pin(self.execute_batch(batch))
+    }
+
+    /// A subscription's responses, as the WebSocket protocols run it.
+    #[inline(never)]
+    pub fn answer_stream(
+        &self,
+        request: Request,
+        session_data: Option<Arc<Data>>,
+    ) -> BoxStream<'static, Response> {
+        self.execute_stream(request, session_data)
     }
 }
 

@@ -122,7 +122,7 @@ fn a_streamed_answer_over_the_limit_is_replaced_by_an_error() {
         let q = format!("subscription {{ gameUpdates(gameId: \"{id}\") {{ {fields} }} }}");
         s.rt.block_on(
             s.guarded
-                .execute_stream(Request::new(q), None)
+                .answer_stream(Request::new(q), None)
                 .take(2)
                 .collect::<Vec<_>>(),
         )
@@ -142,13 +142,13 @@ fn batches_are_bounded() {
     let one = || Request::new("{ rules { kind } }");
     let ok = s.rt.block_on(
         s.guarded
-            .execute_batch(async_graphql::BatchRequest::Batch(vec![one(), one()])),
+            .answer_batch(async_graphql::BatchRequest::Batch(vec![one(), one()])),
     );
     assert!(
         matches!(ok, async_graphql::BatchResponse::Batch(ref v) if v.len() == 2 && v.iter().all(|r| r.errors.is_empty()))
     );
     let many =
-        s.rt.block_on(s.guarded.execute_batch(async_graphql::BatchRequest::Batch(
+        s.rt.block_on(s.guarded.answer_batch(async_graphql::BatchRequest::Batch(
             (0..17).map(|_| one()).collect(),
         )));
     let v = serde_json::to_value(&many).unwrap();

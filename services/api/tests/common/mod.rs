@@ -5,7 +5,7 @@
 
 use api::guard::Guarded;
 use api::{ApiConfig, App};
-use async_graphql::{Executor, Request, Variables};
+use async_graphql::{Request, Variables};
 use rules_core::{Erased, Registry};
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -86,7 +86,7 @@ impl Service {
         let req = Request::new(query)
             .variables(Variables::from_json(vars))
             .data(caller);
-        let resp = self.rt.block_on(self.guarded.execute(req));
+        let resp = self.rt.block_on(self.guarded.answer(req));
         serde_json::to_value(&resp).expect("response serialises")
     }
 

@@ -27,7 +27,7 @@ use api::auth::Caller;
 use api::guard::Guarded;
 use api::schema::LudologSchema;
 use api::{ApiConfig, App};
-use async_graphql::{Executor, Request, Variables};
+use async_graphql::{Request, Variables};
 use rules_core::GameKind;
 use serde_json::{json, Value};
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
@@ -86,7 +86,7 @@ fn exec(env: &Env, query: &str, caller: Caller) -> Value {
     let req = Request::new(query)
         .variables(Variables::from_json(env.vars.clone()))
         .data(caller);
-    let resp = env.rt.block_on(env.schema.execute(req));
+    let resp = env.rt.block_on(env.schema.answer(req));
     serde_json::to_value(&resp).unwrap_or(Value::Null)
 }
 
@@ -458,7 +458,7 @@ impl Target for Graphql {
             .variables(Variables::from_json(self.env.vars.clone()))
             .data(caller);
         let ran = catch_unwind(AssertUnwindSafe(|| {
-            self.env.rt.block_on(self.env.schema.execute(req))
+            self.env.rt.block_on(self.env.schema.answer(req))
         }));
         let resp = match ran {
             Ok(r) => r,
