@@ -2,9 +2,10 @@
 //!
 //! Codes: `ILLEGAL_MOVE` (with `rule`), `VERSION_CONFLICT` (with `currentPly`), `NOT_FOUND`,
 //! `BAD_NOTATION`, `UNAUTHORIZED`, `BAD_RECORD` (with `line`/`ply` when known),
-//! `LIMIT_EXCEEDED`, `BAD_INPUT`, `CORRUPT`, `INTERNAL`, the journal's `TAKEBACK_REFUSED`,
-//! `NOT_ASKED`, `WITHDRAWN`, `GAME_ACTIVE` and `CORRECTION_REFUSED` (the store's own codes,
-//! `StoreError::code`); and `BAD_QUERY` for what
+//! `LIMIT_EXCEEDED` (also a journal past its byte cap, and an answer past the response
+//! budget: `budget`), `BAD_INPUT`, `CORRUPT`, `INTERNAL`, the journal's `TAKEBACK_REFUSED`,
+//! `NOT_ASKED`, `WITHDRAWN`, `GAME_ACTIVE` and `CORRECTION_REFUSED`, and
+//! `IDEMPOTENCY_KEY_TAKEN` (another's key: the store's own codes, `StoreError::code`); and `BAD_QUERY` for what
 //! async-graphql itself refuses (set in `http`, with `LIMIT_EXCEEDED` for its depth and
 //! complexity limits).
 

@@ -11,8 +11,9 @@
 //! (`nulls`), errors async-graphql raised itself get their code (`label`), and a response
 //! larger than the limit is replaced by a `LIMIT_EXCEEDED` error.
 
-use crate::limits::{alias_count, text_nesting, value_nesting, Limits};
+use crate::limits::{alias_count, expanded_fields, text_nesting, value_nesting, Limits};
 use crate::schema::LudologSchema;
+use async_graphql::parser::types::OperationType;
 use async_graphql::{BatchRequest, BatchResponse, Data, Executor, Request, Response, ServerError};
 use futures_util::future::BoxFuture;
 use futures_util::stream::{self, BoxStream, StreamExt};
@@ -206,7 +207,29 @@ impl<E: Executor> Guarded<E> {
                 ),
             ));
         }
-        Ok(())
+        match expanded_fields(doc) {
+            Err(name) => Err(refusal(
+                "BAD_QUERY",
+                format!("fragment {name} spreads itself (through a cycle of spreads)"),
+            )),
+            Ok(n) if n > l.max_fields => {
+                Err(refusal(
+                    "LIMIT_EXCEEDED",
+                    format!(
+                    "the document selects {} fields once its fragments are expanded; at most {} \
+                     are allowed",
+                    if n == usize::MAX { "more than 2^64".to_string() } else { n.to_string() },
+                    l.max_fields
+                ),
+                ))
+            }
+            Ok(n) => {
+                if crate::offload::is_heavy(req.query.len(), n) {
+                    req.data.insert(crate::offload::Heavy);
+                }
+                Ok(())
+            }
+        }
     }
 
     /// Runs a checked request, catching a panic anywhere in it.
@@ -219,10 +242,26 @@ impl<E: Executor> Guarded<E> {
             .nulls
             .as_ref()
             .map(|_| (req.query.clone(), req.operation_name.clone()));
-        let mut resp = match AssertUnwindSafe(self.inner.execute(req))
-            .catch_unwind()
-            .await
-        {
+        let inner = self.inner.clone();
+        let work = async move { AssertUnwindSafe(inner.execute(req)).catch_unwind().await };
+        let ran = match tokio::runtime::Handle::try_current() {
+            // A task of its own, so that the caller's time limit can answer while it works
+            // (see `offload`), and dropping the caller (its time limit, or a client gone)
+            // aborts the work at its next await.
+            Ok(rt) => {
+                let mut task = AbortOnDrop(rt.spawn(work));
+                match (&mut task.0).await {
+                    Ok(ran) => ran,
+                    Err(e) if e.is_panic() => Err(e.into_panic()),
+                    Err(_) => Ok(error_response(
+                        "INTERNAL",
+                        "the request's work was cancelled",
+                    )),
+                }
+            }
+            Err(_) => work.await,
+        };
+        let mut resp = match ran {
             Ok(r) => r,
             Err(panic) => internal(&panic),
         };
@@ -231,6 +270,15 @@ impl<E: Executor> Guarded<E> {
         }
         label_all(&mut resp);
         resp
+    }
+}
+
+/// A spawned task that is aborted when its handle is dropped (a finished one is left alone).
+struct AbortOnDrop<T>(tokio::task::JoinHandle<T>);
+
+impl<T> Drop for AbortOnDrop<T> {
+    fn drop(&mut self) {
+        self.0.abort();
     }
 }
 
@@ -311,9 +359,10 @@ impl<E: Executor> Executor for Guarded<E> {
         if let Err(r) = self.check(&mut request) {
             return stream::once(async move { *r }).boxed();
         }
+        let subscription = operation_type(&mut request) == Some(OperationType::Subscription);
         let inner = self.inner.execute_stream(request, session_data);
         let max = self.limits.max_response_bytes;
-        AssertUnwindSafe(inner)
+        let answers = AssertUnwindSafe(inner)
             .catch_unwind()
             .scan(false, move |failed, item| {
                 let out = if *failed {
@@ -332,8 +381,45 @@ impl<E: Executor> Executor for Guarded<E> {
                 };
                 async move { out }
             })
-            .boxed()
+            .boxed();
+        if subscription {
+            return answers;
+        }
+        // A query or mutation sent over a socket answers once, within the time limit HTTP's
+        // timeout layer holds requests to (that layer never sees a socket's operations).
+        let timeout = self.limits.timeout;
+        stream::once(async move {
+            let mut answers = answers;
+            match tokio::time::timeout(timeout, answers.next()).await {
+                Ok(Some(r)) => r,
+                Ok(None) => error_response("INTERNAL", "the operation gave no answer"),
+                Err(_) => error_response(
+                    "TIMEOUT",
+                    format!(
+                        "the operation took longer than the time limit ({} s)",
+                        timeout.as_secs()
+                    ),
+                ),
+            }
+        })
+        .boxed()
     }
+}
+
+/// The type of the operation a checked request runs: the one it names, or its only one. `None`
+/// when that cannot be told (no such name, several operations and no name, or no document).
+pub fn operation_type(req: &mut Request) -> Option<OperationType> {
+    let name = req.operation_name.clone();
+    let doc = req.parsed_query().ok()?;
+    let op = match name.as_deref() {
+        Some(n) => doc
+            .operations
+            .iter()
+            .find(|(o, _)| o.is_some_and(|o| o.as_str() == n)),
+        None if doc.operations.iter().count() == 1 => doc.operations.iter().next(),
+        None => None,
+    };
+    op.map(|(_, op)| op.node.ty)
 }
 
 /// `r`, or a `LIMIT_EXCEEDED` error when its JSON would be larger than `max` bytes.

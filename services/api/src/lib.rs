@@ -15,13 +15,17 @@
 //! - `hub`: per-game broadcast that wakes subscriptions after appends.
 //! - `metrics`: Prometheus text for `/metrics`.
 //! - `limits`: the request limits and the checks that run before any recursive parse.
+//! - `budget`: the response budget large answers charge while they are built, and the
+//!   extension that gives each execution its own (with the journals it read).
 //! - `guard`: the schema as every transport runs it: limits first, a panic net around it.
+//! - `offload`: long documents validated off the runtime's worker threads.
 //! - `http`: the axum router: `/graphql` (POST, GET, GraphiQL), `/graphql/ws`, `/healthz`,
 //!   `/readyz`, `/metrics`, exports and charts; CORS, rate limit, body and time limits, and
 //!   JSON error answers (`http::reply`).
 //! - `error`: `ApiError` and its codes.
 
 pub mod auth;
+pub mod budget;
 pub mod error;
 pub mod guard;
 pub mod http;
@@ -30,6 +34,7 @@ pub mod limits;
 pub mod metrics;
 pub mod nulls;
 pub mod objects;
+pub mod offload;
 pub mod perspective;
 pub mod schema;
 pub mod stats;
@@ -92,6 +97,9 @@ pub struct App {
     /// Corrections made by this server: part of every answer-cache key, so an answer read
     /// before a correction is never served after it.
     pub corrections: std::sync::atomic::AtomicU64,
+    /// `Query.rules`, worked out once: its data hashes and coverage cost a millisecond a game
+    /// to compute, and a query may ask for the field thousands of times.
+    pub rules: std::sync::OnceLock<Vec<types::RulesInfo>>,
 }
 
 impl App {
@@ -107,6 +115,7 @@ impl App {
             config,
             metrics: metrics::Metrics::default(),
             corrections: Default::default(),
+            rules: Default::default(),
         });
         // Appends made on other nodes of a shared store wake this node's subscribers too.
         let weak = Arc::downgrade(&app);
@@ -144,6 +153,10 @@ pub fn build_schema(app: Arc<App>) -> schema::LudologSchema {
     )
     .limit_depth(app.config.limits.max_depth)
     .limit_complexity(app.config.limits.max_complexity)
+    .extension(offload::Offload)
+    .extension(budget::PerRequest {
+        limit: app.config.limits.max_response_bytes,
+    })
     .data(app)
     .finish()
 }

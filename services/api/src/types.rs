@@ -22,7 +22,7 @@ pub struct ScoreSeries {
     pub totals: Vec<Option<i32>>,
 }
 
-#[derive(SimpleObject)]
+#[derive(SimpleObject, Clone)]
 pub struct RulesInfo {
     pub kind: GameKind,
     pub player_counts: Vec<u8>,
@@ -38,7 +38,7 @@ pub struct RulesInfo {
 }
 
 /// Component data items, verified or reconstructed (each marked so in `data/`).
-#[derive(SimpleObject)]
+#[derive(SimpleObject, Clone)]
 pub struct DataCoverageInfo {
     pub verified: u32,
     pub reconstructed: u32,
@@ -49,7 +49,7 @@ pub struct DataCoverageInfo {
 }
 
 /// A game's position features: besides `ply`, `round`, `phase`, `toAct`, `players`.
-#[derive(SimpleObject)]
+#[derive(SimpleObject, Clone)]
 pub struct FeaturesInfo {
     /// Values `phase` takes.
     pub phases: Vec<String>,
@@ -261,6 +261,7 @@ impl From<&Outcome> for OutcomeInfo {
 /// One step of a replay: entry `ply` (the one that leads to position `ply`), and the RFC 6902
 /// JSON Patch that turns the viewer's view at `ply − 1` into the view at `ply`.
 #[derive(SimpleObject)]
+#[graphql(complex)]
 pub struct ReplayFrame {
     pub ply: u32,
     pub actor: String,
@@ -268,9 +269,23 @@ pub struct ReplayFrame {
     pub notation: String,
     /// The entry in words, as this viewer may know it.
     pub description: String,
-    pub patch: Json<serde_json::Value>,
+    /// Shown by [`ReplayFrame::patch`], which charges the response budget.
+    #[graphql(skip)]
+    pub patch: serde_json::Value,
     /// Annotations on the position this entry leads to (not those a takeback withdrew).
     pub annotations: Vec<crate::objects::journal::Annotation>,
+}
+
+#[async_graphql::ComplexObject]
+impl ReplayFrame {
+    /// The JSON Patch (RFC 6902) from the view before this entry to the view after it.
+    async fn patch(
+        &self,
+        ctx: &async_graphql::Context<'_>,
+    ) -> async_graphql::Result<Json<&serde_json::Value>> {
+        crate::budget::charge_json(ctx, &self.patch)?;
+        Ok(Json(&self.patch))
+    }
 }
 
 #[derive(SimpleObject)]

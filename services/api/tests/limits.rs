@@ -191,3 +191,56 @@ fn a_panic_in_a_resolver_is_a_coded_internal_error() {
     let v = serde_json::to_value(&items[0]).unwrap();
     assert_eq!(codes(&v), vec!["INTERNAL".to_string()], "{v}");
 }
+
+/// A schema whose one field takes its time, and a subscription that ticks slowly.
+struct Slow;
+
+#[Object]
+impl Slow {
+    async fn slow(&self) -> i32 {
+        tokio::time::sleep(std::time::Duration::from_secs(5)).await;
+        1
+    }
+}
+
+struct Ticks;
+
+#[async_graphql::Subscription]
+impl Ticks {
+    async fn ticks(&self) -> impl futures_util::Stream<Item = i32> {
+        futures_util::stream::iter(0..3).then(|i| async move {
+            tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+            i
+        })
+    }
+}
+
+#[test]
+fn a_query_over_a_stream_answers_within_the_time_limit_and_a_subscription_outlives_it() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let limits = Limits {
+        timeout: std::time::Duration::from_millis(200),
+        ..Limits::default()
+    };
+    let g = Guarded::new(Schema::new(Slow, EmptyMutation, Ticks), Arc::new(limits));
+    let start = std::time::Instant::now();
+    let items = rt.block_on(
+        g.execute_stream(Request::new("{ slow }"), None)
+            .collect::<Vec<_>>(),
+    );
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(2),
+        "{:?}",
+        start.elapsed()
+    );
+    assert_eq!(items.len(), 1);
+    let v = serde_json::to_value(&items[0]).unwrap();
+    assert_eq!(codes(&v), vec!["TIMEOUT".to_string()], "{v}");
+    // A subscription is not a request with a deadline: it runs past the limit to its end.
+    let items = rt.block_on(
+        g.execute_stream(Request::new("subscription { ticks }"), None)
+            .collect::<Vec<_>>(),
+    );
+    assert_eq!(items.len(), 3, "{items:?}");
+    assert!(items.iter().all(|r| r.errors.is_empty()));
+}

@@ -88,10 +88,49 @@ pub struct ServeArgs {
     /// Requests one client may make at once above the sustained rate [default: 400].
     #[arg(long, env = "LUDOLOG_RATE_BURST", help_heading = "Limits")]
     pub rate_burst: Option<u32>,
+    /// Most fields a query may select once its fragments are expanded, checked before
+    /// validation [default: 2000].
+    #[arg(long, env = "LUDOLOG_MAX_FIELDS", help_heading = "Limits")]
+    pub max_fields: Option<usize>,
+    /// Seconds a connection may take to send a request's head, or to start the next one on a
+    /// kept-alive connection [default: 10].
+    #[arg(long, env = "LUDOLOG_HEADER_TIMEOUT_SECS", help_heading = "Limits")]
+    pub header_timeout_secs: Option<u64>,
+    /// Most open connections (lowered to fit the open-files limit) [default: 2048].
+    #[arg(long, env = "LUDOLOG_MAX_CONNECTIONS", help_heading = "Limits")]
+    pub max_connections: Option<usize>,
+    /// Most open connections from one client address [default: 256].
+    #[arg(
+        long,
+        env = "LUDOLOG_MAX_CONNECTIONS_PER_ADDR",
+        help_heading = "Limits"
+    )]
+    pub max_connections_per_addr: Option<usize>,
+    /// Most open WebSockets [default: 1024].
+    #[arg(long, env = "LUDOLOG_MAX_SOCKETS", help_heading = "Limits")]
+    pub max_sockets: Option<usize>,
+    /// Most open WebSockets from one client address [default: 64].
+    #[arg(long, env = "LUDOLOG_MAX_SOCKETS_PER_ADDR", help_heading = "Limits")]
+    pub max_sockets_per_addr: Option<usize>,
+    /// Most operations running at once on one WebSocket [default: 64].
+    #[arg(long, env = "LUDOLOG_MAX_SOCKET_OPERATIONS", help_heading = "Limits")]
+    pub max_socket_operations: Option<usize>,
+    /// Seconds a WebSocket may stay open without `connection_init` before it is closed
+    /// with 4408 [default: 5].
+    #[arg(
+        long,
+        env = "LUDOLOG_SOCKET_INIT_TIMEOUT_SECS",
+        help_heading = "Limits"
+    )]
+    pub socket_init_timeout_secs: Option<u64>,
     /// Writes are refused (STORAGE_FULL) while the store's disk has less free space than this,
     /// in bytes, so the disk never fills under the store; 0 turns it off [default: 67108864].
     #[arg(long, env = "LUDOLOG_MIN_FREE_BYTES", help_heading = "Limits")]
     pub min_free_bytes: Option<u64>,
+    /// Most bytes one game's journal (annotations, takebacks, corrections) may hold; a note
+    /// past it is refused (LIMIT_EXCEEDED); 0 turns the cap off [default: 1048576].
+    #[arg(long, env = "LUDOLOG_MAX_JOURNAL_BYTES", help_heading = "Limits")]
+    pub max_journal_bytes: Option<u64>,
     /// Memory for answers about finished games kept ready as bytes, in MiB; 0 keeps none
     /// [default: 64].
     #[arg(long, env = "LUDOLOG_CACHE_MIB")]
@@ -131,7 +170,16 @@ struct FileConfig {
     rate_limit: Option<u32>,
     rate_burst: Option<u32>,
     cors_origin: Option<Vec<String>>,
+    max_fields: Option<usize>,
+    header_timeout_secs: Option<u64>,
+    max_connections: Option<usize>,
+    max_connections_per_addr: Option<usize>,
+    max_sockets: Option<usize>,
+    max_sockets_per_addr: Option<usize>,
+    max_socket_operations: Option<usize>,
+    socket_init_timeout_secs: Option<u64>,
     min_free_bytes: Option<u64>,
+    max_journal_bytes: Option<u64>,
     cache_mib: Option<u64>,
     log_json: Option<bool>,
 }
@@ -192,6 +240,35 @@ pub fn settings(args: ServeArgs) -> Result<Settings> {
             .unwrap_or(d.rate_per_second),
         rate_burst: args.rate_burst.or(file.rate_burst).unwrap_or(d.rate_burst),
         max_batch: args.max_batch.or(file.max_batch).unwrap_or(d.max_batch),
+        max_fields: args.max_fields.or(file.max_fields).unwrap_or(d.max_fields),
+        header_timeout: args
+            .header_timeout_secs
+            .or(file.header_timeout_secs)
+            .map_or(d.header_timeout, Duration::from_secs),
+        max_connections: args
+            .max_connections
+            .or(file.max_connections)
+            .unwrap_or(d.max_connections),
+        max_connections_per_addr: args
+            .max_connections_per_addr
+            .or(file.max_connections_per_addr)
+            .unwrap_or(d.max_connections_per_addr),
+        max_sockets: args
+            .max_sockets
+            .or(file.max_sockets)
+            .unwrap_or(d.max_sockets),
+        max_sockets_per_addr: args
+            .max_sockets_per_addr
+            .or(file.max_sockets_per_addr)
+            .unwrap_or(d.max_sockets_per_addr),
+        max_socket_operations: args
+            .max_socket_operations
+            .or(file.max_socket_operations)
+            .unwrap_or(d.max_socket_operations),
+        socket_init_timeout: args
+            .socket_init_timeout_secs
+            .or(file.socket_init_timeout_secs)
+            .map_or(d.socket_init_timeout, Duration::from_secs),
     };
     let data_dir = args
         .data_dir
@@ -227,6 +304,10 @@ pub fn settings(args: ServeArgs) -> Result<Settings> {
                 .min_free_bytes
                 .or(file.min_free_bytes)
                 .unwrap_or(store::Config::default().min_free_bytes),
+            max_journal_bytes: args
+                .max_journal_bytes
+                .or(file.max_journal_bytes)
+                .unwrap_or(store::Config::default().max_journal_bytes),
             ..store::Config::default()
         },
         api: api::ApiConfig {
@@ -426,11 +507,9 @@ async fn run(opened: Option<Opened>, s: Settings) -> Result<Option<Arc<dyn GameL
     let runtime_file = crate::storecmd::RuntimeFile::write(&s.data_dir, addr, &control)?;
     println!("Ludolog is listening on http://{addr}/graphql (GraphiQL: open it in a browser)");
     tracing::info!(%addr, data_dir = %s.data_dir.display(), "listening");
-    // With the peer's address, so the rate limit can tell clients apart.
-    let service = router.into_make_service_with_connect_info::<SocketAddr>();
-    axum::serve(listener, service)
-        .with_graceful_shutdown(shutdown_signal())
-        .await?;
+    // Connections capped and their heads under a deadline; each request carries its peer's
+    // address, so the rate limit and the socket caps can tell clients apart.
+    api::http::listen::serve(listener, router, &s.api.limits, shutdown_signal()).await;
     tracing::info!("shutting down");
     drop(runtime_file);
     Ok(store.get().cloned())

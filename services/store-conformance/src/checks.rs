@@ -2,6 +2,9 @@
 //! from the backend's constructor. They were the store's own tests before a second backend
 //! existed (issue 15), moved here unchanged but for taking `&dyn GameLog`.
 
+mod owners;
+pub use owners::*;
+
 use crate::{new_game, play_out, t0, Backend};
 use five_tribes::FiveTribes;
 use rules_core::{Actor, Erased, Seat, ToAct};

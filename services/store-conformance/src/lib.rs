@@ -1,8 +1,8 @@
 //! The conformance suite of the storage trait [`store::GameLog`]: every check that says what
 //! a backend must do — appends, expected-ply conflicts, idempotency keys, dealing, reads at
 //! any ply, listings and their cursors, import and export byte-identical, finish hooks and
-//! projections — written once against `&dyn GameLog`, so each backend runs the same suite
-//! unchanged (issue 15).
+//! projections, who an idempotency key answers to, a journal's limits — written once against
+//! `&dyn GameLog`, so each backend runs the same suite unchanged (issue 15).
 //!
 //! A backend's test file names a constructor of fresh, empty stores and expands
 //! [`conformance_tests!`], which makes one `#[test]` per check:
@@ -121,6 +121,8 @@ macro_rules! conformance_tests {
             finish_hooks_run_once_per_finished_game,
             projections_keep_put_values_in_key_order_until_cleared,
             annotations_and_studies_are_kept,
+            an_idempotency_key_belongs_to_whoever_entered_its_move,
+            a_journal_refuses_a_note_past_its_byte_limit_and_writes_nothing,
         );
     };
     (@each $new:expr; $($check:ident),* $(,)?) => {

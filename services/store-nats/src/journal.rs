@@ -2,7 +2,8 @@
 //! `<prefix>.j.<game id>` (one JSON `store::journal::Note` per message, in order) and each
 //! study on `<prefix>.s.<study id>` (one JSON message).
 //!
-//! What a note request writes is `store::journal::plan_note`'s, as on sled. A note is
+//! What a note request writes is `store::journal::plan_note`'s, as on sled, within the same
+//! limits (`store::Config::max_journal_bytes`, counted on the journal just read). A note is
 //! published expecting the journal's last message (`Nats-Expected-Last-Subject-Sequence`), so
 //! two nodes writing notes to one game at once cannot both take the same number: the loser
 //! reads the journal again and plans again. Its message id names the game, the note's number
@@ -22,7 +23,8 @@ use crate::NatsLog;
 use async_nats::jetstream::message::PublishMessage;
 use std::hash::{Hash, Hasher};
 use store::journal::{
-    decode_note, encode_note, plan_note, Game, NewNote, Note, NoteRequest, Noted, Planned,
+    decode_note, encode_note, plan_note, Game, JournalSize, NewNote, Note, NoteRequest, Noted,
+    Planned,
 };
 use store::study::{Study, StudyId};
 use store::{GameId, Result, StoreError};
@@ -93,6 +95,8 @@ impl NatsLog {
                     &Game {
                         header: &header,
                         notes: &notes,
+                        size: JournalSize::of(&notes),
+                        max_bytes: self.config.store.max_journal_bytes,
                         tail: &[],
                     },
                     &req,

@@ -115,8 +115,9 @@ struct Tip {
     state: Box<dyn rules_core::GameState>,
     /// Stream sequence of the game's last entry (what the next append expects).
     seq: u64,
-    /// Idempotency keys used: (actor, key) → (first ply, entries, canonical notation).
-    keys: HashMap<(String, String), (u32, u32, String)>,
+    /// Idempotency keys used: (actor, key) → (first ply, entries, canonical notation, who
+    /// entered it).
+    keys: HashMap<(String, String), (u32, u32, String, store::EnteredBy)>,
 }
 
 /// Game logs on JetStream, projections in a local sled folder. Cheap to clone: clones share

@@ -208,7 +208,12 @@ impl NatsLog {
                     .count() as u32;
                 keys.insert(
                     (e.actor.to_string(), k.clone()),
-                    (e.ply, 1 + dealt, e.notation.clone()),
+                    (
+                        e.ply,
+                        1 + dealt,
+                        e.notation.clone(),
+                        store::EnteredBy::of(e.actor, e.entered_by),
+                    ),
                 );
             }
         }
@@ -387,13 +392,18 @@ impl NatsLog {
         let mut tip = tip.lock().unwrap_or_else(|e| e.into_inner());
         // Another node may have appended since this tip was loaded: one reload on a conflict.
         for attempt in 0..2 {
-            let notation = plan::canonical(&tip.header, tip.state.as_ref(), &req)?;
             if let Some(k) = req.key {
                 let found = tip
                     .keys
                     .get(&(req.actor.to_string(), k.to_string()))
                     .cloned();
-                if let Some((first, count, stored)) = found {
+                if let Some((first, count, stored, by)) = found {
+                    // The key belongs to whoever entered its move: anyone else is told so,
+                    // whatever move it sends, before the move is read (as on sled).
+                    if by != store::EnteredBy::of(req.actor, req.entered_by) {
+                        return Err(StoreError::KeyTaken { game: id });
+                    }
+                    let notation = plan::canonical(&tip.header, tip.state.as_ref(), &req)?;
                     if stored != notation {
                         return Err(StoreError::BadInput(
                             "idempotency key reused for a different move".into(),
@@ -409,6 +419,7 @@ impl NatsLog {
                     });
                 }
             }
+            let notation = plan::canonical(&tip.header, tip.state.as_ref(), &req)?;
             let planned = match plan::append(
                 &self.config.store,
                 &tip.header,
@@ -457,7 +468,12 @@ impl NatsLog {
                 }
                 Ok(Some(seq)) => {
                     if let Some(k) = req.key {
-                        let used = (tip.header.plies, planned.entries.len() as u32, notation);
+                        let used = (
+                            tip.header.plies,
+                            planned.entries.len() as u32,
+                            notation,
+                            store::EnteredBy::of(req.actor, req.entered_by),
+                        );
                         tip.keys
                             .insert((req.actor.to_string(), k.to_string()), used);
                     }

@@ -77,6 +77,15 @@ pub enum StoreError {
     /// No study with this id.
     #[error("study {0} not found")]
     NoSuchStudy(String),
+    /// An idempotency key of this actor that someone else entered a move under (the seat
+    /// itself, or the game's recorder): one answer whatever the move sent, so that a retry
+    /// under another's key cannot confirm or deny a guess of a hidden move.
+    #[error("game {game}: this idempotency key was used by someone else entering this actor's moves; send the move under a key of your own")]
+    KeyTaken { game: GameId },
+    /// A note that would take the game's journal past its limits (`Config::max_journal_bytes`
+    /// bytes, `journal::MAX_NOTES` notes; `why` says which): nothing was written.
+    #[error("game {game}: its journal is full: {why}; nothing was written")]
+    JournalFull { game: GameId, why: String },
 }
 
 impl StoreError {
@@ -106,6 +115,8 @@ impl StoreError {
             StoreError::NoSuchStudy(_) => "NOT_FOUND",
             StoreError::Withdrawn { .. } => "WITHDRAWN",
             StoreError::CorrectionRefused { .. } => "CORRECTION_REFUSED",
+            StoreError::KeyTaken { .. } => "IDEMPOTENCY_KEY_TAKEN",
+            StoreError::JournalFull { .. } => "LIMIT_EXCEEDED",
         }
     }
 }

@@ -34,120 +34,18 @@ use chrono::{DateTime, Utc};
 use rules_core::{Actor, Seat};
 use serde::{Deserialize, Serialize};
 
+mod author;
+mod size;
+
+pub use author::{Author, Glyph};
+pub use size::{check_room, note_bytes, JournalSize};
+
 /// Longest comment of an annotation or a study item, in characters.
 pub const MAX_COMMENT: usize = 2000;
 /// Most notes one game's journal may hold: a journal is read whole (by `Game.annotations`,
-/// by each wake of a live subscription), so it stays a few MB at most.
+/// by each wake of a live subscription). Its bytes are bounded too, by the store's
+/// `Config::max_journal_bytes` (see [`check_room`]).
 pub const MAX_NOTES: usize = 2000;
-
-/// Who wrote a note.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Author {
-    /// A seat, with its own token.
-    Seat(Seat),
-    /// The game's recorder.
-    Recorder,
-    /// An analyst with an annotation token, by the name the server gives that token.
-    Analyst(String),
-    /// The server's admin.
-    Admin,
-    /// Written in an imported record or game text (its `#` comments).
-    Imported,
-}
-
-impl std::fmt::Display for Author {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Author::Seat(s) => write!(f, "{}", s.0),
-            Author::Recorder => f.write_str("recorder"),
-            Author::Analyst(n) => write!(f, "analyst:{n}"),
-            Author::Admin => f.write_str("admin"),
-            Author::Imported => f.write_str("imported"),
-        }
-    }
-}
-
-impl std::str::FromStr for Author {
-    type Err = String;
-    fn from_str(s: &str) -> std::result::Result<Self, String> {
-        match s {
-            "recorder" => Ok(Author::Recorder),
-            "admin" => Ok(Author::Admin),
-            "imported" => Ok(Author::Imported),
-            _ => match s.strip_prefix("analyst:") {
-                Some(n) if !n.is_empty() => Ok(Author::Analyst(n.to_string())),
-                _ => s.parse::<u8>().map(|n| Author::Seat(Seat(n))).map_err(|_| {
-                    format!(
-                        "`{s}`: a seat number, `recorder`, `analyst:NAME`, `admin` or `imported`"
-                    )
-                }),
-            },
-        }
-    }
-}
-
-impl Serialize for Author {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-impl<'de> Deserialize<'de> for Author {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        String::deserialize(d)?
-            .parse()
-            .map_err(serde::de::Error::custom)
-    }
-}
-
-/// A judgement of a move, as chess writes it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Glyph {
-    /// `!`
-    #[serde(rename = "!")]
-    Good,
-    /// `?`
-    #[serde(rename = "?")]
-    Mistake,
-    /// `!!`
-    #[serde(rename = "!!")]
-    Brilliant,
-    /// `??`
-    #[serde(rename = "??")]
-    Blunder,
-    /// `!?`
-    #[serde(rename = "!?")]
-    Interesting,
-    /// `?!`
-    #[serde(rename = "?!")]
-    Dubious,
-}
-
-impl Glyph {
-    pub const ALL: [Glyph; 6] = [
-        Glyph::Brilliant,
-        Glyph::Blunder,
-        Glyph::Interesting,
-        Glyph::Dubious,
-        Glyph::Good,
-        Glyph::Mistake,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Glyph::Good => "!",
-            Glyph::Mistake => "?",
-            Glyph::Brilliant => "!!",
-            Glyph::Blunder => "??",
-            Glyph::Interesting => "!?",
-            Glyph::Dubious => "?!",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Glyph> {
-        Glyph::ALL.into_iter().find(|g| g.as_str() == s)
-    }
-}
 
 /// One note of a game's journal.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -323,13 +221,26 @@ pub fn annotations(notes: &[Note]) -> Vec<Annotation> {
     out
 }
 
-/// What the game must show the planner: its header, its journal, and the line's entries
-/// from `line_from` on (enough to check a takeback: from its target to the end).
+/// What the game must show the planner: its header, its journal's size, its notes when the
+/// request reads them ([`needs_notes`]), and the line's entries from `line_from` on (enough
+/// to check a takeback: from its target to the end).
 pub struct Game<'a> {
     pub header: &'a Header,
+    /// The whole journal when [`needs_notes`] says the request reads it; else may be empty
+    /// (an annotation reads only `size`).
     pub notes: &'a [Note],
+    /// The whole journal's size, whatever `notes` holds.
+    pub size: JournalSize,
+    /// Most bytes the journal may hold (`Config::max_journal_bytes`; 0: no limit).
+    pub max_bytes: u64,
     /// The line's last entries, `line_from..header.plies`.
     pub tail: &'a [Entry],
+}
+
+/// Whether planning `req` reads the journal's notes (a takeback's requests and answers do);
+/// an annotation needs only the journal's size.
+pub fn needs_notes(req: &NoteRequest) -> bool {
+    !matches!(req, NoteRequest::Annotate { .. })
 }
 
 /// A note, or a takeback to carry out (the backend removes the line's entries from `to_ply`
@@ -353,20 +264,31 @@ pub fn tail_needed(req: &NoteRequest, notes: &[Note]) -> Option<u32> {
 }
 
 /// Decides what `req` writes, or why it is refused (nothing written). Pure: the backend reads
-/// the game and writes the result under its per-game write lock.
+/// the game and writes the result under its per-game write lock. The notes planned must fit
+/// the journal's limits ([`check_room`]); a withdrawal's note, which the backend fills with
+/// the entries it withdraws, is checked again by the backend once it is whole.
 pub fn plan_note(g: &Game<'_>, req: &NewNote) -> Result<Vec<Planned>> {
     let planned = plan(g, req)?;
-    if g.notes.len() + planned.len() > MAX_NOTES {
-        return Err(StoreError::BadInput(format!(
-            "game {} has {MAX_NOTES} notes, the most a journal holds",
-            g.header.id
-        )));
+    let notes: Vec<Note> = planned
+        .iter()
+        .filter_map(|p| match p {
+            Planned::Note(n) => Some(n.clone()),
+            Planned::Withdraw { .. } => None,
+        })
+        .collect();
+    check_room(g.header.id, g.size, g.max_bytes, &notes)?;
+    if g.size.notes as usize + planned.len() > MAX_NOTES {
+        // The withdrawal's note counts too.
+        return Err(StoreError::JournalFull {
+            game: g.header.id,
+            why: format!("the most a journal holds is {MAX_NOTES} notes"),
+        });
     }
     Ok(planned)
 }
 
 fn plan(g: &Game<'_>, req: &NewNote) -> Result<Vec<Planned>> {
-    let mut seq = g.notes.len() as u32;
+    let mut seq = g.size.notes;
     let mut note = |body: NoteBody| {
         let n = Note {
             seq,
@@ -421,7 +343,7 @@ fn plan(g: &Game<'_>, req: &NewNote) -> Result<Vec<Planned>> {
                     Ok(vec![note(NoteBody::TakebackAsked { to_ply })])
                 }
                 Author::Seat(_) | Author::Recorder => {
-                    let request = g.notes.len() as u32;
+                    let request = g.size.notes;
                     Ok(vec![
                         note(NoteBody::TakebackAsked { to_ply }),
                         Planned::Withdraw { request, to_ply },

@@ -54,7 +54,9 @@ pub trait GameLog: Send + Sync {
     fn create(&self, g: NewGame) -> Result<(Header, Vec<Entry>)>;
 
     /// Validates and appends one entry at `expected_ply`; a retry with the same key returns
-    /// the first result and writes nothing. Durable before it returns.
+    /// the first result and writes nothing. A key is the actor's, and within it belongs to
+    /// whoever entered the move (`Append::entered_by`, unsaid taken as the seat itself): a
+    /// retry by anyone else is `KeyTaken`, whatever move it sends. Durable before it returns.
     fn append(&self, req: Append<'_>) -> Result<Appended>;
 
     fn header(&self, id: GameId) -> Result<Header>;
@@ -162,9 +164,16 @@ pub trait GameLog: Send + Sync {
         Ok(Vec::new())
     }
 
+    /// How many notes a game's journal holds (a backend may answer without reading them).
+    fn journal_len(&self, id: GameId) -> Result<u32> {
+        Ok(self.journal(id)?.len() as u32)
+    }
+
     /// Writes what a note request decides ([`crate::journal::plan_note`]) under the game's
     /// write lock: notes, and for an accepted takeback the withdrawal of the line's later
-    /// entries. Durable before it returns; refused whole, writing nothing.
+    /// entries. Durable before it returns; refused whole, writing nothing — `JournalFull`
+    /// when the notes would take the journal past `Config::max_journal_bytes` or
+    /// [`crate::journal::MAX_NOTES`] ([`crate::journal::check_room`]).
     fn write_note(&self, note: NewNote) -> Result<Noted> {
         let _ = note;
         Err(StoreError::Unsupported(format!(
@@ -356,6 +365,9 @@ impl GameLog for crate::Store {
     }
     fn journal(&self, id: GameId) -> Result<Vec<Note>> {
         crate::Store::journal(self, id)
+    }
+    fn journal_len(&self, id: GameId) -> Result<u32> {
+        crate::Store::journal_len(self, id)
     }
     fn write_note(&self, note: NewNote) -> Result<Noted> {
         crate::Store::write_note(self, note)

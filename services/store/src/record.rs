@@ -177,6 +177,19 @@ pub enum EnteredBy {
     Recorder,
 }
 
+impl EnteredBy {
+    /// Who entered an entry of `actor`, `said` or not: when it was not said (the store's own
+    /// tools, records written before it was kept), a seat's entry is taken as the seat's own
+    /// and a chance entry as the recorder's (no seat enters chance entries).
+    pub fn of(actor: Actor, said: Option<EnteredBy>) -> EnteredBy {
+        match (said, actor) {
+            (Some(by), _) => by,
+            (None, Actor::Seat(s)) => EnteredBy::Seat(s),
+            (None, Actor::Dealer) => EnteredBy::Recorder,
+        }
+    }
+}
+
 impl std::fmt::Display for EnteredBy {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

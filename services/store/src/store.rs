@@ -9,7 +9,7 @@
 //! | `entries`   | game id (8) + ply (4)            | `Entry`                                 |
 //! |             | game id (8) + 2³¹ + chunk (4)    | 32 entries of a sealed game (`sealed`)  |
 //! | `snapshots` | game id (8) + ply (4)            | the state after `ply` entries (bytes)   |
-//! | `idem`      | game id (8) + idempotency key    | (first ply, entry count, notation)      |
+//! | `idem`      | game id (8) + actor (1) + key    | (first ply, count, notation, enterer)   |
 //! | `by_kind`   | kind (1) + game id (8)           | empty                                   |
 //! | `by_player` | name + 0x00 + game id (8)        | empty                                   |
 //! | `journal`   | game id (8) + note number (4)    | a `journal::Note`, framed JSON          |
@@ -38,7 +38,9 @@ use std::sync::{Arc, Mutex};
 
 mod backup;
 mod create;
+mod idem;
 pub(crate) use create::new_game_writes;
+pub(crate) use idem::{idem_key, IdemRecord};
 mod journal;
 mod maintenance;
 mod projections;
@@ -57,6 +59,10 @@ pub const MAX_KEY: usize = 128;
 /// Longest player name.
 pub const MAX_NAME: usize = 64;
 
+/// The default of `Config::max_journal_bytes`: 1 MiB, some hundreds of the longest
+/// comments and thousands of ordinary notes.
+pub const DEFAULT_MAX_JOURNAL_BYTES: u64 = 1 << 20;
+
 /// Store settings.
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -67,6 +73,10 @@ pub struct Config {
     /// Writes are refused (`StorageFull`) while the filesystem has less free space than this
     /// (0: never). See `space`.
     pub min_free_bytes: u64,
+    /// Most bytes one game's journal may hold (its notes' JSON, see `journal::JournalSize`):
+    /// a note that would pass it is refused with `JournalFull` (`LIMIT_EXCEEDED`) and nothing
+    /// is written. Everything that shows a journal reads it whole. 0: no limit.
+    pub max_journal_bytes: u64,
 }
 
 impl Default for Config {
@@ -75,6 +85,7 @@ impl Default for Config {
             snapshot_every: 32,
             cache_bytes: 128 << 20,
             min_free_bytes: 64 << 20,
+            max_journal_bytes: DEFAULT_MAX_JOURNAL_BYTES,
         }
     }
 }
@@ -154,27 +165,6 @@ impl Page {
     }
 }
 
-/// The `idem` key of an actor's idempotency key: game (8) ‖ actor (1: seat, or 0xFF for the
-/// dealer) ‖ key. Records written before keys were per actor (game ‖ key) are not looked up:
-/// a retry of a move sent before the upgrade is not recognised, which costs that client a
-/// `VERSION_CONFLICT` at worst, never a second application.
-pub(crate) fn idem_key(game: GameId, actor: Actor, key: &str) -> Vec<u8> {
-    let mut v = game.to_bytes().to_vec();
-    v.push(match actor {
-        Actor::Seat(s) => s.0,
-        Actor::Dealer => 0xFF,
-    });
-    v.extend_from_slice(key.as_bytes());
-    v
-}
-
-#[derive(Serialize, Deserialize)]
-struct IdemRecord {
-    first_ply: u32,
-    count: u32,
-    notation: String,
-}
-
 struct Tip {
     header: Header,
     state: Box<dyn GameState>,
@@ -205,6 +195,9 @@ pub struct Store {
     /// Serialises journal writes (rare: takebacks, annotations, corrections), taken before a
     /// tip's lock.
     notes_lock: Mutex<()>,
+    /// The size of each journal lately written (held under `notes_lock`), so that a note is
+    /// planned without reading the journal (see `journal`).
+    journal_sizes: Mutex<HashMap<GameId, crate::journal::JournalSize>>,
     /// The ten trees above, by tree number, for transactions and log replay.
     all: Vec<sled::Tree>,
     registry: Registry,
@@ -427,6 +420,7 @@ impl Store {
             studies: all[usize::from(STUDIES)].clone(),
             revisions: all[usize::from(REVISIONS)].clone(),
             notes_lock: Mutex::new(()),
+            journal_sizes: Mutex::new(HashMap::new()),
             all,
             registry,
             config: config.clone(),
@@ -689,40 +683,15 @@ impl Store {
         crate::plan::check_request(&req)?;
         let tip = self.tip(id)?;
         let mut tip = tip.lock().unwrap_or_else(|e| e.into_inner());
+        // A key belongs to the actor that used it: looking up another seat's key finds nothing
+        // (it would otherwise confirm or deny a guess of that seat's secret move); and within
+        // the actor's keys, to whoever entered the move (see `idem`).
+        if let Some(rec) = self.idem_record(&req)? {
+            return self.replay_idem(tip, rec, &req);
+        }
         // The log stores the canonical text (parsed, then formatted): a move has one spelling.
         let notation = crate::plan::canonical(&tip.header, tip.state.as_ref(), &req)?;
-        // A key belongs to the actor that used it: looking up another seat's key finds nothing
-        // (it would otherwise confirm or deny a guess of that seat's secret move).
         let idem_key = req.key.map(|k| idem_key(id, req.actor, k));
-        if let Some(ik) = &idem_key {
-            if let Some(bytes) = self.idem.get(ik)? {
-                let rec: IdemRecord = decode(&bytes, id, None)?;
-                if rec.notation != notation {
-                    return Err(StoreError::BadInput(
-                        "idempotency key reused for a different move".into(),
-                    ));
-                }
-                let header = tip.header.clone();
-                drop(tip);
-                let entries = self.entries(id, rec.first_ply, rec.first_ply + rec.count)?;
-                let same = entries
-                    .first()
-                    .is_some_and(|e| e.key.as_deref() == req.key && e.actor == req.actor);
-                if !same {
-                    return Err(StoreError::Withdrawn {
-                        game: id,
-                        ply: rec.first_ply,
-                    });
-                }
-                // The first attempt may still be waiting on its flush: be durable too.
-                self.commit.wait_durable(Vec::new())?;
-                return Ok(Appended {
-                    header,
-                    entries,
-                    replayed: true,
-                });
-            }
-        }
         let ply = tip.header.plies;
         let crate::plan::Planned {
             header,
@@ -753,6 +722,7 @@ impl Store {
                 first_ply: ply,
                 count: entries.len() as u32,
                 notation,
+                entered_by: Some(EnteredBy::of(req.actor, req.entered_by)),
             };
             writes.push(write(IDEM, k, encode(&rec)));
         }

@@ -263,6 +263,8 @@ fn a_journal_holds_at_most_its_bound() {
     for _ in 0..store::journal::MAX_NOTES {
         annotate().unwrap();
     }
-    assert!(matches!(annotate(), Err(StoreError::BadInput(_))));
+    let e = annotate().unwrap_err();
+    assert!(matches!(e, StoreError::JournalFull { .. }), "{e}");
+    assert_eq!(e.code(), "LIMIT_EXCEEDED");
     assert_eq!(store.journal(id).unwrap().len(), store::journal::MAX_NOTES);
 }

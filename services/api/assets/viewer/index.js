@@ -1,29 +1,45 @@
 // The list page: recent games, filtered by kind, status and player (the API's `games`).
+// Rows are built as DOM nodes with every value set as text or as a property, never as markup.
+import { gql } from './api.js';
+
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
-const API = (params.get('api') || location.origin).replace(/\/+$/, '');
+// Served as `/` by the binary; as `index.html` beside the viewer's files in development.
 const DEV = location.pathname !== '/';
 const KIND_NAMES = { FIVE_TRIBES: 'Five Tribes', CLANS_OF_CALEDONIA: 'Clans of Caledonia', MOMBASA: 'Mombasa' };
 const PAGE = 25;
 let after = null;
 
-function esc(s) {
-  return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
-}
 function gameLink(id, embed = false) {
   if (DEV) {
     const q = new URLSearchParams({ game: id });
-    if (params.get('api')) q.set('api', params.get('api'));
     if (embed) q.set('embed', '1');
     return `game.html?${q}`;
   }
   return `/${embed ? 'embed/' : ''}games/${encodeURIComponent(id)}`;
 }
-async function gql(query, variables) {
-  const res = await fetch(`${API}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
-  const body = await res.json();
-  if (body.errors && body.errors.length) throw new Error(body.errors[0].message);
-  return body.data;
+function el(tag, props = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (k === 'dataset') Object.assign(e.dataset, v);
+    else e[k] = v;
+  }
+  e.append(...children);
+  return e;
+}
+function row(g) {
+  const players = [];
+  g.players.forEach((p, i) => {
+    if (i) players.push(', ');
+    players.push(el('a', { href: `?${new URLSearchParams({ player: p })}`, className: 'player', textContent: p }));
+  });
+  return el('tr', { dataset: { game: g.id, kind: g.kind, status: g.status } },
+    el('td', {}, el('a', { href: gameLink(g.id), textContent: KIND_NAMES[g.kind] || g.kind }), ' ', el('code', { textContent: g.id })),
+    el('td', {}, ...players),
+    el('td', { textContent: String(g.status).toLowerCase() }),
+    el('td', { textContent: String(g.plies) }),
+    el('td', { textContent: new Date(g.createdAt).toLocaleString() }),
+    el('td', {}, el('a', { href: gameLink(g.id), textContent: 'view' }), ' · ', el('a', { href: gameLink(g.id, true), textContent: 'embed' })));
 }
 function filters() {
   const v = {};
@@ -47,18 +63,12 @@ async function load(append) {
       }
     }`, vars);
     const body = $('games-body');
-    if (!append) body.innerHTML = '';
-    const rows = d.games.edges.map(({ node: g }) => `<tr data-game="${esc(g.id)}" data-kind="${g.kind}" data-status="${g.status}">
-      <td><a href="${gameLink(g.id)}">${esc(KIND_NAMES[g.kind] || g.kind)}</a> <code>${esc(g.id)}</code></td>
-      <td>${g.players.map((p) => `<a href="?${new URLSearchParams({ ...(params.get('api') ? { api: params.get('api') } : {}), player: p })}" class="player">${esc(p)}</a>`).join(', ')}</td>
-      <td>${g.status.toLowerCase()}</td><td>${g.plies}</td><td>${esc(new Date(g.createdAt).toLocaleString())}</td>
-      <td><a href="${gameLink(g.id)}">view</a> · <a href="${gameLink(g.id, true)}">embed</a></td></tr>`).join('');
-    body.insertAdjacentHTML('beforeend', rows);
-    if (!append && !d.games.edges.length) body.innerHTML = '<tr><td colspan="6">No game matches.</td></tr>';
+    if (!append) body.replaceChildren();
+    body.append(...d.games.edges.map(({ node }) => row(node)));
+    if (!append && !d.games.edges.length) body.replaceChildren(el('tr', {}, el('td', { colSpan: 6, textContent: 'No game matches.' })));
     after = d.games.pageInfo.endCursor;
     $('more').hidden = !d.games.pageInfo.hasNextPage;
     const q = new URLSearchParams(filters());
-    if (params.get('api')) q.set('api', params.get('api'));
     history.replaceState(null, '', `${location.pathname}${q.toString() ? `?${q}` : ''}`);
   } catch (e) {
     m.textContent = `The games could not be listed: ${e.message}`;

@@ -9,7 +9,11 @@ function unescape(token) {
 export function parsePointer(path) {
   if (path === '') return [];
   if (path[0] !== '/') throw new Error(`bad JSON pointer ${path}`);
-  return path.slice(1).split('/').map(unescape);
+  const tokens = path.slice(1).split('/').map(unescape);
+  // `__proto__` names no member of a JSON document: assigning to it would swap an object's
+  // prototype instead of adding a key. The server's views never use it.
+  if (tokens.includes('__proto__')) throw new Error(`bad JSON pointer ${path}`);
+  return tokens;
 }
 
 function arrayIndex(arr, token, forAdd) {

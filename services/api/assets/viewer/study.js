@@ -1,49 +1,54 @@
 // A study's page (`/study/<id>`): its name, author and moments, each a link to the viewer at
-// that position with the study's comment beside it.
+// that position with the study's comment beside it. Everything is set as text; a moment's
+// link is followed only if it stays on this origin.
+import { ApiError, gql, localHref } from './api.js';
+
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
-const API = (params.get('api') || location.origin).replace(/\/+$/, '');
 const STUDY_ID = params.get('study') || decodeURIComponent(location.pathname.split('/').filter(Boolean).pop() || '');
 const KIND_NAMES = { FIVE_TRIBES: 'Five Tribes', CLANS_OF_CALEDONIA: 'Clans of Caledonia', MOMBASA: 'Mombasa' };
 
-function esc(s) {
-  return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
+function say(text) {
+  const m = $('message');
+  m.textContent = text;
+  m.hidden = false;
+}
+
+function moment(it) {
+  const g = it.game;
+  const what = g ? `${KIND_NAMES[g.kind] || g.kind}: ${g.players.join(', ')}` : 'a game no longer stored';
+  const li = document.createElement('li');
+  li.className = 'moment';
+  const a = document.createElement('a');
+  a.href = localHref(it.url) || `/games/${encodeURIComponent(it.gameId)}?ply=${encodeURIComponent(it.ply)}`;
+  a.textContent = `${what} · position ${it.ply}`;
+  li.append(a);
+  if (it.comment) {
+    const p = document.createElement('p');
+    p.className = 'moment-comment';
+    p.textContent = it.comment;
+    li.append(p);
+  }
+  return li;
 }
 
 async function load() {
-  const res = await fetch(`${API}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      query: 'query($id: ID!) { study(id: $id) { name author createdAt items { ply comment url game { id kind players } } } }',
-      variables: { id: STUDY_ID },
-    }),
-  });
-  const body = await res.json();
-  const m = $('message');
-  if (body.errors && body.errors.length) {
-    m.textContent = body.errors[0].message;
-    m.hidden = false;
+  let d;
+  try {
+    d = await gql('query($id: ID!) { study(id: $id) { name author createdAt items { gameId ply comment url game { id kind players } } } }', { id: STUDY_ID });
+  } catch (e) {
+    say(e instanceof ApiError && e.code !== 'NETWORK' ? e.message : `Could not load the study: ${e.message}`);
     return;
   }
-  const s = body.data.study;
+  const s = d.study;
   if (!s) {
-    m.textContent = `No study ${STUDY_ID}.`;
-    m.hidden = false;
+    say(`No study ${STUDY_ID}.`);
     return;
   }
   document.title = `Ludolog · ${s.name}`;
   $('study-name').textContent = s.name;
-  $('study-meta').textContent = `by ${s.author.replace(/^analyst:/, '')} · ${s.createdAt.slice(0, 10)} · ${s.items.length} moments`;
-  $('moments').innerHTML = s.items.map((it) => {
-    const g = it.game;
-    const what = g ? `${KIND_NAMES[g.kind] || g.kind}: ${g.players.join(', ')}` : 'a game no longer stored';
-    return `<li class="moment"><a href="${esc(it.url)}">${esc(what)} · position ${it.ply}</a>`
-      + (it.comment ? `<p class="moment-comment">${esc(it.comment)}</p>` : '') + '</li>';
-  }).join('');
+  $('study-meta').textContent = `by ${s.author.replace(/^analyst:/, '')} · ${String(s.createdAt).slice(0, 10)} · ${s.items.length} moments`;
+  $('moments').replaceChildren(...s.items.map(moment));
 }
 
-load().catch((e) => {
-  $('message').textContent = `Could not load the study: ${e.message}`;
-  $('message').hidden = false;
-});
+load().catch((e) => say(`Could not load the study: ${e.message}`));

@@ -1,12 +1,14 @@
 // The Ludolog replay viewer: loads a game once per perspective (its first view, every replay
 // frame and the score series), steps forward by applying the frames' JSON Patches and
 // backward from cached checkpoints, and draws the board with the game's board module.
+// Values from the API reach the page as text (`textContent`, `esc` in markup strings); the
+// API is this page's own origin (`api.js`), whatever the URL says.
+import { WS_URL, ApiError, esc, gql as ask } from './api.js';
 import { applyPatch } from './patch.js';
 import { showRevisions, withdrawnAt } from './record.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
-const API = (params.get('api') || location.origin).replace(/\/+$/, '');
 const pathMatch = location.pathname.match(/^\/(embed\/)?games\/([^/]+)\/?$/);
 const GAME_ID = pathMatch ? decodeURIComponent(pathMatch[2]) : params.get('game');
 const EMBED = (pathMatch && !!pathMatch[1]) || params.get('embed') === '1';
@@ -61,28 +63,9 @@ function clearMessage() {
 function token() {
   try { return sessionStorage.getItem(TOKEN_KEY); } catch { return null; }
 }
-class ApiError extends Error {
-  constructor(message, code) { super(message); this.code = code; }
-}
-async function gql(query, variables = {}) {
-  const headers = { 'content-type': 'application/json' };
-  const t = token();
-  if (t) headers.authorization = `Bearer ${t}`;
-  let res;
-  try {
-    res = await fetch(`${API}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
-  } catch (e) {
-    throw new ApiError(`The server at ${API} cannot be reached (${e.message}).`, 'NETWORK');
-  }
-  let body = null;
-  try { body = await res.json(); } catch { /* not JSON */ }
-  if (!body) throw new ApiError(`The server answered ${res.status} ${res.statusText}.`, `HTTP_${res.status}`);
-  if (body.errors && body.errors.length) {
-    const e = body.errors[0];
-    throw new ApiError(e.message, (e.extensions && e.extensions.code) || `HTTP_${res.status}`);
-  }
-  if (!res.ok) throw new ApiError(`The server answered ${res.status}.`, `HTTP_${res.status}`);
-  return body.data;
+// Every request carries this tab's seat token, to this origin only.
+function gql(query, variables = {}) {
+  return ask(query, variables, token());
 }
 
 function perspVars(p = state.persp) {
@@ -282,7 +265,7 @@ function buildMoves() {
   const startLi = document.createElement('div');
   startLi.className = 'move start';
   startLi.dataset.ply = '0';
-  startLi.innerHTML = `<a href="${linkFor(0)}" data-ply="0">Start</a>`;
+  startLi.innerHTML = `<a href="${esc(linkFor(0))}" data-ply="0">Start</a>`;
   annotate(startLi.firstChild, 0);
   frag.appendChild(startLi);
   data.frames.forEach((f, i) => {
@@ -292,7 +275,7 @@ function buildMoves() {
       const sec = document.createElement('section');
       sec.className = 'round';
       sec.dataset.round = String(round);
-      sec.innerHTML = `<h3>${round ? `Round ${round}` : 'Setup'}</h3>`;
+      sec.innerHTML = `<h3>${round ? `Round ${esc(round)}` : 'Setup'}</h3>`;
       group = document.createElement('ol');
       group.className = 'round-moves';
       sec.appendChild(group);
@@ -324,7 +307,7 @@ function moveItem(f, p, newTurn) {
   const a = document.createElement('a');
   a.href = linkFor(p);
   a.dataset.ply = String(p);
-  a.innerHTML = `<span class="ply-no">${p}</span>${newTurn ? `<span class="actor">${esc(actorLabel(f.actor))}</span>` : ''}<span class="desc">${esc(f.description)}</span><code class="notation">${esc(f.move)}</code>`;
+  a.innerHTML = `<span class="ply-no">${esc(p)}</span>${newTurn ? `<span class="actor">${esc(actorLabel(f.actor))}</span>` : ''}<span class="desc">${esc(f.description)}</span><code class="notation">${esc(f.move)}</code>`;
   li.appendChild(a);
   annotate(a, p);
   return li;
@@ -407,19 +390,22 @@ function drawScores(scores) {
   for (const s of scores) for (const b of s.breakdown) if (!cats.includes(b.category)) cats.push(b.category);
   // One column per seat, one row per category: narrow enough for the side panel.
   let h = '<thead><tr><th scope="col">Category</th>';
-  for (const s of scores) h += `<th scope="col" data-seat="${s.seat}"><span class="swatch" style="background:${seatColour(s.seat)}"></span>${esc(state.game.players[s.seat] || `seat ${s.seat}`)}</th>`;
+  for (const s of scores) h += `<th scope="col" data-seat="${esc(s.seat)}"><span class="swatch" data-seat="${esc(s.seat)}"></span>${esc(state.game.players[s.seat] || `seat ${s.seat}`)}</th>`;
   h += '</tr></thead><tbody>';
   for (const c of cats) {
     h += `<tr data-category="${esc(c)}"><th scope="row">${esc(c.replace(/[-_]/g, ' '))}</th>`;
     for (const s of scores) {
       const b = s.breakdown.find((x) => x.category === c);
-      h += `<td data-seat="${s.seat}" data-category="${esc(c)}">${b ? b.points : ''}</td>`;
+      h += `<td data-seat="${esc(s.seat)}" data-category="${esc(c)}">${b ? esc(b.points) : ''}</td>`;
     }
     h += '</tr>';
   }
   h += '<tr class="total-row"><th scope="row">Total</th>';
-  for (const s of scores) h += `<td class="total" data-seat="${s.seat}" data-total="${s.total}">${s.total}</td>`;
+  for (const s of scores) h += `<td class="total" data-seat="${esc(s.seat)}" data-total="${esc(s.total)}">${esc(s.total)}</td>`;
   t.innerHTML = h + '</tr></tbody>';
+  // The colours through the style object, not a `style` attribute in the markup: the page's
+  // policy allows no inline style.
+  for (const sw of t.querySelectorAll('.swatch')) sw.style.background = seatColour(Number(sw.dataset.seat));
 }
 
 const GRAPH = { w: 320, h: 160, l: 30, r: 8, t: 8, b: 18 };
@@ -435,8 +421,8 @@ function drawGraph() {
   const x = (p) => l + ((w - l - r) * p) / n;
   const y = (v) => h - b - ((h - t - b) * v) / max;
   let out = `<rect class="graph-bg" x="${l}" y="${t}" width="${w - l - r}" height="${h - t - b}"/>`;
-  for (const gv of [0, Math.round(max / 2), max]) out += `<text class="axis" x="${l - 3}" y="${y(gv) + 3}" text-anchor="end">${gv}</text><line class="grid" x1="${l}" x2="${w - r}" y1="${y(gv)}" y2="${y(gv)}"/>`;
-  out += `<text class="axis" x="${w - r}" y="${h - 4}" text-anchor="end">ply ${n}</text>`;
+  for (const gv of [0, Math.round(max / 2), max]) out += `<text class="axis" x="${l - 3}" y="${esc(y(gv) + 3)}" text-anchor="end">${esc(gv)}</text><line class="grid" x1="${l}" x2="${w - r}" y1="${esc(y(gv))}" y2="${esc(y(gv))}"/>`;
+  out += `<text class="axis" x="${w - r}" y="${h - 4}" text-anchor="end">ply ${esc(n)}</text>`;
   for (const s of series) {
     let d = '';
     let pen = false;
@@ -445,7 +431,7 @@ function drawGraph() {
       d += `${pen ? 'L' : 'M'}${x(p).toFixed(1)},${y(v).toFixed(1)}`;
       pen = true;
     });
-    out += `<path class="series" data-seat="${s.seat}" d="${d}" stroke="${seatColour(s.seat)}"><title>${esc(state.game.players[s.seat] || `seat ${s.seat}`)}</title></path>`;
+    out += `<path class="series" data-seat="${esc(s.seat)}" d="${esc(d)}" stroke="${esc(seatColour(s.seat))}"><title>${esc(state.game.players[s.seat] || `seat ${s.seat}`)}</title></path>`;
   }
   out += `<line id="graph-cursor" class="cursor" y1="${t}" y2="${h - b}"/>`;
   svg.innerHTML = out;
@@ -472,7 +458,6 @@ function linkFor(ply, forShare = false, embed = false) {
   const q = new URLSearchParams();
   if (DEV) {
     q.set('game', GAME_ID);
-    if (params.get('api')) q.set('api', params.get('api'));
     if (embed) q.set('embed', '1');
   }
   if (REVISION !== null) q.set('revision', String(REVISION));
@@ -495,7 +480,8 @@ function updateUrl() {
 function openShare() {
   $('share-link').value = linkFor(state.ply, true, false);
   const src = linkFor(state.ply, true, true);
-  $('share-embed').value = `<iframe src="${src}" width="800" height="600" style="border:0" title="Ludolog replay ${GAME_ID}" loading="lazy"></iframe>`;
+  // Markup for another site's page: escaped as that page will read it.
+  $('share-embed').value = `<iframe src="${esc(src)}" width="800" height="600" style="border:0" title="Ludolog replay ${esc(GAME_ID)}" loading="lazy"></iframe>`;
   openOverlay('share');
 }
 async function copy(text, btn) {
@@ -611,9 +597,8 @@ function setLive(text, cls) {
 }
 function connectLive() {
   const data = state.data;
-  const wsUrl = `${API.replace(/^http/, 'ws')}/graphql/ws`;
   let ws;
-  try { ws = new WebSocket(wsUrl, 'graphql-transport-ws'); } catch (e) { setLive('offline', 'off'); return; }
+  try { ws = new WebSocket(WS_URL, 'graphql-transport-ws'); } catch (e) { setLive('offline', 'off'); return; }
   state.ws = ws;
   const from = data.frames.length;
   ws.onopen = () => {
@@ -674,7 +659,7 @@ function onUpdate(data, u) {
     sec = document.createElement('section');
     sec.className = 'round';
     sec.dataset.round = String(round);
-    sec.innerHTML = `<h3>${round ? `Round ${round}` : 'Setup'}</h3><ol class="round-moves"></ol>`;
+    sec.innerHTML = `<h3>${round ? `Round ${esc(round)}` : 'Setup'}</h3><ol class="round-moves"></ol>`;
     box.appendChild(sec);
   }
   const prev = data.frames[u.ply - 2];
@@ -751,7 +736,7 @@ function buildLegend() {
   if (!groups.size && !notes.length) { el.hidden = true; return; }
   let h = '<h2>Legend: reconstructed components</h2><p>These layout items are not verified against a public source; they are drawn plainly from the data:</p><ul>';
   for (const [path, g] of groups) {
-    h += `<li data-layout-path="${esc(path)}" data-count="${g.count}"><code>${esc(path || '(layout)')}</code> × ${g.count}${g.names.length ? `: ${esc(g.names.join(', '))}${g.count > g.names.length ? ', …' : ''}` : ''}</li>`;
+    h += `<li data-layout-path="${esc(path)}" data-count="${esc(g.count)}"><code>${esc(path || '(layout)')}</code> × ${esc(g.count)}${g.names.length ? `: ${esc(g.names.join(', '))}${g.count > g.names.length ? ', …' : ''}` : ''}</li>`;
   }
   h += '</ul>';
   if (notes.length) h += `<ul>${notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>`;
@@ -804,14 +789,10 @@ function onKey(ev) {
   ev.preventDefault();
 }
 
-export function esc(s) {
-  return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
-}
-
 // ---------- start ----------
 async function main() {
   if (EMBED) document.body.classList.add('embed');
-  if (DEV) $('home-link').href = `index.html${params.get('api') ? `?api=${encodeURIComponent(params.get('api'))}` : ''}`;
+  if (DEV) $('home-link').href = 'index.html';
   if (!GAME_ID) { showMessage('No game given: open /games/<id>, or game.html?game=<id> in development.'); return; }
   let meta;
   try {

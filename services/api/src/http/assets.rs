@@ -2,6 +2,11 @@
 //! and nothing needs a build step: GraphiQL (vendored, `assets/graphiql/LICENSES.txt`) and the
 //! web viewer. `GET /assets/{path}` with an `ETag` (a hash of the bytes) and revalidation, so a
 //! browser keeps them and asks again only with `If-None-Match`.
+//!
+//! No page here holds an inline script (the pages' Content-Security-Policy, `headers.rs`, runs
+//! this origin's files only): GraphiQL is started by `viewer/graphiql.js`, and the viewer's
+//! pages load their files by absolute path, so they open as `/games/{id}` and as
+//! `/assets/viewer/game.html` alike (no `<base>`: the policy's `base-uri 'none'` refuses it).
 
 use super::reply::HttpError;
 use axum::extract::Path;
@@ -29,6 +34,8 @@ static ASSETS: LazyLock<HashMap<&'static str, Asset>> = LazyLock::new(|| {
         "graphiql/react.production.min.js" => "text/javascript; charset=utf-8",
         "graphiql/react-dom.production.min.js" => "text/javascript; charset=utf-8",
         "graphiql/LICENSES.txt" => "text/plain; charset=utf-8",
+        "viewer/api.js" => "text/javascript; charset=utf-8",
+        "viewer/graphiql.js" => "text/javascript; charset=utf-8",
         "viewer/index.html" => "text/html; charset=utf-8",
         "viewer/index.js" => "text/javascript; charset=utf-8",
         "viewer/game.html" => "text/html; charset=utf-8",
@@ -93,35 +100,49 @@ pub async fn study_page(headers: HeaderMap) -> Result<Response, HttpError> {
     asset(Path("viewer/study.html".into()), headers).await
 }
 
-/// GraphiQL, from the embedded assets, opening with the README's first query.
+/// GraphiQL, from the embedded assets, opening with the README's first query. No inline
+/// script (the page's policy runs this origin's files only): `viewer/graphiql.js` starts it
+/// and reads the query from `data-query`. The inline `<style>` is allowed on this page only
+/// (`headers.rs`: GraphiQL inserts styles of its own).
 pub fn graphiql() -> Html<String> {
     let first = include_str!("../../../../schema/examples/first-query.graphql");
-    let query = serde_json::to_string(first).unwrap_or_else(|_| "\"\"".into());
     Html(format!(
         r#"<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <title>Ludolog GraphiQL</title>
 <link rel="stylesheet" href="/assets/graphiql/graphiql.min.css">
 <style>html, body, #graphiql {{ height: 100%; margin: 0; }}</style>
 </head>
 <body>
-<div id="graphiql">Loading GraphiQL…</div>
+<div id="graphiql" data-query="{query}">Loading GraphiQL…</div>
 <script src="/assets/graphiql/react.production.min.js"></script>
 <script src="/assets/graphiql/react-dom.production.min.js"></script>
 <script src="/assets/graphiql/graphiql.min.js"></script>
-<script>
-  const ws = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/graphql/ws";
-  const fetcher = GraphiQL.createFetcher({{ url: "/graphql", subscriptionUrl: ws }});
-  ReactDOM.createRoot(document.getElementById("graphiql")).render(
-    React.createElement(GraphiQL, {{ fetcher, defaultQuery: {query}, defaultEditorToolsVisibility: true }})
-  );
-</script>
+<script src="/assets/viewer/graphiql.js"></script>
 </body>
-</html>"#
+</html>"#,
+        query = escape_html(first)
     ))
+}
+
+/// `s` as text in HTML, in element content or a quoted attribute value.
+fn escape_html(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -156,5 +177,40 @@ mod tests {
             "opens with the README's first query"
         );
         assert!(!page.contains("cdn") && !page.contains("unpkg") && !page.contains("jsdelivr"));
+        // No inline script: every <script> names a file (the page's policy runs nothing else).
+        assert_eq!(
+            page.matches("<script").count(),
+            page.matches("<script src=\"/assets/").count()
+        );
+        assert_eq!(
+            escape_html(r#"<a href="x" title='y'>&</a>"#),
+            "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;"
+        );
+    }
+
+    #[test]
+    fn no_viewer_page_has_an_inline_script() {
+        for page in ["viewer/index.html", "viewer/game.html", "viewer/study.html"] {
+            let html = std::str::from_utf8(ASSETS[page].bytes).unwrap();
+            let scripts = html.matches("<script").count();
+            assert!(scripts > 0, "{page}");
+            assert_eq!(
+                scripts,
+                html.matches("<script type=\"module\" src=\"/assets/viewer/")
+                    .count(),
+                "{page}: every script is one of this origin's files"
+            );
+            assert!(
+                !html.contains("<base"),
+                "{page}: `base-uri 'none'` refuses it"
+            );
+            // Nor an inline handler (` onclick="…"`): the policy refuses those too.
+            let handler = html.match_indices(" on").any(|(i, _)| {
+                let rest = &html[i + 3..];
+                let name = rest.bytes().take_while(u8::is_ascii_lowercase).count();
+                name > 0 && rest[name..].starts_with('=')
+            });
+            assert!(!handler, "{page}: an inline event handler");
+        }
     }
 }

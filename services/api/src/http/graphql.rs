@@ -1,20 +1,19 @@
 //! GraphQL over HTTP and WebSocket: `POST /graphql` (single or batched), `GET /graphql?query=`
-//! (queries only; a browser asking for HTML gets GraphiQL), and `/graphql/ws`.
+//! (queries only; a browser asking for HTML gets GraphiQL). `/graphql/ws` is `socket`'s.
 //!
 //! Every transport runs the same `Guarded` executor, so the request limits and the panic net
 //! hold alike. HTTP answers are serialised here once, measured against the response limit, and
 //! sent as bytes.
 
 use super::cache;
-use super::reply::{json_bytes, HttpError};
+use super::reply::{body_error, json_bytes, HttpError};
 use super::Shared;
 use crate::auth::Caller;
-use crate::guard::{too_large, Guarded};
-use async_graphql::http::ALL_WEBSOCKET_PROTOCOLS;
+use crate::guard::{operation_type, too_large};
 use async_graphql::parser::types::OperationType;
-use async_graphql::{BatchRequest, BatchResponse, Data, Executor};
-use async_graphql_axum::{GraphQLBatchRequest, GraphQLProtocol, GraphQLWebSocket};
-use axum::extract::{FromRequest, Request, State, WebSocketUpgrade};
+use async_graphql::{BatchRequest, BatchResponse, Executor, ParseRequestError};
+use async_graphql_axum::GraphQLBatchRequest;
+use axum::extract::{FromRequest, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use std::sync::atomic::Ordering::Relaxed;
@@ -52,9 +51,17 @@ pub async fn post(State(s): State<Shared>, req: Request) -> Response {
         )
         .into_response();
     }
-    let batch = match GraphQLBatchRequest::<HttpError>::from_request(req, &()).await {
-        Ok(b) => b.into_inner(),
-        Err(e) => return e.into_response(),
+    // Read here rather than by async-graphql's extractor, which keeps only the text of a
+    // reading error: the body limit's must be told from the rest (`reply::body_error`).
+    let bytes = match axum::body::to_bytes(req.into_body(), usize::MAX).await {
+        Ok(b) => b,
+        Err(e) => return body_error(e).into_response(),
+    };
+    let batch = match serde_json::from_slice::<BatchRequest>(&bytes) {
+        Ok(b) => b,
+        Err(e) => {
+            return HttpError::from(ParseRequestError::InvalidRequest(Box::new(e))).into_response()
+        }
     };
     let caller = match caller(&headers) {
         Ok(c) => c,
@@ -91,24 +98,10 @@ pub async fn get(State(s): State<Shared>, req: Request) -> Response {
         Ok(b) => b.into_inner(),
         Err(e) => return e.into_response(),
     };
-    let BatchRequest::Single(mut one) = batch else {
+    let BatchRequest::Single(one) = batch else {
         return HttpError::BadRequest("BAD_REQUEST", "GET carries one request".into())
             .into_response();
     };
-    let name = one.operation_name.clone();
-    if let Ok(doc) = one.parsed_query() {
-        let name = name.as_deref();
-        let is_query = doc.operations.iter().all(|(n, op)| {
-            name.is_some_and(|w| n.map(|n| n.as_str()) != Some(w))
-                || op.node.ty == OperationType::Query
-        });
-        if !is_query {
-            return HttpError::Method(
-                "GET runs queries only; send mutations and subscriptions with POST".into(),
-            )
-            .into_response();
-        }
-    }
     let caller = match caller(&headers) {
         Ok(c) => c,
         Err(e) => return e.into_response(),
@@ -119,6 +112,35 @@ pub async fn get(State(s): State<Shared>, req: Request) -> Response {
         Http::of(&headers, true),
     )
     .await
+}
+
+/// A GET request's refusal, if it has one. What runs is what is judged: a persisted query is
+/// resolved to its text and the document parsed and checked first, and a request whose
+/// operation cannot be told is refused (fail closed), so no mutation runs by GET under a hash
+/// or an ambiguous name. (An answer the cache kept was a query's: it is served before this.)
+fn refuse_by_get(s: &Shared, req: &mut async_graphql::Request) -> Option<Response> {
+    if let Err(refused) = s.guarded.check(req) {
+        return Some(match serialise(s, &*refused) {
+            Ok(bytes) => json_bytes(bytes, "application/json"),
+            Err(e) => e.into_response(),
+        });
+    }
+    match operation_type(req) {
+        Some(OperationType::Query) => None,
+        Some(_) => Some(
+            HttpError::Method(
+                "GET runs queries only; send mutations and subscriptions with POST".into(),
+            )
+            .into_response(),
+        ),
+        None => Some(
+            HttpError::BadRequest(
+                "BAD_REQUEST",
+                "the request does not say which of its operations to run (operationName)".into(),
+            )
+            .into_response(),
+        ),
+    }
 }
 
 /// What of the HTTP request the answer depends on besides the GraphQL request.
@@ -150,6 +172,10 @@ async fn run(s: &Shared, batch: BatchRequest, http: Http) -> Response {
         BatchRequest::Single(req) if s.responses.enabled() => {
             return run_cached(s, req, http, start).await
         }
+        BatchRequest::Single(mut req) if http.get => match refuse_by_get(s, &mut req) {
+            Some(refused) => return refused,
+            None => BatchRequest::Single(req),
+        },
         other => other,
     };
     let resp = s.guarded.execute_batch(batch).await;
@@ -197,7 +223,12 @@ async fn run_cached(
     }
     // The guard resolves a persisted query to its text and parses it; the shape is read from
     // the text the request really runs.
-    if let Err(refused) = s.guarded.check(&mut req) {
+    if http.get {
+        if let Some(refused) = refuse_by_get(s, &mut req) {
+            s.app.metrics.observe(start.elapsed().as_secs_f64(), true);
+            return refused;
+        }
+    } else if let Err(refused) = s.guarded.check(&mut req) {
         s.app.metrics.observe(start.elapsed().as_secs_f64(), true);
         return match serialise(s, &*refused) {
             Ok(bytes) => json_bytes(bytes, "application/json"),
@@ -221,33 +252,4 @@ async fn run_cached(
         }
         _ => json_bytes(bytes, "application/json"),
     }
-}
-
-/// Subscriptions over graphql-transport-ws and graphql-ws. Browsers cannot set headers on a
-/// WebSocket, so the token comes in `connection_init`: `{"authorization": "Bearer …"}`.
-pub async fn ws(
-    State(s): State<Shared>,
-    protocol: GraphQLProtocol,
-    upgrade: WebSocketUpgrade,
-) -> Response {
-    let guarded: Guarded = s.guarded.clone();
-    upgrade
-        .protocols(ALL_WEBSOCKET_PROTOCOLS)
-        .max_message_size(s.guarded.limits.max_body)
-        .on_upgrade(move |socket| {
-            GraphQLWebSocket::new(socket, guarded, protocol)
-                .on_connection_init(|payload: serde_json::Value| async move {
-                    let auth = payload
-                        .get("authorization")
-                        .or_else(|| payload.get("Authorization"))
-                        .and_then(|v| v.as_str())
-                        .map(str::to_string);
-                    let caller =
-                        Caller::parse(auth.as_deref()).map_err(async_graphql::Error::new)?;
-                    let mut data = Data::default();
-                    data.insert(caller);
-                    Ok(data)
-                })
-                .serve()
-        })
 }

@@ -1,7 +1,8 @@
 //! The HTTP surface: routes, limits, health, metrics.
 //!
-//! Layers, outermost first: every error answer made JSON (`reply::json_errors`), CORS, the
-//! per-client rate limit, a panic net for the plain handlers, the request time limit, the body
+//! Connections are accepted by `listen` (caps, a deadline on each request head). Layers,
+//! outermost first: every error answer made JSON (`reply::json_errors`), security headers
+//! (`headers`), CORS, the per-client rate limit, a panic net for the plain handlers, the request time limit, the body
 //! size limit. GraphQL's own checks (nesting, aliases, complexity, response size) are in
 //! `guard`, shared with the WebSocket transport.
 
@@ -11,8 +12,12 @@ pub mod cache;
 mod exports;
 pub mod gate;
 mod graphql;
+mod headers;
+pub mod listen;
 pub mod ratelimit;
 pub mod reply;
+mod slots;
+mod socket;
 
 use crate::guard::Guarded;
 use crate::App;
@@ -35,10 +40,15 @@ pub(crate) struct Shared {
     guarded: Guarded,
     /// Answers about finished games, as sent (`cache`).
     responses: Arc<cache::ResponseCache>,
+    /// The per-client rate limit, for the operations of a WebSocket (HTTP's is a layer).
+    limiter: ratelimit::Limiter,
+    /// Open WebSockets, capped in total and per client address.
+    sockets: slots::Slots,
 }
 
-/// The router of the whole service. Serve it with `into_make_service_with_connect_info::<
-/// SocketAddr>()` so the rate limit can tell clients apart (without it, all are one client).
+/// The router of the whole service. Serve it with `listen::serve` (or axum's
+/// `into_make_service_with_connect_info::<SocketAddr>()`) so the rate limit and the socket
+/// caps can tell clients apart (without the peer's address, all are one client).
 pub fn router(app: Arc<App>) -> Router {
     let limits = Arc::new(app.config.limits.clone());
     let guarded = Guarded::for_schema(crate::build_schema(app.clone()), limits.clone());
@@ -46,7 +56,7 @@ pub fn router(app: Arc<App>) -> Router {
     spawn_sweeper(limiter.clone());
     Router::new()
         .route("/graphql", get(graphql::get).post(graphql::post))
-        .route("/graphql/ws", get(graphql::ws))
+        .route("/graphql/ws", get(socket::ws))
         .route("/healthz", get(|| async { "ok" }))
         .route("/readyz", get(readyz))
         .route("/metrics", get(metrics))
@@ -70,13 +80,16 @@ pub fn router(app: Arc<App>) -> Router {
                 .into_response()
         }))
         .layer(axum::middleware::from_fn_with_state(
-            limiter,
+            limiter.clone(),
             ratelimit::limit,
         ))
         .layer(cors(&app.config.cors_origins))
+        .layer(axum::middleware::from_fn(headers::security))
         .layer(axum::middleware::map_response(reply::json_errors))
         .with_state(Shared {
             responses: Arc::new(cache::ResponseCache::new(app.config.response_cache_bytes)),
+            sockets: slots::Slots::new(limits.max_sockets, limits.max_sockets_per_addr),
+            limiter,
             app,
             guarded,
         })
@@ -140,7 +153,12 @@ async fn metrics(State(s): State<Shared>) -> Response {
     .unwrap_or((0, 0));
     (
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
-        s.app.metrics.render(bytes, games, s.responses.weight()),
+        s.app.metrics.render(bytes, games, s.responses.weight())
+            + &format!(
+                "# HELP ludolog_websockets_open WebSockets open now.\n\
+                 # TYPE ludolog_websockets_open gauge\nludolog_websockets_open {}\n",
+                s.sockets.open()
+            ),
     )
         .into_response()
 }

@@ -21,6 +21,10 @@ pub enum HttpError {
     BadQuery(analysis::positions::FilterError),
     /// 413 `LIMIT_EXCEEDED`.
     TooLarge(String),
+    /// 503 `LIMIT_EXCEEDED`: the server holds all the connections or sockets it may.
+    Full(String),
+    /// 403 `FORBIDDEN`.
+    Forbidden(String),
     /// 405 `METHOD_NOT_ALLOWED`.
     Method(String),
     /// 415 `UNSUPPORTED_MEDIA_TYPE`.
@@ -43,6 +47,8 @@ impl HttpError {
             BadRequest(code, m) => (StatusCode::BAD_REQUEST, code, m.clone()),
             BadQuery(f) => (StatusCode::BAD_REQUEST, "BAD_QUERY", f.to_string()),
             TooLarge(m) => (StatusCode::PAYLOAD_TOO_LARGE, "LIMIT_EXCEEDED", m.clone()),
+            Full(m) => (StatusCode::SERVICE_UNAVAILABLE, "LIMIT_EXCEEDED", m.clone()),
+            Forbidden(m) => (StatusCode::FORBIDDEN, "FORBIDDEN", m.clone()),
             Method(m) => (
                 StatusCode::METHOD_NOT_ALLOWED,
                 "METHOD_NOT_ALLOWED",
@@ -131,6 +137,20 @@ impl From<ParseRequestError> for HttpError {
             other => HttpError::BadRequest("BAD_REQUEST", other.to_string()),
         }
     }
+}
+
+/// An error reading a request body: the body limit's (however deep the readers in between
+/// wrapped it) is 413, as a `Content-Length` over the limit is; anything else 400. A chunked
+/// body has no length to refuse it by up front, so the limit stops it while it is read.
+pub fn body_error(e: axum::Error) -> HttpError {
+    let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(&e);
+    while let Some(c) = cause {
+        if c.is::<http_body_util::LengthLimitError>() {
+            return HttpError::TooLarge("the request body is over the size limit".into());
+        }
+        cause = c.source();
+    }
+    HttpError::BadRequest("BAD_REQUEST", format!("the body could not be read: {e}"))
 }
 
 /// Rewrites plain error answers from layers below the handlers as JSON with a code. Answers

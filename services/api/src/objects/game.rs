@@ -180,12 +180,14 @@ impl Game {
         }
         let viewer = perspective::viewer(&self.header, &caller(ctx), seat, perspective)?;
         let id = self.header.id;
-        let notes = if ctx.look_ahead().field("annotations").exists() {
-            super::journal::read(ctx, id).await?
-        } else {
-            Vec::new()
-        };
-        let annotations = super::journal::annotations(&notes, false);
+        let annotations: Vec<super::journal::Annotation> =
+            if ctx.look_ahead().field("annotations").exists() {
+                let journal = super::journal::read(ctx, id).await?;
+                let shown = journal.annotations().iter().filter(|a| !a.withdrawn);
+                shown.cloned().collect()
+            } else {
+                Vec::new()
+            };
         let (header, pinned) = (self.header.clone(), self.pinned.clone());
         let frames = blocking(app, move |s| {
             let p = pinned.as_deref();
@@ -206,7 +208,7 @@ impl Game {
                     actor: e.actor.to_string(),
                     notation: text,
                     description,
-                    patch: Json(serde_json::to_value(patch).unwrap_or_default()),
+                    patch: serde_json::to_value(patch).unwrap_or_default(),
                     annotations: annotations
                         .iter()
                         .filter(|a| a.ply == e.ply + 1)
@@ -291,22 +293,31 @@ impl Game {
     #[graphql(complexity = "5 + child_complexity")]
     async fn revisions(&self, ctx: &Context<'_>) -> Result<Vec<Revision>> {
         let id = self.header.id;
-        let notes = super::journal::read(ctx, id).await?;
-        Ok(store::revision::revisions(&notes)
+        let journal = super::journal::read(ctx, id).await?;
+        Ok(store::revision::revisions(&journal.notes)
             .into_iter()
             .map(|inner| Revision { game: id, inner })
             .collect())
     }
 
     /// Comments and glyphs on the game's positions, in the order written; with
-    /// `includeWithdrawn`, also those on positions a takeback withdrew.
+    /// `includeWithdrawn`, also those on positions a takeback withdrew. A page: `first` of
+    /// them (default 100), after the one whose `id` is `after`.
+    #[graphql(complexity = "first.unwrap_or(100).max(0) as usize * child_complexity + 2")]
     async fn annotations(
         &self,
         ctx: &Context<'_>,
         #[graphql(default)] include_withdrawn: bool,
+        first: Option<i32>,
+        after: Option<u32>,
     ) -> Result<Vec<super::journal::Annotation>> {
-        let notes = super::journal::read(ctx, self.header.id).await?;
-        Ok(super::journal::annotations(&notes, include_withdrawn))
+        let first = super::journal::page_size(ctx, first)?;
+        let journal = super::journal::read(ctx, self.header.id).await?;
+        let shown = journal
+            .annotations()
+            .iter()
+            .filter(|a| include_withdrawn || !a.withdrawn);
+        Ok(super::journal::page(shown, |a| a.id, first, after))
     }
 
     /// How many notes the game's journal holds (takebacks asked, answered and carried out,
@@ -314,40 +325,58 @@ impl Game {
     /// to `gameUpdates(fromNote:)` with the line's length as `fromPly`, so a takeback made
     /// between its reads and its subscription is told, not missed.
     async fn journal_notes(&self, ctx: &Context<'_>) -> Result<u32> {
-        let notes = super::journal::read(ctx, self.header.id).await?;
-        Ok(notes.len() as u32)
+        let journal = super::journal::read(ctx, self.header.id).await?;
+        Ok(journal.notes.len() as u32)
     }
 
-    /// Every takeback asked, with where it stands.
-    async fn takebacks(&self, ctx: &Context<'_>) -> Result<Vec<super::journal::Takeback>> {
-        let notes = super::journal::read(ctx, self.header.id).await?;
-        Ok(super::journal::takebacks(&notes))
+    /// Every takeback asked, with where it stands. A page: `first` of them (default 100),
+    /// after the one whose `request` is `after`.
+    #[graphql(complexity = "first.unwrap_or(100).max(0) as usize * child_complexity + 2")]
+    async fn takebacks(
+        &self,
+        ctx: &Context<'_>,
+        first: Option<i32>,
+        after: Option<u32>,
+    ) -> Result<Vec<super::journal::Takeback>> {
+        let first = super::journal::page_size(ctx, first)?;
+        let journal = super::journal::read(ctx, self.header.id).await?;
+        let all = super::journal::takebacks(&journal.notes);
+        Ok(super::journal::page(&all, |t| t.request, first, after))
     }
 
     /// The entries takebacks withdrew, as the chosen perspective may see them: they stay in
-    /// the game's history, out of its line.
-    #[graphql(complexity = 100)]
+    /// the game's history, out of its line. A page: `first` withdrawals (default 100), after
+    /// the one whose `request` is `after`.
+    #[graphql(complexity = "first.unwrap_or(100).max(0) as usize * child_complexity + 100")]
     async fn withdrawals(
         &self,
         ctx: &Context<'_>,
         seat: Option<u8>,
         perspective: Option<Perspective>,
+        first: Option<i32>,
+        after: Option<u32>,
     ) -> Result<Vec<super::journal::Withdrawal>> {
         let viewer = perspective::viewer(&self.header, &caller(ctx), seat, perspective)?;
+        let page = (super::journal::page_size(ctx, first)?, after);
         let id = self.header.id;
         if !self.finished() {
             // A finished game takes no takeback (and a correction moves the answer cache's
             // keys on): its withdrawals are as fixed as its line.
             super::journal::volatile(ctx);
         }
+        let mut journal = super::journal::read_shared(ctx, id).await?;
+        let budget = crate::budget::budget(ctx);
         // The journal and the states it is replayed on, read together: again if a takeback
-        // came between them.
+        // came between them (the journal grew since it was read).
         Ok(blocking(app(ctx), move |s| loop {
-            let notes = s.journal(id)?;
-            let shown = super::journal::withdrawals(s, id, &notes, viewer);
-            if s.journal(id)?.len() == notes.len() {
+            let shown =
+                super::journal::withdrawals(s, id, &journal.notes, viewer, page, budget.as_deref());
+            // Nothing shown, nothing read from the line: the journal as read is the answer.
+            let replayed = !matches!(&shown, Ok(w) if w.is_empty());
+            if !replayed || s.journal_len(id)? as usize == journal.notes.len() {
                 return shown;
             }
+            journal = Arc::new(super::journal::Journal::new(s.journal(id)?));
         })
         .await?)
     }
@@ -379,7 +408,9 @@ impl Game {
     /// viewer needs to draw it that is in no view.
     #[graphql(complexity = 5)]
     async fn layout_json(&self, ctx: &Context<'_>) -> Result<Json<serde_json::Value>> {
-        Ok(Json(self.layout_value(ctx)?))
+        let layout = self.layout_value(ctx)?;
+        crate::budget::charge_json(ctx, &layout)?;
+        Ok(Json(layout))
     }
 }
 

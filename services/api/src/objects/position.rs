@@ -54,7 +54,9 @@ impl Position {
         perspective: Option<Perspective>,
     ) -> Result<Json<serde_json::Value>> {
         let viewer = perspective::viewer(&self.header, &caller(ctx), seat, perspective)?;
-        Ok(Json(self.state.view(viewer)))
+        let view = self.state.view(viewer);
+        crate::budget::charge_json(ctx, &view)?;
+        Ok(Json(view))
     }
     /// The same as `view`, typed: one member of `GameView` per game (`schema/views/`).
     #[graphql(complexity = 20)]

@@ -21,22 +21,28 @@ pub struct Pinned {
 }
 
 impl Pinned {
-    /// Revision `revision` of game `id`, or `NOT_FOUND` when it has none such. The journal
-    /// is read again after the log: a correction in between is read again whole.
+    /// Revision `revision` of game `id`, or `NOT_FOUND` when it has none such, from its
+    /// journal as `known` (read earlier in the request, if it was). The journal's length is
+    /// read again after the log: a correction in between is read again whole.
     pub fn read(
         s: &dyn GameLog,
         id: store::GameId,
         revision: u32,
+        mut known: Option<Arc<super::journal::Journal>>,
     ) -> Result<(Header, Pinned), ApiError> {
         loop {
-            let notes = s.journal(id)?;
+            let journal = match known.take() {
+                Some(j) => j,
+                None => Arc::new(super::journal::Journal::new(s.journal(id)?)),
+            };
+            let notes = &journal.notes;
             let header = s.header(id)?;
             let current = s.entries(id, 0, header.plies)?;
-            if s.journal(id)?.len() != notes.len() {
+            if s.journal_len(id)? as usize != notes.len() {
                 continue;
             }
-            let latest = store::revision::latest(&notes);
-            let entries = store::revision::log_at(&current, &notes, revision).ok_or_else(|| {
+            let latest = store::revision::latest(notes);
+            let entries = store::revision::log_at(&current, notes, revision).ok_or_else(|| {
                 ApiError::NotFound(format!(
                     "game {id} has revisions 0 to {latest}, not {revision}"
                 ))
@@ -160,7 +166,12 @@ impl Game {
         id: store::GameId,
         revision: u32,
     ) -> Result<Game, ApiError> {
-        let (header, pinned) = blocking(app(ctx), move |s| Pinned::read(s, id, revision)).await?;
+        // An answer pinned to a revision never changes: the read leaves it cacheable.
+        let journal = super::journal::read_shared(ctx, id).await?;
+        let (header, pinned) = blocking(app(ctx), move |s| {
+            Pinned::read(s, id, revision, Some(journal))
+        })
+        .await?;
         Ok(Game::with_pinned(header, Arc::new(pinned)))
     }
 }

@@ -1,4 +1,5 @@
 //! `Study`: a named, ordered set of moments — (game, ply, comment) — with its own id and page.
+//! Its texts are charged to the response budget as they are shown (`budget`).
 
 use super::Game;
 use crate::schema::{app, blocking};
@@ -13,8 +14,9 @@ impl StudyObject {
     async fn id(&self) -> ID {
         ID(self.0.id.to_string())
     }
-    async fn name(&self) -> &str {
-        &self.0.name
+    async fn name(&self, ctx: &Context<'_>) -> Result<&str> {
+        crate::budget::charge_str(ctx, &self.0.name)?;
+        Ok(&self.0.name)
     }
     /// `analyst:NAME` or `admin`.
     async fn author(&self) -> String {
@@ -45,8 +47,9 @@ impl StudyMoment {
     async fn ply(&self) -> u32 {
         self.0.ply
     }
-    async fn comment(&self) -> &str {
-        &self.0.comment
+    async fn comment(&self, ctx: &Context<'_>) -> Result<&str> {
+        crate::budget::charge_str(ctx, &self.0.comment)?;
+        Ok(&self.0.comment)
     }
     /// The game (null if it is no longer stored).
     #[graphql(complexity = "5 + child_complexity")]

@@ -56,11 +56,14 @@ pub(crate) fn author(app: &App, c: &Caller, game: Option<&Header>) -> Option<Aut
 }
 
 async fn note(
-    app: &Arc<App>,
+    ctx: &Context<'_>,
     game: store::GameId,
     by: Author,
     request: NoteRequest,
 ) -> Result<store::journal::Noted, ApiError> {
+    let app = app(ctx);
+    // What this request read of the journal before is out of date once it is written to.
+    shown::forget(ctx, game);
     let noted = blocking(app, move |s| {
         Ok(s.write_note(NewNote {
             game,
@@ -122,7 +125,7 @@ impl JournalMutation {
                 .into())
             }
         };
-        let noted = note(app, id, by, NoteRequest::AskTakeback { to_ply }).await?;
+        let noted = note(ctx, id, by, NoteRequest::AskTakeback { to_ply }).await?;
         let request = noted.notes.first().map_or(0, |n| n.seq);
         takeback_result(app, noted, request).await
     }
@@ -153,7 +156,7 @@ impl JournalMutation {
                 .into())
             }
         };
-        let noted = note(app, id, by, NoteRequest::AnswerTakeback { request, accept }).await?;
+        let noted = note(ctx, id, by, NoteRequest::AnswerTakeback { request, accept }).await?;
         takeback_result(app, noted, request).await
     }
 
@@ -190,7 +193,7 @@ impl JournalMutation {
             )
         })?;
         let noted = note(
-            app,
+            ctx,
             id,
             by,
             NoteRequest::Annotate {

@@ -125,7 +125,9 @@ impl GameMutation {
     /// (`dealing: TABLE`), a chance outcome as the table dealt it (`actor: "dealer"`), which
     /// the rules check against the components left. Needs the game's recorder token; a seat's
     /// token may enter that seat's own moves. The answer shows the entries as a spectator sees
-    /// them.
+    /// them. An idempotency key belongs to whoever entered the move under it: reused by the
+    /// other (the recorder for a seat's key, or a seat for the recorder's), it answers
+    /// `IDEMPOTENCY_KEY_TAKEN` whatever move is sent, and writes nothing.
     async fn record_entry(
         &self,
         ctx: &Context<'_>,

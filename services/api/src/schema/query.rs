@@ -79,12 +79,10 @@ impl Query {
 
     /// The games this server plays, with player counts and rules versions.
     async fn rules(&self, ctx: &Context<'_>) -> Vec<RulesInfo> {
-        app(ctx)
-            .store
-            .registry()
-            .iter()
-            .map(RulesInfo::of)
-            .collect()
+        let app = app(ctx);
+        app.rules
+            .get_or_init(|| app.store.registry().iter().map(RulesInfo::of).collect())
+            .clone()
     }
 
     /// Positions of finished games whose features pass `where`, a CEL expression such as

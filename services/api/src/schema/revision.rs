@@ -78,6 +78,7 @@ impl RevisionMutation {
             changes,
             reason,
         };
+        crate::objects::journal::forget(ctx, id);
         let done = blocking(app, move |s| Ok(s.correct(correction)?)).await;
         // After the store has it (or may have it: a failure to sync comes after sled took the
         // writes): no answer read before it is served from the cache after.

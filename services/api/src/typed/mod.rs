@@ -16,13 +16,15 @@ pub use table::{enum_value_name, Base, Table, Ty};
 
 use async_graphql::indexmap::{IndexMap, IndexSet};
 use async_graphql::parser::types::Field;
+use async_graphql::parser::types::Selection;
 use async_graphql::registry::{
     Deprecation, MetaEnumValue, MetaField, MetaType, MetaTypeId, Registry as GqlRegistry,
 };
-use async_graphql::resolver_utils::{resolve_container, ContainerType};
+use async_graphql::resolver_utils::ContainerType;
 use async_graphql::{
     Context, ContextSelectionSet, Name, OutputType, Positioned, ServerError, ServerResult, Value,
 };
+use futures_util::future::BoxFuture;
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
@@ -276,7 +278,7 @@ macro_rules! union_type {
                 ctx: &ContextSelectionSet<'_>,
                 _field: &Positioned<Field>,
             ) -> ServerResult<Value> {
-                resolve_container(ctx, &self.0).await
+                resolve_object(ctx, &self.0).await
             }
         }
     };
@@ -311,7 +313,7 @@ impl OutputType for JsonObject {
         ctx: &ContextSelectionSet<'_>,
         _field: &Positioned<Field>,
     ) -> ServerResult<Value> {
-        resolve_container(ctx, self).await
+        resolve_object(ctx, self).await
     }
 }
 
@@ -326,6 +328,85 @@ impl ContainerType for JsonObject {
         };
         let v = self.value.get(name).unwrap_or(&serde_json::Value::Null);
         resolve_value(ctx, ty, v, &self.ty, name).await.map(Some)
+    }
+}
+
+/// `obj` resolved over a selection set: its fields by response key, and the fragments whose
+/// type condition is its type or its union.
+///
+/// By hand rather than through async-graphql's `resolve_container`: once a schema has an
+/// extension (`budget`, `offload`) or a field carries a directive, that looks each field's type
+/// up under the Rust type's one static name — the union's, for every generated type — and finds
+/// none ("Cannot query field … on type GameView").
+fn resolve_object<'a>(
+    ctx: &'a ContextSelectionSet<'a>,
+    obj: &'a JsonObject,
+) -> BoxFuture<'a, ServerResult<Value>> {
+    Box::pin(async move {
+        let mut out = IndexMap::new();
+        collect(ctx, obj, &mut out).await?;
+        Ok(Value::Object(out))
+    })
+}
+
+/// Adds what `ctx`'s selection set selects of `obj` to `out` (skipped selections were removed
+/// before execution).
+fn collect<'a>(
+    ctx: &'a ContextSelectionSet<'a>,
+    obj: &'a JsonObject,
+    out: &'a mut IndexMap<Name, Value>,
+) -> BoxFuture<'a, ServerResult<()>> {
+    Box::pin(async move {
+        let applies = |on: &str| on == obj.ty || on == VIEW_UNION || on == LAYOUT_UNION;
+        for item in &ctx.item.node.items {
+            match &item.node {
+                Selection::Field(f) => {
+                    let ctx_f = ctx.with_field(f);
+                    let key = f.node.response_key().node.clone();
+                    let value = match obj.resolve_field(&ctx_f).await? {
+                        Some(v) => v,
+                        None => continue,
+                    };
+                    merge(out, key, value);
+                }
+                Selection::InlineFragment(frag) => {
+                    if frag
+                        .node
+                        .type_condition
+                        .as_ref()
+                        .is_none_or(|c| applies(&c.node.on.node))
+                    {
+                        collect(&ctx.with_selection_set(&frag.node.selection_set), obj, out)
+                            .await?;
+                    }
+                }
+                Selection::FragmentSpread(spread) => {
+                    let name = &spread.node.fragment_name.node;
+                    let frag = ctx.query_env.fragments.get(name).ok_or_else(|| {
+                        ServerError::new(format!("Unknown fragment \"{name}\"."), Some(spread.pos))
+                    })?;
+                    if applies(&frag.node.type_condition.node.on.node) {
+                        collect(&ctx.with_selection_set(&frag.node.selection_set), obj, out)
+                            .await?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Puts `value` under `key`, merging objects selected twice under one key (`a { x } a { y }`).
+fn merge(out: &mut IndexMap<Name, Value>, key: Name, value: Value) {
+    match (out.get_mut(&key), value) {
+        (Some(Value::Object(old)), Value::Object(new)) => {
+            for (k, v) in new {
+                merge(old, k, v);
+            }
+        }
+        (_, value) => {
+            out.insert(key, value);
+        }
     }
 }
 
@@ -396,7 +477,7 @@ async fn resolve_value(
                     value: v.clone(),
                 };
                 let set = ctx.with_selection_set(&ctx.item.node.selection_set);
-                Box::pin(resolve_container(&set, &child)).await
+                resolve_object(&set, &child).await
             }
         },
     }

@@ -431,6 +431,31 @@ pub fn prepare_import(
             })
         })
         .collect::<Result<Vec<_>, RecordError>>()?;
+    // The notes they become must fit a journal (refused here, before the game is written).
+    let notes: Vec<crate::journal::Note> = annotations
+        .iter()
+        .enumerate()
+        .filter_map(|(i, n)| match &n.request {
+            crate::journal::NoteRequest::Annotate {
+                ply,
+                glyph,
+                comment,
+            } => Some(crate::journal::Note {
+                seq: i as u32,
+                plies: entries.len() as u32,
+                at: n.at,
+                by: n.by.clone(),
+                body: crate::journal::NoteBody::Annotation {
+                    ply: *ply,
+                    glyph: *glyph,
+                    comment: comment.clone(),
+                },
+            }),
+            _ => None,
+        })
+        .collect();
+    crate::journal::check_room(rec.id, Default::default(), config.max_journal_bytes, &notes)
+        .map_err(|e| err(gid.clone(), None, format!("annotations: {e}")))?;
     let header = Header {
         id: rec.id,
         kind,

@@ -78,7 +78,7 @@ impl Store {
             }
             for kv in self.idem.scan_prefix(id.to_bytes()) {
                 let (k, v) = kv?;
-                let rec: IdemRecord = decode(&v, id, None)?;
+                let rec = IdemRecord::decode(&v, id)?;
                 if rec.first_ply + rec.count <= header.plies {
                     to[usize::from(IDEM)].insert(k, v)?;
                 }

@@ -5,7 +5,8 @@
 
 use super::*;
 use crate::journal::{
-    decode_note, encode_note, plan_note, tail_needed, Game, NewNote, Note, NoteBody, Noted, Planned,
+    check_room, decode_note, encode_note, needs_notes, plan_note, tail_needed, Game, JournalSize,
+    NewNote, Note, NoteBody, Noted, Planned,
 };
 use crate::study::{Study, StudyId};
 
@@ -36,31 +37,90 @@ impl Store {
         Ok(out)
     }
 
+    /// The size of a game's journal: kept from the last write, or counted from the stored
+    /// notes' lengths (not decoded). Called under `notes_lock`, as every journal write is.
+    fn journal_size(&self, id: GameId) -> Result<JournalSize> {
+        if let Some(size) = self.journal_sizes_lock().get(&id) {
+            return Ok(*size);
+        }
+        let mut size = JournalSize::default();
+        for kv in self.journal.scan_prefix(id.to_bytes()) {
+            let (_, v) = kv?;
+            // The note's JSON, without its checksum.
+            size.add_stored(v.len().saturating_sub(4));
+        }
+        Ok(size)
+    }
+
+    /// Keeps a journal's size after a write (or forgets it, `None`: counted again when next
+    /// needed). Only journals written lately are kept: it is a cache, bounded crudely.
+    pub(super) fn keep_journal_size(&self, id: GameId, size: Option<JournalSize>) {
+        let mut sizes = self.journal_sizes_lock();
+        match size {
+            Some(s) => {
+                if sizes.len() >= 65_536 {
+                    sizes.clear();
+                }
+                sizes.insert(id, s);
+            }
+            None => {
+                sizes.remove(&id);
+            }
+        }
+    }
+
+    fn journal_sizes_lock(&self) -> std::sync::MutexGuard<'_, HashMap<GameId, JournalSize>> {
+        self.journal_sizes.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// How many notes a game's journal holds, without reading them.
+    pub fn journal_len(&self, id: GameId) -> Result<u32> {
+        if !self.games.contains_key(id.to_bytes())? {
+            return Err(StoreError::NotFound(id));
+        }
+        match self.journal.scan_prefix(id.to_bytes()).next_back() {
+            Some(kv) => {
+                let (k, _) = kv?;
+                Ok(u32::from_be_bytes([k[8], k[9], k[10], k[11]]) + 1)
+            }
+            None => Ok(0),
+        }
+    }
+
     /// Writes what a note request decides, under the game's locks; see
-    /// [`crate::GameLog::write_note`].
+    /// [`crate::GameLog::write_note`]. An annotation reads nothing of the journal but its size.
     pub fn write_note(&self, req: NewNote) -> Result<Noted> {
         let id = req.game;
         let _notes = self.notes_lock.lock().unwrap_or_else(|e| e.into_inner());
         let header = self.header(id)?;
+        let size = self.journal_size(id)?;
+        let read_notes = || -> Result<Vec<Note>> {
+            if needs_notes(&req.request) {
+                self.stored_notes(id)
+            } else {
+                Ok(Vec::new())
+            }
+        };
         if header.status == Status::Finished {
             // No append can race: a finished game only gains notes.
-            let notes = self.stored_notes(id)?;
+            let notes = read_notes()?;
             let planned = plan_note(
                 &Game {
                     header: &header,
                     notes: &notes,
+                    size,
+                    max_bytes: self.config.max_journal_bytes,
                     tail: &[],
                 },
                 &req,
             )?;
-            let (noted, queued) =
-                self.write_planned(&header, planned, None, &req, notes.len() as u32)?;
+            let (noted, queued) = self.write_planned(&header, planned, None, &req, size)?;
             self.commit.wait(queued?)?;
             return Ok(noted);
         }
         let tip = self.tip(id)?;
         let mut tip = tip.lock().unwrap_or_else(|e| e.into_inner());
-        let notes = self.stored_notes(id)?;
+        let notes = read_notes()?;
         let header = tip.header.clone();
         let tail = match tail_needed(&req.request, &notes) {
             Some(from) if from < header.plies => self.entries(id, from, header.plies)?,
@@ -70,12 +130,13 @@ impl Store {
             &Game {
                 header: &header,
                 notes: &notes,
+                size,
+                max_bytes: self.config.max_journal_bytes,
                 tail: &tail,
             },
             &req,
         )?;
-        let (noted, queued) =
-            self.write_planned(&header, planned, Some(&tail), &req, notes.len() as u32)?;
+        let (noted, queued) = self.write_planned(&header, planned, Some(&tail), &req, size)?;
         if let Some(to) = noted.withdrawn_to {
             // sled has the shorter line now: the warm tip follows it, or is dropped so that
             // the next reader loads it from sled.
@@ -105,9 +166,10 @@ impl Store {
         planned: Vec<Planned>,
         tail: Option<&[Entry]>,
         req: &NewNote,
-        first_seq: u32,
+        size: JournalSize,
     ) -> Result<(Noted, std::result::Result<u64, sled::Error>)> {
         let id = header.id;
+        let first_seq = size.notes;
         let mut writes = Vec::new();
         let mut notes = Vec::new();
         let mut new_header = header.clone();
@@ -166,11 +228,22 @@ impl Store {
             );
             notes.push(note);
         }
+        // Whole now (a withdrawal's note holds its entries): within the journal's limits?
+        check_room(id, size, self.config.max_journal_bytes, &notes)?;
         if withdrawn_to.is_some() {
             // A withdrawal removes entries earlier records wrote (see `Store::log_ahead`).
             self.log_ahead(&writes)?;
         }
-        self.commit_writes_as(&writes, &[], withdrawn_to.is_some())?;
+        if let Err(e) = self.commit_writes_as(&writes, &[], withdrawn_to.is_some()) {
+            // Some of the notes may be in sled: count them again when next needed.
+            self.keep_journal_size(id, None);
+            return Err(e);
+        }
+        let mut after = size;
+        for n in &notes {
+            after.add(n);
+        }
+        self.keep_journal_size(id, Some(after));
         let queued = self.commit.submit(record(&writes));
         Ok((
             Noted {

@@ -88,6 +88,8 @@ impl Store {
         ));
         // Logged before sled has it as well as after (see `Store::log_ahead`).
         self.log_ahead(&writes)?;
+        // The journal gains the correction's note: its size is counted again when next needed.
+        self.keep_journal_size(id, None);
         self.commit_writes_as(&writes, &[], true)?;
         self.commit.wait_durable(record(&writes))?;
         // A finished game has no warm tip, but a reader may have loaded one meanwhile.

@@ -42,11 +42,11 @@ function hexPoints(cx, cy, r = S) {
 function unitIcon(cx, cy, unit, fill, extra, label) {
   const u = UNIT[unit] || { letter: '?', shape: 'circle' };
   let shape;
-  if (u.shape === 'circle') shape = `<circle cx="${cx}" cy="${cy}" r="9" fill="${fill}"/>`;
-  else if (u.shape === 'square') shape = `<rect x="${cx - 8}" y="${cy - 8}" width="16" height="16" fill="${fill}"/>`;
-  else if (u.shape === 'house') shape = `<path d="M${cx - 9},${cy + 8} L${cx - 9},${cy - 2} L${cx},${cy - 10} L${cx + 9},${cy - 2} L${cx + 9},${cy + 8} Z" fill="${fill}"/>`;
-  else shape = `<path d="M${cx},${cy - 10} L${cx + 10},${cy + 8} L${cx - 10},${cy + 8} Z" fill="${fill}"/>`;
-  return group('unit', label, `${shape}<text x="${cx}" y="${cy + 4}" text-anchor="middle" class="unit-letter">${u.letter}</text>`, extra);
+  if (u.shape === 'circle') shape = `<circle cx="${cx}" cy="${cy}" r="9" fill="${esc(fill)}"/>`;
+  else if (u.shape === 'square') shape = `<rect x="${cx - 8}" y="${cy - 8}" width="16" height="16" fill="${esc(fill)}"/>`;
+  else if (u.shape === 'house') shape = `<path d="M${cx - 9},${cy + 8} L${cx - 9},${cy - 2} L${cx},${cy - 10} L${cx + 9},${cy - 2} L${cx + 9},${cy + 8} Z" fill="${esc(fill)}"/>`;
+  else shape = `<path d="M${cx},${cy - 10} L${cx + 10},${cy + 8} L${cx - 10},${cy + 8} Z" fill="${esc(fill)}"/>`;
+  return group('unit', label, `${shape}<text x="${cx}" y="${cy + 4}" text-anchor="middle" class="unit-letter">${esc(u.letter)}</text>`, extra);
 }
 
 function itemWords(list) {
@@ -111,10 +111,10 @@ export function draw(svg, v, layout, persp) {
       body += text(cx, cy - 8, p ? `P${p.port}` : 'port', 'hex-label', { 'text-anchor': 'middle' });
     } else {
       const t = h.terrain || [];
-      body += `<polygon class="hex-bg land" points="${hexPoints(cx, cy)}" fill="${TERRAIN_FILL[t[0]] || '#ddd'}"/>`;
+      body += `<polygon class="hex-bg land" points="${hexPoints(cx, cy)}" fill="${esc(TERRAIN_FILL[t[0]] || '#ddd')}"/>`;
       if (t.length > 1) {
         const half = [[cx, cy - S], corner(cx, cy, 30), corner(cx, cy, -30), [cx, cy + S]].map((p) => p.map((n) => n.toFixed(1)).join(',')).join(' ');
-        body += `<polygon class="hex-half" points="${half}" fill="${TERRAIN_FILL[t[1]] || '#ddd'}"/>`;
+        body += `<polygon class="hex-half" points="${half}" fill="${esc(TERRAIN_FILL[t[1]] || '#ddd')}"/>`;
       }
       words.push(`${t.join(' and ') || 'land'}, £${h.landCost}`);
       body += text(cx, cy - 12, `£${h.landCost}`, 'hex-cost', { 'text-anchor': 'middle' });

@@ -40,7 +40,7 @@ function tribes(layout) {
 }
 
 function meeple(cx, cy, fill, cls = 'meeple') {
-  return `<path class="${cls}" fill="${fill}" d="M${cx - 6},${cy + 8} L${cx - 3},${cy} A4.2,4.2 0 1 1 ${cx + 3},${cy} L${cx + 6},${cy + 8} Z"/>`;
+  return `<path class="${esc(cls)}" fill="${esc(fill)}" d="M${cx - 6},${cy + 8} L${cx - 3},${cy} A4.2,4.2 0 1 1 ${cx + 3},${cy} L${cx + 6},${cy + 8} Z"/>`;
 }
 function palm(x, y) {
   return `<g class="palm"><rect x="${x - 1}" y="${y - 2}" width="2" height="9" fill="#7d5a2c"/><circle cx="${x}" cy="${y - 4}" r="5" fill="#1e8449"/></g>`;
@@ -49,7 +49,7 @@ function palace(x, y) {
   return `<path class="palace" d="M${x - 6},${y + 6} L${x - 6},${y - 1} L${x},${y - 7} L${x + 6},${y - 1} L${x + 6},${y + 6} Z" fill="#fdfdfd" stroke="#7a5c00" stroke-width="1"/>`;
 }
 function camel(x, y, fill) {
-  return `<path class="camel" fill="${fill}" stroke="#222" stroke-width="0.8" d="M${x - 9},${y + 6} L${x - 9},${y} Q${x - 6},${y - 7} ${x - 3},${y - 1} Q${x},${y - 8} ${x + 4},${y - 1} L${x + 7},${y - 5} L${x + 10},${y - 4} L${x + 8},${y + 1} L${x + 8},${y + 6} Z"/>`;
+  return `<path class="camel" fill="${esc(fill)}" stroke="#222" stroke-width="0.8" d="M${x - 9},${y + 6} L${x - 9},${y} Q${x - 6},${y - 7} ${x - 3},${y - 1} Q${x},${y - 8} ${x + 4},${y - 1} L${x + 7},${y - 5} L${x + 10},${y - 4} L${x + 8},${y + 1} L${x + 8},${y + 6} Z"/>`;
 }
 
 function meepleWords(m, trs) {
@@ -87,7 +87,7 @@ function drawTile(tile, index, space, trs, persp, turn) {
     const row = Math.floor(i / 3);
     const mx = x + 14 + col * 30;
     const my = y + 40 + row * 22;
-    b += `<g class="meeples" data-tribe="${t.tribe}" data-count="${tile.meeples[t.plural]}">${meeple(mx, my, t.fill)}${text(mx + 8, my + 8, `×${tile.meeples[t.plural]}`, 'count')}</g>`;
+    b += `<g class="meeples" data-tribe="${esc(t.tribe)}" data-count="${esc(tile.meeples[t.plural])}">${meeple(mx, my, t.fill)}${text(mx + 8, my + 8, `×${tile.meeples[t.plural]}`, 'count')}</g>`;
   });
   let px = x + 10;
   for (let i = 0; i < tile.palms; i++) { b += palm(px, y + TILE_H - 10); px += 12; }
@@ -176,7 +176,7 @@ export function draw(svg, v, layout, persp) {
     const who = s.seat === null || s.seat === undefined ? null : s.seat;
     let b = rect(sx, y, 34, 46, `spot${lay.free ? ' free' : ''}`, { rx: 3 });
     b += text(sx + 17, y + 42, s.cost, 'spot-cost', { 'text-anchor': 'middle' });
-    if (who !== null) b += `<circle cx="${sx + 17}" cy="${y + 17}" r="11" fill="${seatColour(persp, who)}" stroke="#222"/>` + text(sx + 17, y + 21, who, 'marker-seat', { 'text-anchor': 'middle' });
+    if (who !== null) b += `<circle cx="${sx + 17}" cy="${y + 17}" r="11" fill="${esc(seatColour(persp, who))}" stroke="#222"/>` + text(sx + 17, y + 21, who, 'marker-seat', { 'text-anchor': 'middle' });
     out += group('track-spot', `Turn order spot ${s.spot}, cost ${s.cost}${lay.free ? ' (free)' : ''}: ${who === null ? 'empty' : `marker of ${seatName(persp, who)}`}`, b,
       { 'data-path': `/turnOrderTrack/${i}`, 'data-spot': s.spot, 'data-cost': s.cost, 'data-seat': who === null ? '' : who });
   });
@@ -187,7 +187,7 @@ export function draw(svg, v, layout, persp) {
     const who = (v.bidOrder || [])[i];
     const sx = RX + i * 38;
     let b = rect(sx, y, 34, 30, 'spot', { rx: 3 });
-    if (who !== undefined && who !== null) b += `<circle cx="${sx + 17}" cy="${y + 15}" r="10" fill="${seatColour(persp, who)}" stroke="#222"/>` + text(sx + 17, y + 19, who, 'marker-seat', { 'text-anchor': 'middle' });
+    if (who !== undefined && who !== null) b += `<circle cx="${sx + 17}" cy="${y + 15}" r="10" fill="${esc(seatColour(persp, who))}" stroke="#222"/>` + text(sx + 17, y + 19, who, 'marker-seat', { 'text-anchor': 'middle' });
     out += group('bid-spot', `Bid queue spot ${q.spot}: ${who === undefined || who === null ? 'empty' : seatName(persp, who)}`, b,
       { 'data-path': `/bidOrder/${i}`, 'data-spot': q.spot, 'data-seat': who === undefined || who === null ? '' : who });
   });
@@ -223,10 +223,10 @@ export function draw(svg, v, layout, persp) {
   out += text(RX, y, 'Bag', 'section-title', { 'data-path': '/bag', 'data-leaf': 1 });
   trs.forEach((t, i) => {
     const bx = RX + 40 + i * 40;
-    out += `<g class="bag-tribe" data-tribe="${t.tribe}" data-count="${v.bag ? v.bag[t.plural] : 0}">${title(`${v.bag ? v.bag[t.plural] : 0} ${t.plural} in the bag`)}${meeple(bx, y - 8, t.fill)}${text(bx + 8, y, v.bag ? v.bag[t.plural] : 0, 'count')}</g>`;
+    out += `<g class="bag-tribe" data-tribe="${esc(t.tribe)}" data-count="${esc(v.bag ? v.bag[t.plural] : 0)}">${title(`${v.bag ? v.bag[t.plural] : 0} ${t.plural} in the bag`)}${meeple(bx, y - 8, t.fill)}${text(bx + 8, y, v.bag ? v.bag[t.plural] : 0, 'count')}</g>`;
   });
   y += 22;
-  out += `<g class="supply" data-palms="${v.palmsLeft}" data-palaces="${v.palacesLeft}">${palm(RX + 6, y - 4)}${text(RX + 16, y, `${v.palmsLeft} palm trees left`, 'small')}${palace(RX + 146, y - 4)}${text(RX + 156, y, `${v.palacesLeft} palaces left`, 'small')}</g>`;
+  out += `<g class="supply" data-palms="${esc(v.palmsLeft)}" data-palaces="${esc(v.palacesLeft)}">${palm(RX + 6, y - 4)}${text(RX + 16, y, `${v.palmsLeft} palm trees left`, 'small')}${palace(RX + 146, y - 4)}${text(RX + 156, y, `${v.palacesLeft} palaces left`, 'small')}</g>`;
   y += 18;
   const disc = (v.resourceDiscard || []).filter((c) => c.count > 0).map((c) => `${c.card}×${c.count}`).join(', ');
   out += text(RX, y, `Discard: ${disc || 'none'}${(v.djinnDiscard || []).length ? `; djinns: ${v.djinnDiscard.join(', ')}` : ''}`, 'tiny', { 'data-path': '/resourceDiscard', 'data-leaf': 1 });

@@ -2,7 +2,7 @@
 // and share values, the card display, the round track with the book display, the bonus
 // spaces, and one board per seat (action slots with backs for hidden plans, rest piles,
 // diamond and bookkeeping tracks, company tracks, pounds, hand size).
-import { esc, text, rect, seatName, seatColour, group, cap } from './common.js';
+import { esc, attrs, text, rect, seatName, seatColour, group, cap } from './common.js';
 
 const COMPANY_FILL = { black: '#222', red: '#c62828', white: '#fafafa', orange: '#ef8a17' };
 const KIND_FILL = { coffee: '#8d6e63', banana: '#f9d949', cotton: '#eceff1', expansion: '#90a4ae', bookkeeper: '#5c6bc0', diamond: '#4dd0e1' };
@@ -38,7 +38,7 @@ function cardWords(c) {
   return w;
 }
 function post(cx, cy, fill, r = 5) {
-  return `<circle class="post" cx="${cx.toFixed(1)}" cy="${cy.toFixed(1)}" r="${r}" fill="${fill}"/>`;
+  return `<circle class="post" cx="${cx.toFixed(1)}" cy="${cy.toFixed(1)}" r="${esc(r)}" fill="${esc(fill)}"/>`;
 }
 
 function cardFace(x, y, w, h, c, comps, extra = {}, label = null) {
@@ -46,12 +46,12 @@ function cardFace(x, y, w, h, c, comps, extra = {}, label = null) {
   const tc = DARK_KIND.has(c.kind) ? '#fff' : '#222';
   let b = rect(x, y, w, h, 'mcard-bg', { rx: 4, fill });
   b += `<text x="${x + 4}" y="${y + 12}" class="mcard-id" fill="${tc}">${esc(c.id)}</text>`;
-  b += `<text x="${x + w - 4}" y="${y + 12}" class="mcard-val" text-anchor="end" fill="${tc}">${c.value}</text>`;
+  b += `<text x="${x + w - 4}" y="${y + 12}" class="mcard-val" text-anchor="end" fill="${tc}">${esc(c.value)}</text>`;
   b += `<text x="${x + 4}" y="${y + 24}" class="mcard-kind" fill="${tc}">${esc(c.kind)}</text>`;
-  b += `<circle cx="${x + w - 8}" cy="${y + h - 8}" r="6" fill="#c62828"/><text x="${x + w - 8}" y="${y + h - 5}" text-anchor="middle" class="mcard-cost">${c.cost}</text>`;
+  b += `<circle cx="${x + w - 8}" cy="${y + h - 8}" r="6" fill="#c62828"/><text x="${x + w - 8}" y="${y + h - 5}" text-anchor="middle" class="mcard-cost">${esc(c.cost)}</text>`;
   let sx = x + 4;
   for (const [co, n] of Object.entries(c.shares || {})) {
-    for (let k = 0; k < n; k++) { b += `<rect x="${sx}" y="${y + h - 12}" width="7" height="7" fill="${(comps.get(co) || {}).fill || '#999'}" stroke="#333" stroke-width="0.6"/>`; sx += 9; }
+    for (let k = 0; k < n; k++) { b += `<rect x="${sx}" y="${y + h - 12}" width="7" height="7" fill="${esc((comps.get(co) || {}).fill || '#999')}" stroke="#333" stroke-width="0.6"/>`; sx += 9; }
   }
   return group('mcard', label || cardWords(c), b, { 'data-card': c.id, 'data-kind': c.kind, 'data-value': c.value, ...extra });
 }
@@ -67,7 +67,7 @@ function drawBase(base, comp, vc, ci) {
   const mcy = 350;
   const cx = r.x + r.width / 2;
   const cy = r.y + r.height / 2;
-  let b = `<rect class="base-bg" x="${MX + r.x * SC}" y="${MY + r.y * SC}" width="${r.width * SC}" height="${r.height * SC}" stroke="${comp.fill === '#fafafa' ? '#777' : comp.fill}"/>`;
+  let b = `<rect class="base-bg" x="${MX + r.x * SC}" y="${MY + r.y * SC}" width="${r.width * SC}" height="${r.height * SC}" stroke="${esc(comp.fill === '#fafafa' ? '#777' : comp.fill)}"/>`;
   const posts = new Map((vc ? vc.base : []).map((s) => [s.id, s.post]));
   for (const sp of base.spaces) {
     let x;
@@ -90,7 +90,7 @@ function drawBase(base, comp, vc, ci) {
     const X = MX + x * SC;
     const Y = MY + y * SC;
     const has = posts.get(sp.id);
-    b += `<g class="base-space" data-space="${sp.id}" data-post="${has ? 1 : 0}">${has ? post(X, Y, comp.fill, 4) : `<text x="${X.toFixed(1)}" y="${(Y + 3).toFixed(1)}" text-anchor="middle" class="coin">${sp.coins}</text>`}</g>`;
+    b += `<g class="base-space" data-space="${esc(sp.id)}" data-post="${has ? 1 : 0}">${has ? post(X, Y, comp.fill, 4) : `<text x="${X.toFixed(1)}" y="${(Y + 3).toFixed(1)}" text-anchor="middle" class="coin">${esc(sp.coins)}</text>`}</g>`;
   }
   const lx = MX + (r.x + (tall ? r.width / 2 : 4)) * SC;
   const ly = MY + (r.y + (tall ? -4 : -3)) * SC;
@@ -139,7 +139,7 @@ export function draw(svg, v, layout, persp) {
     b += text(x + 3, y + 23, rewardWords(reg.reward), 'tiny');
     for (let k = 0; k < reg.mines; k++) b += `<path class="mine" d="M${x + w - 8 - k * 9},${y + h - 4} l4,-8 l4,8 z"/>`;
     const comp = rv.company ? comps.get(rv.company) : null;
-    if (comp) b += `<rect class="tpost" x="${x + w / 2 - 9}" y="${y + h / 2 - 2}" width="18" height="18" rx="3" fill="${comp.fill}"/>`;
+    if (comp) b += `<rect class="tpost" x="${x + w / 2 - 9}" y="${y + h / 2 - 2}" width="18" height="18" rx="3" fill="${esc(comp.fill)}"/>`;
     const label = `Region ${reg.id} ${reg.name}: reward ${rewardWords(reg.reward) || 'none'}${reg.mines ? `, ${reg.mines} mine${reg.mines > 1 ? 's' : ''}` : ''}; ${comp ? `trading post of ${comp.name}` : 'no trading post'}`;
     out += `<g role="listitem">${group('region', label, b, { 'data-path': rv.i !== undefined ? `/map/${rv.i}` : null, 'data-region': reg.id, 'data-company': rv.company || '' })}</g>`;
   }
@@ -163,7 +163,7 @@ export function draw(svg, v, layout, persp) {
     else b += rect(x, yy, 100, 52, 'mcard-empty', { rx: 4 }) + text(x + 6, yy + 28, `${ds.id} empty`, 'muted');
     b += text(x + 104, yy + 20, ds.id, 'tiny');
     if (d.card) b += text(x + 104, yy + 36, `£${d.price}`, 'price-now');
-    out += `<g class="display-space" data-path="${d.i !== undefined ? `/display/${d.i}` : ''}" data-space="${ds.id}" data-card="${d.card ? d.card.id : ''}" data-price="${d.card ? d.price : ''}">${b}</g>`;
+    out += `<g${attrs({ class: 'display-space', 'data-path': d.i !== undefined ? `/display/${d.i}` : '', 'data-space': ds.id, 'data-card': d.card ? d.card.id : '', 'data-price': d.card ? d.price : '' })}>${b}</g>`;
   }
   y += 4 * 58 + 14;
 
@@ -205,7 +205,7 @@ export function draw(svg, v, layout, persp) {
     const who = bv.seat === null || bv.seat === undefined ? null : bv.seat;
     let b = rect(x, y, 54, 34, 'bonus-space', { rx: 3 });
     b += text(x + 3, y + 12, bs.id, 'tiny bold');
-    if (who !== null) b += `<circle cx="${x + 40}" cy="${y + 22}" r="8" fill="${seatColour(persp, who)}" stroke="#222"/>` + text(x + 40, y + 26, who, 'marker-seat', { 'text-anchor': 'middle' });
+    if (who !== null) b += `<circle cx="${x + 40}" cy="${y + 22}" r="8" fill="${esc(seatColour(persp, who))}" stroke="#222"/>` + text(x + 40, y + 26, who, 'marker-seat', { 'text-anchor': 'middle' });
     const tile = (v.bonusTiles || []).find((t) => t.id === bs.tile);
     if (tile) b += text(x + 3, y + 28, `tile ${tile.value}${tile.holder !== null && tile.holder !== undefined ? ` →${tile.holder}` : ''}`, 'tiny');
     out += group('bonus', `Bonus space ${bs.id} (${bs.kind}): ${who === null ? 'empty' : `marker of ${seatName(persp, who)}`}`, b, { 'data-path': bv.i !== undefined ? `/bonusSpaces/${bv.i}` : null, 'data-bonus': bs.id, 'data-seat': who === null ? '' : who });
@@ -251,10 +251,10 @@ export function draw(svg, v, layout, persp) {
       const cw = Math.min(12, (sw - 80) / n);
       for (let q = 0; q < n; q++) {
         const x = sx + 66 + q * cw;
-        t += rect(x, ty, cw - 1, 12, `track-cell${q === at ? ' at' : ''}`, q === at ? { style: `fill:${colour}` } : {});
+        t += rect(x, ty, cw - 1, 12, `track-cell${q === at ? ' at' : ''}`, q === at ? { 'data-fill': colour } : {});
         if (values && values[q] !== null && values[q] !== undefined && cw >= 10) t += text(x + (cw - 1) / 2, ty + 9, values[q], 'track-val', { 'text-anchor': 'middle' });
       }
-      return `<g class="track" data-track="${label}" data-space="${at}" data-path="${path}" data-leaf="1">${t}</g>`;
+      return `<g class="track"${attrs({ 'data-track': label, 'data-space': at, 'data-path': path, 'data-leaf': 1 })}>${t}</g>`;
     };
     b += trackRow(0, 'diamonds', layout.diamondTrack.spaces.length, s.diamondSpace, P('diamondSpace'), layout.diamondTrack.spaces.map((x) => x.value));
     b += trackRow(1, 'bookkeeping', layout.bookkeepingTrack.spaces.length, s.bookkeepingSpace, P('bookkeepingSpace'), layout.bookkeepingTrack.spaces.map((x) => x.value));
@@ -262,7 +262,7 @@ export function draw(svg, v, layout, persp) {
       const side = (layout.trackSides || []).find((t) => t.id === sides.get(ct.company));
       const n = side ? side.spaces.length : 15;
       b += trackRow(2 + k, (comps.get(ct.company) || { name: ct.company }).name, n, ct.space, `/seats/${i}/companyTracks/${k}`, side ? side.spaces.map((x) => x.shares || null) : null)
-        .replace('class="track"', `class="track company-track" data-company="${ct.company}" data-track-shares="${ct.trackShares}" data-card-shares="${ct.cardShares === null || ct.cardShares === undefined ? '' : ct.cardShares}"`);
+        .replace('class="track"', `class="track company-track"${attrs({ 'data-company': ct.company, 'data-track-shares': ct.trackShares, 'data-card-shares': ct.cardShares === null || ct.cardShares === undefined ? '' : ct.cardShares })}`);
     });
     const bookWords = (s.books || []).map((bk) => `${bk.book.id}${bk.faceUp ? '' : '(used)'}`).join(' ');
     b += text(sx + 8, seatTop + 140 + 6 * 17 + 4, `books: ${bookWords || 'none'}${s.startTile ? ` · start ${s.startTile.id}` : ''}`, 'tiny');
@@ -273,6 +273,10 @@ export function draw(svg, v, layout, persp) {
   });
   void cap;
   svg.innerHTML = out;
+  // The seat's colour on its track markers through the style object: a `style` attribute in
+  // the markup would be refused by the page's policy (no inline style), and the style sheet's
+  // fill for track cells outranks a `fill` attribute.
+  for (const el of svg.querySelectorAll('[data-fill]')) el.style.fill = el.dataset.fill;
 }
 
 export function legendNotes(layout) {
