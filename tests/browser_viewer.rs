@@ -8,21 +8,9 @@
 
 mod common;
 
-use common::browser::Page;
+use common::browser::{shots, Page, MESSAGE_SHOWN};
 use common::{create_game, data, gql, play_first, Server};
 use serde_json::{json, Value};
-use std::path::PathBuf;
-
-/// True once the page shows a message (an element that exists, is visible and says something).
-const MESSAGE_SHOWN: &str =
-    "(() => { const m = document.querySelector('#message'); return !!m && !m.hidden && m.textContent.trim() !== ''; })()";
-
-fn shots() -> PathBuf {
-    PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../target/browser-screenshots"
-    ))
-}
 
 /// The API's view of `id` at `ply`, with `args` (e.g. `(seat: 1)`).
 fn api_view(server: &Server, id: &str, ply: u64, args: &str) -> Value {

@@ -10,13 +10,12 @@
 //! (screenshots in `target/browser-screenshots/csp-*.png`). Over HTTP: the headers each
 //! answer carries, and a forged `Host` kept out of the policy.
 
-use crate::common::browser::Page;
+use crate::common::browser::{shots, Page, MESSAGE_SHOWN};
 use crate::common::{create_game, data, gql, play_first, urlencode, Server};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -31,17 +30,6 @@ const PROBE: &str = "window.__csp = []; document.addEventListener('securitypolic
 
 /// True once a viewer follows its game live (its WebSocket acknowledged).
 const LIVE: &str = "document.querySelector('#live-status')?.dataset.state === 'on'";
-
-/// True once the page shows a message (visible, with words in it).
-const MESSAGE_SHOWN: &str =
-    "(() => { const m = document.querySelector('#message'); return !!m && !m.hidden && m.textContent.trim() !== ''; })()";
-
-fn shots() -> PathBuf {
-    PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../target/browser-screenshots"
-    ))
-}
 
 /// A server on another origin that records every request (its head and body) and answers
 /// as a permissive GraphQL API would, with markup in every value a page might show.

@@ -251,3 +251,15 @@ impl Drop for Page {
         let _ = self.child.wait();
     }
 }
+
+/// True once the page shows a message (an element that exists, is visible and says something).
+pub const MESSAGE_SHOWN: &str =
+    "(() => { const m = document.querySelector('#message'); return !!m && !m.hidden && m.textContent.trim() !== ''; })()";
+
+/// Where the browser tests write their screenshots.
+pub fn shots() -> std::path::PathBuf {
+    std::path::PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../target/browser-screenshots"
+    ))
+}
