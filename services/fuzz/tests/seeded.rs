@@ -90,3 +90,9 @@ fn filter() {
 fn graphql() {
     run("graphql", 8_000);
 }
+
+#[test]
+fn graphql_shapes() {
+    // Documents of up to six thousand fragments: some 80 inputs a second.
+    run("graphql-shapes", 400);
+}

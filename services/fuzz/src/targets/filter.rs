@@ -27,7 +27,7 @@ use store::Entry;
 const SLOW: Duration = Duration::from_millis(200);
 
 /// This thread's CPU time (not wall time: other processes on the machine do not count).
-fn thread_cpu() -> Duration {
+pub(crate) fn thread_cpu() -> Duration {
     let mut ts = libc::timespec {
         tv_sec: 0,
         tv_nsec: 0,

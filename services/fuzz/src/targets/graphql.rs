@@ -57,10 +57,12 @@ pub enum SetupError {
     Schema(String),
 }
 
-struct Env {
-    rt: tokio::runtime::Runtime,
-    schema: Guarded<LudologSchema>,
-    app: Arc<App>,
+/// The schema behind the guard, its store and runtime, and what the seeds need to know of it
+/// (shared with the `graphql-shapes` target, which runs its documents through the same).
+pub(crate) struct Env {
+    pub(crate) rt: tokio::runtime::Runtime,
+    pub(crate) schema: Guarded<LudologSchema>,
+    pub(crate) app: Arc<App>,
     /// Seat tokens of the active games, in order (game, seat).
     tokens: Vec<String>,
     /// Where each active game's tokens start in `tokens`.
@@ -74,7 +76,7 @@ struct Env {
     _dir: tempfile::TempDir,
 }
 
-fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
+pub(crate) fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .thread_stack_size(2 << 20)
@@ -96,7 +98,8 @@ fn token(t: &str) -> Caller {
     }
 }
 
-fn setup() -> Result<Env, SetupError> {
+/// A fresh store with sample and active games, and the schema over it behind the guard.
+pub(crate) fn setup() -> Result<Env, SetupError> {
     let dir = crate::targets::import::temp_dir("ludolog-fuzz-graphql-")?;
     let store = Store::open(dir.path(), registry(), Config::default())?;
     let analysis = analysis::Analysis::attach(&store, [5; 16])?;
@@ -206,6 +209,22 @@ fn play_a_little(env: &Env, id: &str, tokens: &[String], plies: usize) {
     }
 }
 
+/// Runs one request through the guarded schema on the fuzzing thread. A panic goes on up (the
+/// driver records it) after the runtime, which it may have left half-way through a task, is
+/// replaced by a fresh one for the next request.
+pub(crate) fn answer(env: &mut Env, req: Request) -> async_graphql::Response {
+    let ran = catch_unwind(AssertUnwindSafe(|| env.rt.block_on(env.schema.answer(req))));
+    match ran {
+        Ok(r) => r,
+        Err(p) => {
+            if let Ok(rt) = runtime() {
+                env.rt = rt;
+            }
+            resume_unwind(p);
+        }
+    }
+}
+
 pub struct Graphql {
     env: Env,
     examples: Vec<String>,
@@ -233,7 +252,7 @@ impl Graphql {
 }
 
 /// The stable part of an error message, for features.
-fn message_class(m: &str) -> String {
+pub(crate) fn message_class(m: &str) -> String {
     m.chars()
         .take_while(|c| !matches!(c, '"' | '`' | '\'' | ':'))
         .filter(|c| !c.is_ascii_digit())
@@ -457,19 +476,7 @@ impl Target for Graphql {
         let req = Request::new(text.as_ref())
             .variables(Variables::from_json(self.env.vars.clone()))
             .data(caller);
-        let ran = catch_unwind(AssertUnwindSafe(|| {
-            self.env.rt.block_on(self.env.schema.answer(req))
-        }));
-        let resp = match ran {
-            Ok(r) => r,
-            Err(p) => {
-                // The runtime may be left half-way through a task: a fresh one for the next.
-                if let Ok(rt) = runtime() {
-                    self.env.rt = rt;
-                }
-                resume_unwind(p);
-            }
-        };
+        let resp = answer(&mut self.env, req);
         let body = serde_json::to_string(&resp).map_err(|e| {
             Violation::new(
                 "response-not-serializable",

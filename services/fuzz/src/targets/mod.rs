@@ -4,7 +4,9 @@
 //! - `reducer-<game>`: scripts walking a game with mutated legal moves;
 //! - `import`: mutated game records through the store's importer;
 //! - `filter`: mutated CEL position filters, compiled and evaluated;
-//! - `graphql`: whole GraphQL requests against the in-process schema.
+//! - `graphql`: whole GraphQL requests against the in-process schema;
+//! - `graphql-shapes`: documents of hostile shape (fragment graphs, repeated fields) built
+//!   from a program, against the same schema, the guard's field limit checked by an oracle.
 //!
 //! `<game>` is `five-tribes`, `caledonia` or `mombasa`.
 
@@ -14,6 +16,7 @@ pub mod graphql;
 pub mod import;
 pub mod notation;
 pub mod reducer;
+pub mod shapes;
 
 use crate::target::Target;
 use rules_core::GameKind;
@@ -29,6 +32,7 @@ pub const NAMES: &[&str] = &[
     "import",
     "filter",
     "graphql",
+    "graphql-shapes",
 ];
 
 /// Why a target could not be built.
@@ -60,6 +64,7 @@ pub fn build(name: &str, seed: u64) -> Result<Box<dyn Target>, BuildError> {
         "import" => Ok(Box::new(import::Import::new()?)),
         "filter" => Ok(Box::new(filter::FilterTarget::new())),
         "graphql" => Ok(Box::new(graphql::Graphql::new()?)),
+        "graphql-shapes" => Ok(Box::new(shapes::Shapes::new()?)),
         _ => Err(BuildError::Unknown(name.to_string())),
     }
 }
