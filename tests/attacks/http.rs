@@ -356,7 +356,8 @@ fn every_limit_is_a_setting_with_its_default_in_the_example_file() {
     ))
     .unwrap();
     for name in [
-        "max-fields",
+        "max-selections",
+        "max-recursion",
         "header-timeout-secs",
         "max-connections",
         "max-connections-per-addr",
@@ -385,7 +386,7 @@ fn the_time_limit_answers_while_a_heavy_document_validates_and_health_goes_on() 
     // still answers at its time, and /healthz all along, even with two such at once.
     let server = Server::start(&[
         "--no-samples",
-        "--max-fields",
+        "--max-selections",
         "100000000",
         "--max-complexity",
         "1000000000",

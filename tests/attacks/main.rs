@@ -3,6 +3,8 @@
 //! fails if the defect it names comes back.
 //!
 //! # Layout
+//! - `fragments`: fragment graphs validation could not survive (unused, deep, spreads of
+//!   nothing), found by the `graphql-shapes` fuzz target.
 //! - `http`: fragment fan-out and repeated fields, slow headers, persisted mutations over GET,
 //!   oversized chunked bodies.
 //! - `ws`: idle sockets, per-socket operations, the origin list, rate and time limits on a socket.
@@ -15,6 +17,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod fragments;
 mod heavy;
 mod http;
 mod journal;

@@ -11,8 +11,9 @@
 //! (`nulls`), errors async-graphql raised itself get their code (`label`), and a response
 //! larger than the limit is replaced by a `LIMIT_EXCEEDED` error.
 
-use crate::limits::{alias_count, expanded_fields, text_nesting, value_nesting, Limits};
+use crate::limits::{alias_count, text_nesting, value_nesting, Limits};
 use crate::schema::LudologSchema;
+use crate::shape::{shape, Malformed};
 use async_graphql::parser::types::OperationType;
 use async_graphql::{BatchRequest, BatchResponse, Data, Executor, Request, Response, ServerError};
 use futures_util::future::BoxFuture;
@@ -207,29 +208,50 @@ impl<E: Executor> Guarded<E> {
                 ),
             ));
         }
-        match expanded_fields(doc) {
-            Err(name) => Err(refusal(
-                "BAD_QUERY",
-                format!("fragment {name} spreads itself (through a cycle of spreads)"),
-            )),
-            Ok(n) if n > l.max_fields => {
-                Err(refusal(
-                    "LIMIT_EXCEEDED",
-                    format!(
-                    "the document selects {} fields once its fragments are expanded; at most {} \
-                     are allowed",
-                    if n == usize::MAX { "more than 2^64".to_string() } else { n.to_string() },
-                    l.max_fields
-                ),
+        let shape = match shape(doc) {
+            Ok(shape) => shape,
+            Err(Malformed::Cycle(name)) => {
+                return Err(refusal(
+                    "BAD_QUERY",
+                    format!("fragment {name} spreads itself (through a cycle of spreads)"),
                 ))
             }
-            Ok(n) => {
-                if crate::offload::is_heavy(req.query.len(), n) {
-                    req.data.insert(crate::offload::Heavy);
-                }
-                Ok(())
+            Err(Malformed::Unused(name)) => {
+                return Err(refusal(
+                    "BAD_QUERY",
+                    format!("fragment {name} is spread by no operation"),
+                ))
             }
+        };
+        if shape.selections > l.max_selections {
+            let n = if shape.selections == usize::MAX {
+                "more than 2^64".to_string()
+            } else {
+                shape.selections.to_string()
+            };
+            return Err(refusal(
+                "LIMIT_EXCEEDED",
+                format!(
+                    "the document holds {n} selections once its fragments are expanded; at \
+                     most {} are allowed",
+                    l.max_selections
+                ),
+            ));
         }
+        if shape.depth > l.max_recursion {
+            return Err(refusal(
+                "LIMIT_EXCEEDED",
+                format!(
+                    "the document nests {} deep once its fragments are expanded; at most {} \
+                     levels are allowed",
+                    shape.depth, l.max_recursion
+                ),
+            ));
+        }
+        if crate::offload::is_heavy(req.query.len(), shape.selections) {
+            req.data.insert(crate::offload::Heavy);
+        }
+        Ok(())
     }
 
     /// Runs a checked request, catching a panic anywhere in it.

@@ -15,6 +15,8 @@
 //! - `hub`: per-game broadcast that wakes subscriptions after appends.
 //! - `metrics`: Prometheus text for `/metrics`.
 //! - `limits`: the request limits and the checks that run before any recursive parse.
+//! - `shape`: what a document's operations come to once its fragments are expanded (a cycle
+//!   and an unused fragment refused), measured before validation walks it.
 //! - `budget`: the response budget large answers charge while they are built, and the
 //!   extension that gives each execution its own (with the journals it read).
 //! - `guard`: the schema as every transport runs it: limits first, a panic net around it.
@@ -37,6 +39,7 @@ pub mod objects;
 pub mod offload;
 pub mod perspective;
 pub mod schema;
+pub mod shape;
 pub mod stats;
 pub mod typed;
 pub mod types;
@@ -152,6 +155,7 @@ pub fn build_schema(app: Arc<App>) -> schema::LudologSchema {
         schema::Subscription,
     )
     .limit_depth(app.config.limits.max_depth)
+    .limit_recursive_depth(app.config.limits.max_recursion)
     .limit_complexity(app.config.limits.max_complexity)
     .extension(offload::Offload)
     .extension(budget::PerRequest {

@@ -10,7 +10,6 @@
 
 use async_graphql::parser::types::{ExecutableDocument, Selection, SelectionSet};
 use async_graphql::Value;
-use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 /// The request limits (all configurable, see `ludolog serve --help`).
@@ -36,10 +35,13 @@ pub struct Limits {
     pub rate_burst: u32,
     /// Most requests in one batch.
     pub max_batch: usize,
-    /// Most fields a document selects once every fragment spread is expanded (its operations
-    /// and its fragments together), checked before validation: validation and the complexity
-    /// check walk the expanded document, so this bounds what they cost.
-    pub max_fields: usize,
+    /// Most selections (fields, spreads and inline fragments) a document's operations hold once
+    /// every fragment spread is expanded, checked before validation (see `shape`).
+    pub max_selections: usize,
+    /// Deepest selection set once spreads are expanded, a level per field with a selection
+    /// set, per spread and per inline fragment (async-graphql's recursion limit, checked
+    /// before validation too).
+    pub max_recursion: usize,
     /// Longest a connection may take to send a request's head (and to send the next one on a
     /// kept-alive connection).
     pub header_timeout: Duration,
@@ -68,7 +70,8 @@ impl Default for Limits {
             rate_per_second: 200,
             rate_burst: 400,
             max_batch: 16,
-            max_fields: 2_000,
+            max_selections: 2_000,
+            max_recursion: 32,
             header_timeout: Duration::from_secs(10),
             max_connections: 2_048,
             max_connections_per_addr: 256,
@@ -175,85 +178,6 @@ pub fn alias_count(doc: &ExecutableDocument) -> usize {
     count
 }
 
-/// The fields a document selects once every fragment spread is expanded: each operation's and
-/// each fragment definition's, added up (validation walks both). `Err` names a fragment that
-/// spreads itself through a cycle.
-///
-/// Linear in the document, however the spreads fan out: each fragment's expanded size is worked
-/// out once, in post-order over the spread graph, and then added wherever it is spread. The walk
-/// keeps its own stack, so a chain of ten thousand spreads cannot overflow the thread's. Sizes
-/// saturate at `usize::MAX` (thirty fragments each spreading the next twice come to 2^30).
-pub fn expanded_fields(doc: &ExecutableDocument) -> Result<usize, String> {
-    let own: HashMap<&str, (usize, Vec<&str>)> = doc
-        .fragments
-        .iter()
-        .map(|(name, f)| (name.as_str(), direct(&f.node.selection_set.node)))
-        .collect();
-    let mut size: HashMap<&str, usize> = HashMap::with_capacity(own.len());
-    let mut on_path: HashSet<&str> = HashSet::new();
-    for root in own.keys() {
-        let mut stack = vec![(*root, false)];
-        while let Some((name, expanded)) = stack.pop() {
-            let Some((fields, spreads)) = own.get(name) else {
-                continue; // an unknown fragment: validation says so, and it costs nothing
-            };
-            if expanded {
-                let total = spreads.iter().fold(*fields, |t, s| {
-                    t.saturating_add(size.get(s).copied().unwrap_or(0))
-                });
-                size.insert(name, total);
-                on_path.remove(name);
-                continue;
-            }
-            if size.contains_key(name) {
-                continue;
-            }
-            on_path.insert(name);
-            stack.push((name, true));
-            for s in spreads {
-                if on_path.contains(s) {
-                    return Err((*s).to_string());
-                }
-                if !size.contains_key(s) {
-                    stack.push((s, false));
-                }
-            }
-        }
-    }
-    let expand = |(fields, spreads): (usize, Vec<&str>)| {
-        spreads.iter().fold(fields, |t, s| {
-            t.saturating_add(size.get(s).copied().unwrap_or(0))
-        })
-    };
-    let operations = doc
-        .operations
-        .iter()
-        .map(|(_, op)| expand(direct(&op.node.selection_set.node)));
-    Ok(operations
-        .chain(size.values().copied())
-        .fold(0, usize::saturating_add))
-}
-
-/// A selection set's own fields (nested field selections and inline fragments included) and the
-/// fragments it spreads, once per spread.
-fn direct(set: &SelectionSet) -> (usize, Vec<&str>) {
-    let (mut fields, mut spreads) = (0usize, Vec::new());
-    let mut sets = vec![set];
-    while let Some(set) = sets.pop() {
-        for item in &set.items {
-            match &item.node {
-                Selection::Field(f) => {
-                    fields += 1;
-                    sets.push(&f.node.selection_set.node);
-                }
-                Selection::InlineFragment(f) => sets.push(&f.node.selection_set.node),
-                Selection::FragmentSpread(s) => spreads.push(s.node.fragment_name.node.as_str()),
-            }
-        }
-    }
-    (fields, spreads)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -288,59 +212,5 @@ mod tests {
         while let Value::List(mut items) = v {
             v = items.pop().unwrap_or(Value::Null);
         }
-    }
-
-    fn fields(q: &str) -> Result<usize, String> {
-        expanded_fields(&async_graphql::parser::parse_query(q).unwrap())
-    }
-
-    #[test]
-    fn expanded_fields_count_every_spread_once_per_use() {
-        assert_eq!(fields("{ a b { c } }"), Ok(3));
-        assert_eq!(fields("{ a ... on Q { b c } }"), Ok(3));
-        // The operation's 1 + 2 × F (2 fields), and F's definition itself: 1 + 4 + 2.
-        assert_eq!(fields("{ x ...F ...F } fragment F on Q { y z }"), Ok(7));
-        // A diamond: G is counted each time it is reached.
-        let diamond = "{ ...A } fragment A on Q { ...B ...C } fragment B on Q { ...G } \
-                       fragment C on Q { ...G } fragment G on Q { g }";
-        // A=2, B=1, C=1, G=1; the operation 2.
-        assert_eq!(fields(diamond), Ok(2 + 2 + 1 + 1 + 1));
-    }
-
-    #[test]
-    fn a_fan_out_of_thirty_levels_is_counted_at_once_and_saturates_past_usize() {
-        let mut q = String::from("{ ...F0 }");
-        for i in 0..30 {
-            q += &format!(" fragment F{i} on Query {{ ...F{} ...F{} }}", i + 1, i + 1);
-        }
-        q += " fragment F30 on Query { __typename rules { kind } }";
-        let start = std::time::Instant::now();
-        let n = fields(&q).unwrap();
-        assert!(n >= 3 << 30, "{n}");
-        assert!(start.elapsed() < std::time::Duration::from_secs(1));
-        let mut q = String::from("{ ...F0 }");
-        for i in 0..200 {
-            q += &format!(" fragment F{i} on Query {{ ...F{} ...F{} }}", i + 1, i + 1);
-        }
-        q += " fragment F200 on Query { a }";
-        assert_eq!(fields(&q), Ok(usize::MAX));
-    }
-
-    #[test]
-    fn a_cycle_is_named_and_a_long_chain_does_not_recurse() {
-        let cycle = fields("{ ...A } fragment A on Q { ...B } fragment B on Q { a ...A }");
-        assert!(
-            matches!(cycle.as_ref().map_err(String::as_str), Err("A" | "B")),
-            "{cycle:?}"
-        );
-        assert!(fields("{ ...A } fragment A on Q { ...A }").is_err());
-        let mut q = String::from("{ ...F0 }");
-        for i in 0..20_000 {
-            q += &format!(" fragment F{i} on Q {{ a ...F{} }}", i + 1);
-        }
-        q += " fragment F20000 on Q { a }";
-        let n = fields(&q).unwrap();
-        // The operation reaches 20,001 fields; definitions add 1 + 2 + … + 20,001.
-        assert_eq!(n, 20_001 + 20_001 * 20_002 / 2);
     }
 }

@@ -3,8 +3,8 @@
 //! async-graphql validates a document and checks its complexity synchronously, inside one poll
 //! of the request's future: however long that takes, nothing else runs on that worker thread,
 //! and a time limit waiting on the same thread cannot answer. The guard bounds the work
-//! (`limits::expanded_fields`), and this bounds where it happens: a document at least `LONG`
-//! bytes long, or selecting at least `WIDE` fields once its fragments are expanded, is marked
+//! (`shape`), and this bounds where it happens: a document at least `LONG`
+//! bytes long, or holding at least `WIDE` selections once its fragments are expanded, is marked
 //! `Heavy` by `Guarded::check` and validates inside `block_in_place`, so the runtime first hands
 //! this thread's other tasks (`/healthz`, other requests, the timer of this request's own time
 //! limit, since `Guarded` runs each execution as a task of its own) to another thread. Small
@@ -19,15 +19,16 @@ use tokio::runtime::{Handle, RuntimeFlavor};
 
 /// Documents at least this long, in bytes, validate off the worker thread.
 pub const LONG: usize = 8 << 10;
-/// Documents selecting at least this many fields once their fragments are expanded, too.
+/// Documents holding at least this many selections once their fragments are expanded, too.
 pub const WIDE: usize = 500;
 
 /// The mark `Guarded::check` puts in a request's data when its document is long or wide.
 pub struct Heavy;
 
-/// Whether a document of `len` bytes selecting `fields` fields validates off the worker thread.
-pub fn is_heavy(len: usize, fields: usize) -> bool {
-    len >= LONG || fields >= WIDE
+/// Whether a document of `len` bytes holding `selections` selections once expanded validates
+/// off the worker thread.
+pub fn is_heavy(len: usize, selections: usize) -> bool {
+    len >= LONG || selections >= WIDE
 }
 
 /// The schema extension.

@@ -31,7 +31,7 @@ fn service_limits() -> Limits {
         max_depth: 64,
         max_complexity: usize::MAX / 4,
         max_aliases: 100_000,
-        max_fields: usize::MAX,
+        max_selections: usize::MAX,
         max_response_bytes: 1 << 30,
         ..Limits::default()
     }

@@ -88,10 +88,14 @@ pub struct ServeArgs {
     /// Requests one client may make at once above the sustained rate [default: 400].
     #[arg(long, env = "LUDOLOG_RATE_BURST", help_heading = "Limits")]
     pub rate_burst: Option<u32>,
-    /// Most fields a query may select once its fragments are expanded, checked before
-    /// validation [default: 2000].
-    #[arg(long, env = "LUDOLOG_MAX_FIELDS", help_heading = "Limits")]
-    pub max_fields: Option<usize>,
+    /// Most selections (fields, fragment spreads, inline fragments) a query's operations may
+    /// hold once its fragments are expanded, checked before validation [default: 2000].
+    #[arg(long, env = "LUDOLOG_MAX_SELECTIONS", help_heading = "Limits")]
+    pub max_selections: Option<usize>,
+    /// Deepest selection set once fragments are expanded, a level per field with a selection
+    /// set, per spread and per inline fragment, checked before validation [default: 32].
+    #[arg(long, env = "LUDOLOG_MAX_RECURSION", help_heading = "Limits")]
+    pub max_recursion: Option<usize>,
     /// Seconds a connection may take to send a request's head, or to start the next one on a
     /// kept-alive connection [default: 10].
     #[arg(long, env = "LUDOLOG_HEADER_TIMEOUT_SECS", help_heading = "Limits")]
@@ -170,7 +174,8 @@ struct FileConfig {
     rate_limit: Option<u32>,
     rate_burst: Option<u32>,
     cors_origin: Option<Vec<String>>,
-    max_fields: Option<usize>,
+    max_selections: Option<usize>,
+    max_recursion: Option<usize>,
     header_timeout_secs: Option<u64>,
     max_connections: Option<usize>,
     max_connections_per_addr: Option<usize>,
@@ -240,7 +245,14 @@ pub fn settings(args: ServeArgs) -> Result<Settings> {
             .unwrap_or(d.rate_per_second),
         rate_burst: args.rate_burst.or(file.rate_burst).unwrap_or(d.rate_burst),
         max_batch: args.max_batch.or(file.max_batch).unwrap_or(d.max_batch),
-        max_fields: args.max_fields.or(file.max_fields).unwrap_or(d.max_fields),
+        max_selections: args
+            .max_selections
+            .or(file.max_selections)
+            .unwrap_or(d.max_selections),
+        max_recursion: args
+            .max_recursion
+            .or(file.max_recursion)
+            .unwrap_or(d.max_recursion),
         header_timeout: args
             .header_timeout_secs
             .or(file.header_timeout_secs)

@@ -1,15 +1,9 @@
-//! The document a [`Program`] builds: its spreads resolved, its text, and the oracle's count.
+//! The document a [`Program`] builds: its spreads resolved, and its text.
 //!
 //! [`Program::resolve`] expands each group into its fragments and resolves every spread to a
 //! fragment's index (a relative spread falling outside the fragments is left out; a selection
 //! set left empty gets a `__typename`, so every document is valid syntax). [`Doc::render`]
-//! writes the text. [`Doc::count`] is the oracle the target checks the guard against: the
-//! fields the document selects once every spread is expanded — each operation's and each
-//! fragment definition's, added up, as `Limits::max_fields` is defined — worked out from the
-//! program's own structure (never from the text, never by `api::limits`), memoized per
-//! fragment in post-order over the spread graph with an explicit stack, so a chain of
-//! thousands of spreads needs no deep recursion. A spread reaching a fragment still on the
-//! walk's path is a cycle.
+//! writes the text; `count` says what the oracle makes of it.
 
 use super::program::{Dir, Item, On, OpKind, Program, To, FIELDS};
 
@@ -46,31 +40,6 @@ pub struct Doc {
     pub operations: Vec<(OpKind, Vec<Sel>)>,
     /// The operation name the request sends.
     pub operation_name: Option<String>,
-}
-
-/// What the oracle says of a document.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Count {
-    /// Fields selected once every spread is expanded, operations and fragment definitions
-    /// together (saturating; meaningless where there is a cycle).
-    pub fields: u64,
-    /// Spreads in the expanded document, likewise.
-    pub spreads: u64,
-    /// Spreads in the operations' expansions alone (what a walk from the operations meets).
-    pub op_spreads: u64,
-    /// The longest path of spreads anywhere in the document (a spread of an undefined
-    /// fragment ends one).
-    pub longest: u64,
-    /// Some fragment reaches itself through spreads (reachable from an operation or not).
-    pub cycle: bool,
-    /// Some spread names a fragment the document does not define.
-    pub missing: bool,
-    /// Aliased fields as written (the guard's alias limit counts these).
-    pub aliases: usize,
-    /// Deepest nesting of inline fragments.
-    pub inline_depth: usize,
-    /// The parser accepts the operations: one, or all named (names are unique by construction).
-    pub parses: bool,
 }
 
 fn resolve_to(to: To, base: i64, n: usize) -> Option<Option<usize>> {
@@ -160,7 +129,7 @@ fn dir_text(s: &mut String, d: Dir) {
 }
 
 fn field_text(s: &mut String, kind: u8, dir: Dir) {
-    let (head, tail, _) = FIELDS[kind as usize % FIELDS.len()];
+    let (head, tail, _, _) = FIELDS[kind as usize % FIELDS.len()];
     s.push_str(head);
     dir_text(s, dir);
     s.push_str(tail);
@@ -203,62 +172,6 @@ fn render_body(s: &mut String, body: &[Sel]) {
     s.push_str(" }");
 }
 
-/// A body's own fields and spreads (inline fragments looked into), where its spreads go.
-#[derive(Default)]
-struct Own {
-    fields: u64,
-    spreads: u64,
-    targets: Vec<usize>,
-    missing: bool,
-    aliases: usize,
-    depth: usize,
-}
-
-fn own(body: &[Sel], o: &mut Own, depth: usize) {
-    o.depth = o.depth.max(depth);
-    for sel in body {
-        match sel {
-            Sel::Field { kind, alias, .. } => {
-                o.fields += u64::from(FIELDS[*kind as usize % FIELDS.len()].2);
-                o.aliases += usize::from(alias.is_some());
-            }
-            Sel::Repeat { kind, count } => {
-                o.fields += u64::from(FIELDS[*kind as usize % FIELDS.len()].2) * u64::from(*count);
-            }
-            Sel::Spread { to, .. } => {
-                o.spreads += 1;
-                match to {
-                    Some(t) => o.targets.push(*t),
-                    None => o.missing = true,
-                }
-            }
-            Sel::Inline { body, .. } => own(body, o, depth + 1),
-        }
-    }
-}
-
-fn of(body: &[Sel]) -> Own {
-    let mut o = Own::default();
-    own(body, &mut o, 0);
-    o
-}
-
-/// Where a body's spreads lead, expanded: (fields, spreads, longest path of spreads), adding
-/// what each spread target's expansion holds (`size`, for targets already worked out).
-fn expand(o: &Own, size: &[(u64, u64, u64)], done: impl Fn(usize) -> bool) -> (u64, u64, u64) {
-    let mut total = (o.fields, o.spreads, u64::from(o.missing));
-    for &t in &o.targets {
-        if done(t) {
-            total.0 = total.0.saturating_add(size[t].0);
-            total.1 = total.1.saturating_add(size[t].1);
-            total.2 = total.2.max(1 + size[t].2);
-        } else {
-            total.2 = total.2.max(1);
-        }
-    }
-    total
-}
-
 impl Doc {
     /// The request text: the operations, then the fragments.
     pub fn render(&self) -> String {
@@ -287,69 +200,5 @@ impl Doc {
             render_body(&mut s, body);
         }
         s
-    }
-
-    /// The oracle's count.
-    pub fn count(&self) -> Count {
-        let own: Vec<Own> = self.fragments.iter().map(|(_, b)| of(b)).collect();
-        let n = own.len();
-        // 0: not reached yet, 1: on the walk's path, 2: its expanded size is known.
-        let mut state = vec![0u8; n];
-        let mut size = vec![(0u64, 0u64, 0u64); n];
-        let mut cycle = false;
-        for root in 0..n {
-            if state[root] != 0 {
-                continue;
-            }
-            state[root] = 1;
-            let mut stack = vec![(root, 0usize)];
-            while let Some(&(v, next)) = stack.last() {
-                if let Some(&t) = own[v].targets.get(next) {
-                    if let Some(top) = stack.last_mut() {
-                        top.1 += 1;
-                    }
-                    match state[t] {
-                        0 => {
-                            state[t] = 1;
-                            stack.push((t, 0));
-                        }
-                        1 => cycle = true,
-                        _ => {}
-                    }
-                    continue;
-                }
-                size[v] = expand(&own[v], &size, |t| state[t] == 2);
-                state[v] = 2;
-                stack.pop();
-            }
-        }
-        let mut c = Count {
-            cycle,
-            parses: self.operations.len() == 1
-                || self
-                    .operations
-                    .iter()
-                    .all(|(k, _)| !matches!(k, OpKind::Shorthand | OpKind::Anonymous)),
-            ..Count::default()
-        };
-        let ops: Vec<Own> = self.operations.iter().map(|(_, b)| of(b)).collect();
-        for o in ops.iter().chain(&own) {
-            c.missing |= o.missing;
-            c.aliases += o.aliases;
-            c.inline_depth = c.inline_depth.max(o.depth);
-        }
-        for o in &ops {
-            let (fields, spreads, longest) = expand(o, &size, |_| true);
-            c.fields = c.fields.saturating_add(fields);
-            c.op_spreads = c.op_spreads.saturating_add(spreads);
-            c.longest = c.longest.max(longest);
-        }
-        c.spreads = c.op_spreads;
-        for s in &size {
-            c.fields = c.fields.saturating_add(s.0);
-            c.spreads = c.spreads.saturating_add(s.1);
-            c.longest = c.longest.max(s.2);
-        }
-        c
     }
 }

@@ -29,17 +29,18 @@ pub const NODE_BUDGET: usize = 8_192;
 /// Deepest nesting of inline fragments (past the guard's bracket limit of 64).
 const MAX_INLINE: usize = 72;
 
-/// Fields of `Query` a selection may be: (text before a directive, text after it, fields).
+/// Fields of `Query` a selection may be: (text before a directive, text after it, fields
+/// selected, levels of selection sets below it).
 /// The last is a field no type has, for validation to refuse.
-pub const FIELDS: &[(&str, &str, u32)] = &[
-    ("__typename", "", 1),
-    ("rules", " { kind }", 2),
-    ("games(first: 1)", " { edges { cursor } }", 3),
-    ("rules", " { kind playerCounts }", 3),
-    ("games(first: 1)", " { nodes { id plies } }", 4),
-    ("game(id: \"0000000000000\")", " { id }", 2),
-    ("store", " { __typename }", 2),
-    ("nope", "", 1),
+pub const FIELDS: &[(&str, &str, u32, u32)] = &[
+    ("__typename", "", 1, 0),
+    ("rules", " { kind }", 2, 1),
+    ("games(first: 1)", " { edges { cursor } }", 3, 2),
+    ("rules", " { kind playerCounts }", 3, 1),
+    ("games(first: 1)", " { nodes { id plies } }", 4, 2),
+    ("game(id: \"0000000000000\")", " { id }", 2, 1),
+    ("store", " { __typename }", 2, 1),
+    ("nope", "", 1, 0),
 ];
 
 /// A directive on a field, spread or inline fragment.

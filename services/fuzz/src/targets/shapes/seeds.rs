@@ -69,21 +69,23 @@ pub(super) fn inline(typed: bool, dir: Dir, body: Vec<Item>) -> Item {
     Item::Inline { typed, dir, body }
 }
 
-/// The seeds: issue 36's two attacks exactly, long chains, lattices, cycles, the limit's
-/// boundary, and small legitimate documents.
+/// The seeds: issue 36's two attacks exactly, long chains, lattices, cycles, unused fragments,
+/// the limits' boundaries, what this target found, and small legitimate documents.
 pub(super) fn seed_programs() -> Vec<Program> {
     let typename_rules = vec![field(0), field(1)];
     let mut out = vec![
         // `{ ...F0 } fragment F0 on Query { ...F1 ...F1 } … fragment F30 on Query { __typename
-        // rules { kind } }`: 3 × 2^30 fields.
+        // rules { kind } }`: 3 × 2^30 fields, 2^31 - 1 spreads.
         fan_out(30, 2, typename_rules.clone()),
         // A field repeated 4,900 times.
         doc_of(vec![repeat(0, 4_900)], vec![]),
-        // A chain of 5,000 spreads, and chains within the limit (1,001 + 1,000 fields).
+        // Chains of 5,000, 1,000 and 32 spreads (too deep), and of 31 (as deep as allowed).
         fan_out(5_000, 1, vec![field(0)]),
         fan_out(1_000, 1, vec![field(0)]),
-        fan_out(1_990, 1, vec![field(0)]),
-        // Fan-outs just past the limit (3,071 fields) and within it (1,535).
+        fan_out(32, 1, vec![field(0)]),
+        fan_out(31, 1, vec![field(0)]),
+        // Fan-outs past the limit (3,071 selections: 2,047 spreads, 1,024 fields; and 2,550)
+        // and within it (1,535).
         fan_out(10, 2, vec![field(0)]),
         fan_out(9, 2, vec![field(0)]),
         fan_out(6, 3, vec![field(1)]),
@@ -124,18 +126,20 @@ pub(super) fn seed_programs() -> Vec<Program> {
             p.groups.push(group(1, vec![spread(To::Rel(0))]));
             p
         },
-        // The limit's boundary: 2,000 fields, 2,001, and 1,998 / 2,001 through a fragment
-        // spread twice (its definition counts too).
+        // The limits' boundaries: 2,000 selections, 2,001, and 2,000 / 2,002 through a
+        // fragment spread twice (each spread counts one); a selection set 32 deep, and 33.
         doc_of(vec![repeat(0, 2_000)], vec![]),
         doc_of(vec![repeat(0, 2_001)], vec![]),
         doc_of(
             vec![spread(To::Rel(0)), spread(To::Rel(0))],
-            vec![group(1, vec![repeat(0, 666)])],
+            vec![group(1, vec![repeat(0, 999)])],
         ),
         doc_of(
             vec![spread(To::Rel(0)), spread(To::Rel(0))],
-            vec![group(1, vec![repeat(0, 667)])],
+            vec![group(1, vec![repeat(0, 1_000)])],
         ),
+        doc_of(vec![nested(31)], vec![]),
+        doc_of(vec![nested(32)], vec![]),
         doc_of(vec![repeat(2, 600)], vec![]),
         // Legitimate small documents.
         doc_of(vec![field(0)], vec![]),
@@ -203,8 +207,22 @@ pub(super) fn seed_programs() -> Vec<Program> {
         ),
         doc_of(vec![nested(70)], vec![]),
         doc_of(vec![nested(30)], vec![]),
-        // The known defects, exactly (skipped unless `--include-known`): a fan-out of thirty
-        // levels and a chain of 5,999 unused fragments, each ending in an undefined fragment.
+        // What this target found, each refused now: a chain of a hundred unused fragments
+        // each with sixty inline fragments around its spread (101 fields; a stack overflow in
+        // validation); the same chain spread (too deep); a fan-out of thirty levels and a
+        // chain of 5,999 unused fragments, both ending in an undefined fragment (no field,
+        // walked spread by spread); a hundred fragments each with forty inline fragments
+        // around a spread of the head of an unused chain of a thousand (0.8 s of CPU); a used
+        // chain of 1,500 fragments of inline fragments only, ending in an undefined fragment
+        // (one field; 2.2 s).
+        doc_of(
+            vec![field(0)],
+            vec![group(100, vec![around(60, spread(To::Rel(1)))])],
+        ),
+        doc_of(
+            vec![spread(To::Rel(0))],
+            vec![group(100, vec![around(60, spread(To::Rel(1)))])],
+        ),
         fan_out(30, 2, vec![spread(To::Missing)]),
         doc_of(
             vec![field(0)],
@@ -213,13 +231,36 @@ pub(super) fn seed_programs() -> Vec<Program> {
                 group(1, vec![spread(To::Missing)]),
             ],
         ),
-        // Within the known defects' bounds: zero-field fan-outs and chains that are walked.
-        fan_out(18, 2, vec![spread(To::Missing)]),
         doc_of(
             vec![field(0)],
             vec![
-                group(1_500, vec![spread(To::Rel(1))]),
+                group(100, vec![around(40, spread(To::Abs(100)))]),
+                group(1_000, vec![around(1, spread(To::Rel(1)))]),
+            ],
+        ),
+        doc_of(
+            vec![spread(To::Rel(0))],
+            vec![
+                group(
+                    1_500,
+                    vec![inline(
+                        false,
+                        Dir::None,
+                        vec![inline(false, Dir::Skip(true), vec![spread(To::Rel(1))])],
+                    )],
+                ),
                 group(1, vec![spread(To::Missing)]),
+            ],
+        ),
+        // Within the limits: a fan-out of nine levels ending in undefined fragments (1,535
+        // selections, no field), and a chain of ten spreads each in two inline fragments (32
+        // deep, as deep as allowed).
+        fan_out(9, 2, vec![spread(To::Missing)]),
+        doc_of(
+            vec![spread(To::Rel(0))],
+            vec![
+                group(10, vec![around(2, spread(To::Rel(1)))]),
+                group(1, vec![field(1)]),
             ],
         ),
     ];
@@ -237,6 +278,11 @@ pub(super) fn op_only(kind: OpKind, body: Vec<Item>) -> Program {
         operations: vec![op(kind, body)],
         pick: 0,
     }
+}
+
+/// `item` inside `depth` inline fragments `... { … }`.
+pub(super) fn around(depth: usize, item: Item) -> Item {
+    (0..depth).fold(item, |inner, _| inline(false, Dir::None, vec![inner]))
 }
 
 /// Inline fragments `depth` deep around a field.

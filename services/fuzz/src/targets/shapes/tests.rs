@@ -1,11 +1,13 @@
 //! The program's byte code, the documents it renders and the oracle's count, checked against
-//! the exact attack texts and, on random programs, against `api::limits::expanded_fields` (the
-//! guard's count: the target itself never calls it).
+//! the exact attack texts and, on random programs, against `api::shape::shape` (the guard's
+//! count: the target itself never calls it).
 
 use super::edit::edit;
 use super::head;
 use super::program::{self, decode, encode, Program, To, FIELDS, MAX_FRAGMENTS, NODE_BUDGET};
-use super::seeds::{dictionary, doc_of, group, repeat, seed_programs, spread};
+use super::seeds::{
+    around, dictionary, doc_of, fan_out, field, group, repeat, seed_programs, spread,
+};
 use crate::rng::Rng;
 
 fn text(p: &Program) -> String {
@@ -22,18 +24,20 @@ fn the_attacks_render_exactly() {
     fan += " fragment F30 on Query { __typename rules { kind } }";
     assert_eq!(text(&seeds[0]), fan);
     let c = seeds[0].resolve().count();
-    assert!(!c.cycle && c.fields >= 3 << 30, "{c:?}");
+    assert!(!c.cycle && !c.unused && c.fields == 3 << 30, "{c:?}");
+    assert_eq!(c.spreads, (1 << 31) - 1);
+    assert_eq!(c.selections, c.fields + c.spreads);
 
     let repeated = format!("{{ {} }}", vec!["__typename"; 4_900].join(" "));
     assert_eq!(text(&seeds[1]), repeated);
-    assert_eq!(seeds[1].resolve().count().fields, 4_900);
+    assert_eq!(seeds[1].resolve().count().selections, 4_900);
 
     let chain = seeds[2].resolve();
     assert_eq!(chain.fragments.len(), 5_001);
     let c = chain.count();
-    // The operation reaches one field; every definition selects it once.
-    assert_eq!(c.fields, 1 + 5_001);
-    assert_eq!(c.spreads, 1 + (1..=5_000).sum::<u64>() + 5_000);
+    // The operation's spread, 5,000 more and one field, 5,001 levels deep.
+    assert_eq!((c.selections, c.spreads, c.fields), (5_002, 5_001, 1));
+    assert_eq!(c.depth, 5_001);
     assert!(chain
         .render()
         .contains(" fragment F4999 on Query { ...F5000 } fragment F5000"));
@@ -48,37 +52,53 @@ fn seeds_survive_their_byte_code() {
 
 #[test]
 fn the_seeds_are_judged_as_intended() {
-    let limit = api::limits::Limits::default().max_fields as u64;
-    let verdicts: Vec<(bool, bool)> = seed_programs()
+    let l = api::limits::Limits::default();
+    let (sel, rec) = (l.max_selections as u64, l.max_recursion as u64);
+    let verdicts: Vec<(bool, bool, bool)> = seed_programs()
         .iter()
         .map(|p| {
             let c = p.resolve().count();
-            (c.cycle, !c.cycle && c.fields > limit)
+            let malformed = c.cycle || c.unused;
+            (
+                c.cycle,
+                !c.cycle && c.unused,
+                !malformed && (c.selections > sel || c.depth > rec),
+            )
         })
         .collect();
-    let cycles = verdicts.iter().filter(|v| v.0).count();
-    let over = verdicts.iter().filter(|v| v.1).count();
-    let within = verdicts.iter().filter(|v| !v.0 && !v.1).count();
-    assert_eq!(cycles, 4, "{verdicts:?}");
-    assert!(over >= 8 && within >= 15, "{verdicts:?}");
-    // The boundary: 2,000 passes, 2,001 does not.
-    let p = doc_of(vec![repeat(0, 2_000)], vec![]);
-    assert_eq!(p.resolve().count().fields, 2_000);
+    let count = |f: fn(&(bool, bool, bool)) -> bool| verdicts.iter().filter(|v| f(v)).count();
+    assert_eq!(count(|v| v.0), 4, "{verdicts:?}");
+    assert!(count(|v| v.1) >= 4, "{verdicts:?}");
+    assert!(count(|v| v.2) >= 12, "{verdicts:?}");
+    assert!(count(|v| !v.0 && !v.1 && !v.2) >= 15, "{verdicts:?}");
+    // The boundaries: 2,000 selections pass, 2,001 do not; 32 levels pass, 33 do not.
+    let c = doc_of(vec![repeat(0, 2_000)], vec![]).resolve().count();
+    assert_eq!(c.selections, 2_000);
     let p = doc_of(
         vec![spread(To::Rel(0)), spread(To::Rel(0))],
-        vec![group(1, vec![repeat(0, 667)])],
+        vec![group(1, vec![repeat(0, 999)])],
     );
-    assert_eq!(p.resolve().count().fields, 3 * 667);
+    assert_eq!(p.resolve().count().selections, 2 + 2 * 999);
+    assert_eq!(fan_out(31, 1, vec![field(0)]).resolve().count().depth, 32);
+    assert_eq!(fan_out(32, 1, vec![field(0)]).resolve().count().depth, 33);
+    // Each found shape is over a limit or malformed.
+    let found = [
+        doc_of(
+            vec![field(0)],
+            vec![group(100, vec![around(60, spread(To::Rel(1)))])],
+        ),
+        fan_out(30, 2, vec![spread(To::Missing)]),
+    ];
+    let c = found[0].resolve().count();
+    assert!(c.unused && !c.cycle, "{c:?}");
+    let c = found[1].resolve().count();
+    assert!(c.selections > sel && c.fields == 0, "{c:?}");
 }
 
-/// The guard's own count of a text: `Ok(fields)`, `Err(())` for a cycle.
-fn guard_count(text: &str) -> Option<Result<u64, ()>> {
+/// The guard's own verdict on a text.
+fn guard_shape(text: &str) -> Option<Result<api::shape::Shape, api::shape::Malformed>> {
     let doc = async_graphql::parser::parse_query(text).ok()?;
-    Some(
-        api::limits::expanded_fields(&doc)
-            .map(|n| n as u64)
-            .map_err(|_| ()),
-    )
+    Some(api::shape::shape(&doc))
 }
 
 /// The oracle's verdict on `p` agrees with the guard's count of its text, if that is no longer
@@ -92,9 +112,20 @@ fn agree(p: &Program, limit: usize) -> bool {
     if t.len() > limit {
         return false;
     }
-    match guard_count(&t) {
-        Some(Err(())) => assert!(c.cycle, "{c:?}: {}", head(&t)),
-        Some(Ok(n)) => assert!(!c.cycle && n == c.fields, "{n} vs {c:?}: {}", head(&t)),
+    use api::shape::Malformed;
+    match guard_shape(&t) {
+        Some(Err(Malformed::Cycle(_))) => assert!(c.cycle, "{c:?}: {}", head(&t)),
+        Some(Err(Malformed::Unused(_))) => {
+            assert!(!c.cycle && c.unused, "{c:?}: {}", head(&t))
+        }
+        Some(Ok(s)) => assert!(
+            !c.cycle
+                && !c.unused
+                && s.selections as u64 == c.selections
+                && s.depth as u64 == c.depth,
+            "{s:?} vs {c:?}: {}",
+            head(&t)
+        ),
         // Several operations with an anonymous one, or selection sets nested past the parser's
         // 64 levels (the guard's bracket limit refuses those first).
         None => assert!(!c.parses || c.inline_depth >= 60, "{c:?}: {}", head(&t)),
