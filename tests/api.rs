@@ -398,7 +398,7 @@ fn every_error_has_its_code_and_writes_nothing() {
         json!({ "t": typed }),
     );
     assert_eq!(code(&v), "BAD_RECORD", "{v}");
-    assert!(v.to_string().contains("line 5, ply 0"), "{v}");
+    assert!(v.to_string().contains("line 5, ply 1"), "{v}");
     for (r, t) in [(Some("{}"), Some(typed)), (None, None)] {
         let v = gql(
             &server,

@@ -115,7 +115,8 @@ fn import_reports_bad_lines_and_goes_on_unless_strict() {
         "{out}"
     );
     assert!(err.contains("line 1: bad JSON"), "{err}");
-    assert!(err.contains("line 3, ply 30"), "{err}");
+    // entries[30] is ply 31, as `moves` numbers it.
+    assert!(err.contains("line 3, ply 31"), "{err}");
     assert!(err.contains("--allow-rejects"), "{err}");
     // ... unless the caller says a partial import is fine.
     let data = dir.path().join("a2");
@@ -456,7 +457,7 @@ fn the_documented_game_texts_import_and_a_mistake_is_refused_at_its_line() {
     std::fs::write(&file, typed).unwrap();
     let (ok, out, err) = run(&["import", "--text", file.to_str().unwrap()], &data);
     assert!(!ok, "{out}");
-    assert!(err.contains("line 6, ply 0"), "{err}");
+    assert!(err.contains("line 6, ply 1"), "{err}");
     assert!(
         out.contains("imported 0 games") && out.contains("rejected 1"),
         "{out}"

@@ -75,8 +75,7 @@ impl Analysis {
             let mut map = a.write();
             for kv in store.projection_iter(PROJECTION)? {
                 let (_, v) = kv?;
-                let s: GameSummary = postcard::from_bytes(&v)
-                    .map_err(|e| AnalysisError::BadSummary(e.to_string()))?;
+                let s = GameSummary::decode(&v)?;
                 map.insert(s.id, s);
             }
         }

@@ -29,6 +29,11 @@ pub struct GameSummary {
 }
 
 impl GameSummary {
+    /// A summary as the `summaries` projection keeps it (postcard).
+    pub fn decode(bytes: &[u8]) -> Result<GameSummary, crate::AnalysisError> {
+        postcard::from_bytes(bytes).map_err(|e| crate::AnalysisError::BadSummary(e.to_string()))
+    }
+
     /// The summary of a finished game; `None` if `state` is not over.
     pub fn of(header: &Header, state: &dyn GameState) -> Option<GameSummary> {
         let outcome = state.outcome()?;

@@ -115,6 +115,26 @@ pub enum Command {
         #[arg(long, env = "LUDOLOG_STORE_STREAM", default_value = "LUDOLOG")]
         stream: String,
     },
+    /// Replay every stored game (every revision of a corrected one) under the rules version and
+    /// data it was recorded with, checking its length, stored states, status and outcome; then
+    /// replay those recorded under an older rules version under the current one and report
+    /// which would end differently, and where each departs. Exits non-zero if any game no
+    /// longer replays as recorded. Works while `serve` holds the store (on a copy it makes).
+    Verify {
+        #[arg(long, value_parser = kind_parser())]
+        kind: Option<GameKind>,
+        /// A NATS JetStream store (`nats://host:port[,…]`) instead of the folder.
+        #[arg(long, env = "LUDOLOG_STORE")]
+        store: Option<String>,
+        /// The NATS stream's name (as `serve --store-stream`).
+        #[arg(long, env = "LUDOLOG_STORE_STREAM", default_value = "LUDOLOG")]
+        stream: String,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        data: DataDir,
+    },
     /// Copy the store into a new folder, consistently, even while `serve` runs on it
     /// (every move acknowledged before the backup starts is in the copy).
     Backup {

@@ -2,7 +2,8 @@
 //!
 //! Commands: `serve` (the GraphQL service), `schema`; `simulate` and `rules` (no store);
 //! `import`, `export`, `replay`, `rebuild`, `sample` and the `bench-*` load generators (open the
-//! store under `--data-dir`); `migrate` (between a folder and a NATS JetStream store). `anyhow` is used here and
+//! store under `--data-dir`); `verify` (every game replayed, on either backend); `migrate`
+//! (between a folder and a NATS JetStream store). `anyhow` is used here and
 //! only here: library crates return typed errors, the binary reports them.
 
 mod backup;
@@ -14,6 +15,7 @@ mod serve;
 mod simulate;
 mod storecmd;
 mod textcmd;
+mod verify;
 
 use anyhow::{Context, Result};
 use clap::Parser;
@@ -79,6 +81,8 @@ struct RulesEntry {
     kind: GameKind,
     player_counts: Vec<u8>,
     rules_version: &'static str,
+    /// Every rules version this build replays (games recorded under each keep it).
+    rules_versions: Vec<&'static str>,
     data_hash: String,
     /// Every data version this build replays, the current one first.
     data_versions: Vec<String>,
@@ -160,6 +164,7 @@ fn main() -> Result<()> {
                         kind: g.kind(),
                         player_counts: g.player_counts().to_vec(),
                         rules_version: g.rules_version(),
+                        rules_versions: g.rules_versions(),
                         data_hash: g.data_hash(),
                         data_versions: g.data_versions(),
                         data: g.data_coverage(),
@@ -215,6 +220,29 @@ fn main() -> Result<()> {
                     "{} records were rejected (see above); --allow-rejects accepts a partial import",
                     s.rejected
                 );
+            }
+        }
+        Command::Verify {
+            kind,
+            store,
+            stream,
+            json,
+            data,
+        } => {
+            let source = match store {
+                Some(urls) => verify::Source::Nats { urls, stream },
+                None => verify::Source::Folder(data.data_dir),
+            };
+            let report = verify::verify(&source, kind)?;
+            if json {
+                print_json(&report)?;
+            } else {
+                print!("{}", report.text());
+            }
+            let broken: std::collections::BTreeSet<&str> =
+                report.problems.iter().map(|p| p.game.as_str()).collect();
+            if !broken.is_empty() {
+                anyhow::bail!("{} games no longer replay as recorded", broken.len());
             }
         }
         Command::Migrate {

@@ -34,14 +34,14 @@ pub fn import_text(store: &dyn GameLog, file: &Path, strict: bool) -> Result<Imp
     for game in store::portable::text::parse_all(store.registry(), &text) {
         let imported = game.and_then(|g| {
             let notes = store::portable::text::annotations(&g)?;
-            let line =
+            let record =
                 serde_json::to_string(&g.record).map_err(|e| store::portable::RecordError {
-                    line: 0,
+                    line: g.line,
                     game: Some(g.record.id.to_string()),
                     ply: None,
                     reason: e.to_string(),
                 })?;
-            store.import_line(0, &line).map(|h| (h, notes))
+            store.import_line(g.line, &record).map(|h| (h, notes))
         });
         match imported {
             Ok((h, notes)) => {

@@ -92,7 +92,9 @@ pub fn conflicts_illegal_moves_and_client_deals_are_refused_and_write_nothing(
         })
         .unwrap_err();
     assert_eq!(e.code(), "ILLEGAL_MOVE");
-    assert!(e.to_string().contains("ply 1"), "{e}");
+    // Named as `moves` numbers it: the deal was ply 1, this would have been ply 2.
+    assert!(matches!(e, StoreError::Rejected { ply: 2, .. }), "{e}");
+    assert!(e.to_string().contains("ply 2"), "{e}");
     let other = Seat(1 - seat.0);
     let e = store
         .append(Append {
@@ -329,17 +331,18 @@ pub fn import_rejects_bad_records_whole_with_reasons(new: &dyn Fn() -> Backend) 
         v.push((r.to_string(), "2 players named for a 3-player game", None));
         let mut r = good.clone();
         r["entries"][40]["notation"] = "end".into();
-        v.push((r.to_string(), "", Some(40)));
+        // Errors name plies as `moves` does: entries[i] is ply i + 1.
+        v.push((r.to_string(), "", Some(41)));
         let mut r = good.clone();
         r["entries"][7]["ply"] = 8.into();
-        v.push((r.to_string(), "without gap or repeat", Some(7)));
+        v.push((r.to_string(), "without gap or repeat", Some(8)));
         let mut r = good.clone();
         r["entries"][9]["ply"] = 8.into();
-        v.push((r.to_string(), "without gap or repeat", Some(9)));
+        v.push((r.to_string(), "without gap or repeat", Some(10)));
         let mut r = good.clone();
         // A forged deal: the same deal under another seed.
         r["seed"] = 78.into();
-        v.push((r.to_string(), "dealer entry disagrees", Some(0)));
+        v.push((r.to_string(), "dealer entry disagrees", Some(1)));
         let mut r = good.clone();
         r["status"] = "active".into();
         v.push((r.to_string(), "status says active", None));

@@ -17,6 +17,8 @@ pub enum StoreError {
     #[error("game {game}, ply {ply}: {error}")]
     Rejected {
         game: GameId,
+        /// The refused entry's ply as README numbers them: the entry that would have turned
+        /// position `ply - 1` into position `ply` (so the entry at index `ply - 1`).
         ply: u32,
         error: EntryError,
     },

@@ -132,7 +132,7 @@ pub fn canonical(header: &Header, tip: &dyn GameState, req: &Append<'_>) -> Resu
     tip.canonical(req.actor, req.notation)
         .map_err(|error| StoreError::Rejected {
             game: header.id,
-            ply: header.plies,
+            ply: header.plies + 1,
             error,
         })
 }
@@ -158,7 +158,7 @@ pub fn append(
     if req.actor == Actor::Dealer && header.seed.is_some() {
         return Err(StoreError::Rejected {
             game: id,
-            ply,
+            ply: ply + 1,
             error: EntryError::Rule {
                 rule: "store.dealt-by-store",
                 message: "this game is dealt by the store from its seed; clients do not deal"
@@ -171,7 +171,7 @@ pub fn append(
         .apply(req.actor, &notation)
         .map_err(|error| StoreError::Rejected {
             game: id,
-            ply,
+            ply: ply + 1,
             error,
         })?;
     let mut entries = vec![Entry {
@@ -237,7 +237,7 @@ pub fn deal_chance(
             .deal(seed, Ply(ply))
             .ok_or_else(|| StoreError::Rejected {
                 game: id,
-                ply,
+                ply: ply + 1,
                 error: EntryError::Rule {
                     rule: "chance.undealable",
                     message: "the dealer cannot deal this".into(),
@@ -247,7 +247,7 @@ pub fn deal_chance(
             .apply(Actor::Dealer, &notation)
             .map_err(|error| StoreError::Rejected {
                 game: id,
-                ply,
+                ply: ply + 1,
                 error,
             })?;
         entries.push(Entry {

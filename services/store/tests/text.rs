@@ -168,7 +168,8 @@ fn mistakes_are_refused_at_their_line() {
     let mut entries: Vec<String> = good.lines().skip(body).map(str::to_string).collect();
     entries[1] = format!("{wrong}: {}", to_move.notation);
     let e = parse(&registry(), &with(&entries), 1).unwrap_err();
-    assert_eq!((e.line, e.ply), (entry_line(1), Some(1)), "{e}");
+    // entries[1] is ply 2, as `moves` numbers it.
+    assert_eq!((e.line, e.ply), (entry_line(1), Some(2)), "{e}");
 }
 
 #[test]

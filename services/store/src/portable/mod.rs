@@ -87,7 +87,8 @@ fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Err
     Option::<u64>::deserialize(d)
 }
 
-/// Why a record was refused: where, and the first failing ply if it got that far.
+/// Why a record was refused: where, and the first failing ply if it got that far (as README
+/// numbers plies: the entry at index `i` of a record is ply `i + 1`).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("line {line}{}: {reason}", .ply.map(|p| format!(", ply {p}")).unwrap_or_default())]
 pub struct RecordError {
@@ -286,7 +287,7 @@ pub fn prepare_import(
         rec.updated_at,
         rec.entries.iter().map(|e| (e.ply, e.at)),
     )
-    .map_err(|(ply, m)| err(gid.clone(), ply, m))?;
+    .map_err(|(index, m)| err(gid.clone(), index.map(|i| i + 1), m))?;
     let kind: GameKind = rec.kind.parse().map_err(|_| {
         err(
             gid.clone(),
@@ -334,12 +335,14 @@ pub fn prepare_import(
     let mut snaps = Vec::new();
     for (i, e) in rec.entries.iter().enumerate() {
         let ply = i as u32;
+        // Errors name the entry's ply as README numbers them; the record counts from 0.
+        let refuse = |game: Option<String>, reason: String| err(game, Some(ply + 1), reason);
         if e.ply != ply {
-            return Err(err(
+            return Err(refuse(
                 gid,
-                Some(ply),
                 format!(
-                    "plies must run 0, 1, 2, ... without gap or repeat; found {}",
+                    "entries[{i}] has \"ply\": {}; a record's entries count 0, 1, 2, ... \
+                     without gap or repeat",
                     e.ply
                 ),
             ));
@@ -347,24 +350,23 @@ pub fn prepare_import(
         let actor: Actor = e
             .actor
             .parse()
-            .map_err(|_| err(gid.clone(), Some(ply), format!("bad actor `{}`", e.actor)))?;
+            .map_err(|_| refuse(gid.clone(), format!("bad actor `{}`", e.actor)))?;
         // Stored as its canonical text, like every append.
         let notation = state
             .canonical(actor, &e.notation)
-            .map_err(|x| err(gid.clone(), Some(ply), x.to_string()))?;
+            .map_err(|x| refuse(gid.clone(), x.to_string()))?;
         if let (Some(seed), Actor::Dealer) = (rec.seed, actor) {
             let dealt = state.deal(seed, Ply(ply));
             if dealt.as_deref() != Some(notation.as_str()) {
-                return Err(err(
+                return Err(refuse(
                     gid,
-                    Some(ply),
                     "dealer entry disagrees with what the seed deals".into(),
                 ));
             }
         }
         state
             .apply(actor, &notation)
-            .map_err(|x| err(gid.clone(), Some(ply), x.to_string()))?;
+            .map_err(|x| refuse(gid.clone(), x.to_string()))?;
         if (ply + 1).is_multiple_of(every) {
             snaps.push((ply + 1, state.encode()));
         }
@@ -376,7 +378,7 @@ pub fn prepare_import(
             key: e.key.clone(),
             entered_by: match &e.entered_by {
                 None => None,
-                Some(by) => Some(by.parse().map_err(|x| err(gid.clone(), Some(ply), x))?),
+                Some(by) => Some(by.parse().map_err(|x| refuse(gid.clone(), x))?),
             },
         });
     }

@@ -31,6 +31,9 @@ pub struct GameText {
     /// Comments, each on the ply of the entry before it (`None`: on the game, before its
     /// first entry), in order.
     pub comments: Vec<(Option<u32>, String)>,
+    /// The line that names the game (its `Id:` header, else its first line), for errors
+    /// met after reading it (a game already in the store).
+    pub line: u64,
 }
 
 /// Every game of a text (games separated by lines `---`), each read or refused on its own.
@@ -162,7 +165,7 @@ pub fn annotations(t: &GameText) -> Result<Vec<TextNote>, RecordError> {
     }
     for (ply, _, c) in &out {
         crate::journal::check_comment(c).map_err(|e| RecordError {
-            line: 0,
+            line: t.line,
             game: Some(t.record.id.to_string()),
             ply: Some(*ply),
             reason: format!("comment: {e}"),
@@ -350,7 +353,8 @@ impl Reader<'_> {
         let Some(game) = self.game.as_ref() else {
             return Ok(());
         };
-        let ply = game.entries.len() as u32;
+        // The ply this entry makes, as README numbers them (its index + 1).
+        let ply = game.entries.len() as u32 + 1;
         let Some((who, notation)) = content.split_once(':') else {
             return Err(self.err(
                 Some(ply),
@@ -476,9 +480,16 @@ impl Reader<'_> {
             // (`annotations`), by `imported`.
             annotations: Vec::new(),
         };
+        let line = self
+            .headers
+            .iter()
+            .find(|(k, _, _)| *k == "Id")
+            .or(self.headers.first())
+            .map_or(self.line, |h| h.2);
         Ok(GameText {
             record,
             comments: self.comments,
+            line,
         })
     }
 }
