@@ -100,8 +100,8 @@ fn two_nodes_on_one_jetstream_store_play_one_game_and_agree_on_statistics() {
 }
 
 /// `ludolog migrate` from a folder to a stream and from the stream to a new folder: each time
-/// every game, and the command itself checks that the exports are identical; a node serving
-/// the stream then lists them.
+/// every game, and the command itself checks that the exports are identical; `ludolog verify`
+/// replays every game on the stream; a node serving the stream then lists them.
 #[test]
 fn migrate_moves_every_game_to_jetstream_and_back_with_identical_exports() {
     let url = store_nats::dev_server::url();
@@ -137,6 +137,15 @@ fn migrate_moves_every_game_to_jetstream_and_back_with_identical_exports() {
     };
     let there = migrate(src.to_str().unwrap(), &url);
     assert!(there["games"].as_u64().unwrap() > 10, "{there}");
+    // `verify` replays every game on the stream as recorded.
+    let out = common::ludolog_ok(["verify", "--store", &url, "--stream", "MIGRATED", "--json"]);
+    let report: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(report["problems"], json!([]), "{report}");
+    assert_eq!(report["kinds"][0]["games"], there["games"], "{report}");
+    assert_eq!(
+        report["kinds"][0]["as_recorded"], there["games"],
+        "{report}"
+    );
     let home = migrate(&url, back.to_str().unwrap());
     assert_eq!(home["games"], there["games"]);
     assert_eq!(home["export_bytes"], there["export_bytes"]);
