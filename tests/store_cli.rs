@@ -463,3 +463,43 @@ fn the_documented_game_texts_import_and_a_mistake_is_refused_at_its_line() {
         "{out}"
     );
 }
+
+/// The commands that only read a store refuse a folder that holds none, naming it, and leave
+/// no empty store behind (a mistyped `--data-dir` once printed zero games and exited 0).
+#[test]
+fn read_only_commands_name_a_missing_store_and_create_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no-such-store");
+    let backup_to = dir.path().join("copy");
+    let commands: Vec<Vec<&str>> = vec![
+        vec!["stats", "--kind", "five-tribes"],
+        vec!["replay", "036vpvam00000"],
+        vec!["export", "--out", "-"],
+        vec!["ratings", "--kind", "five-tribes"],
+        vec![
+            "table",
+            "--kind",
+            "five-tribes",
+            "--table",
+            "games",
+            "--out",
+            "-",
+        ],
+        vec!["rebuild"],
+        vec!["positions", "--kind", "five-tribes", "--out", "-"],
+        vec!["backup", "--to", backup_to.to_str().unwrap()],
+        vec!["verify"],
+    ];
+    for args in &commands {
+        let (ok, _, err) = run(args, &missing);
+        assert!(!ok, "{args:?} succeeded");
+        assert!(
+            err.contains("there is no store in") && err.contains("no-such-store"),
+            "{args:?}: {err}"
+        );
+        assert!(!missing.exists(), "{args:?} created {}", missing.display());
+    }
+    // An existing folder that holds no store is named as such.
+    let (ok, _, err) = run(&["stats", "--kind", "five-tribes"], dir.path());
+    assert!(!ok && err.contains("holds no ludolog store"), "{err}");
+}

@@ -11,6 +11,7 @@ use anyhow::{bail, Context, Result};
 use std::path::Path;
 
 pub fn backup(data_dir: &Path, to: &Path) -> Result<serde_json::Value> {
+    storecmd::existing(data_dir)?;
     let to = std::path::absolute(to).with_context(|| format!("resolving {}", to.display()))?;
     let report = match storecmd::open(data_dir) {
         Ok(store) => {

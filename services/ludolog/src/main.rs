@@ -264,6 +264,7 @@ fn main() -> Result<()> {
             include_active,
             data,
         } => {
+            storecmd::existing(&data.data_dir)?;
             let store = storecmd::open(&data.data_dir)?;
             if include_active {
                 eprintln!(
@@ -287,6 +288,7 @@ fn main() -> Result<()> {
             seat,
             data,
         } => {
+            storecmd::existing(&data.data_dir)?;
             let store = storecmd::open(&data.data_dir)?;
             print_json(&storecmd::replay(&store, &game, ply, seat)?)?;
         }
@@ -300,6 +302,7 @@ fn main() -> Result<()> {
             format,
             data,
         } => {
+            storecmd::existing(&data.data_dir)?;
             let (_store, analysis) = storecmd::open_analysed(&data.data_dir)?;
             let filter = analysis::StatsFilter {
                 player_count: players,
@@ -316,6 +319,7 @@ fn main() -> Result<()> {
             }
         }
         Command::Ratings { kind, data } => {
+            storecmd::existing(&data.data_dir)?;
             let (_store, analysis) = storecmd::open_analysed(&data.data_dir)?;
             print_json(&analysis.ratings(kind))?;
         }
@@ -326,6 +330,7 @@ fn main() -> Result<()> {
             out,
             data,
         } => {
+            storecmd::existing(&data.data_dir)?;
             let (store, analysis) = storecmd::open_analysed(&data.data_dir)?;
             let format = match format.as_str() {
                 "csv" => analysis::exports::Format::Csv,
@@ -342,6 +347,7 @@ fn main() -> Result<()> {
             eprintln!("wrote {rows} rows to {}", out.display());
         }
         Command::Rebuild { data } => {
+            storecmd::existing(&data.data_dir)?;
             let (store, analysis) = storecmd::open_analysed(&data.data_dir)?;
             let r = storecmd::rebuild(&store, &analysis)?;
             println!("rebuilt {} games ({} entries)", r.games, r.entries);
@@ -414,6 +420,7 @@ fn main() -> Result<()> {
             threads,
             data,
         } => {
+            storecmd::existing(&data.data_dir)?;
             let index = storecmd::open_index(&data.data_dir)?;
             let schema = analysis::positions::schema(index.registry(), kind)?;
             let filter = filter

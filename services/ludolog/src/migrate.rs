@@ -54,6 +54,9 @@ pub fn migrate(from: &str, to: &str, nats: &Nats) -> Result<MigrateReport> {
 }
 
 fn run(from: &str, to: &str, nats: &Nats, scratch: &Path) -> Result<MigrateReport> {
+    if !from.starts_with("nats://") {
+        crate::storecmd::existing(Path::new(from))?;
+    }
     let source = open(from, nats, &scratch.join("from"))?;
     let dest = open(to, nats, &scratch.join("to"))?;
     if dest.game_count() > 0 {

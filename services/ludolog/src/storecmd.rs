@@ -13,6 +13,24 @@ pub fn open(data_dir: &Path) -> Result<Store> {
     open_with(data_dir, Config::default())
 }
 
+/// Fails, naming the folder, unless `data_dir` holds a store: the commands that only read one
+/// (export, replay, stats, ratings, table, positions, rebuild, backup, verify) never make an
+/// empty store where the user mistyped a path.
+pub fn existing(data_dir: &Path) -> Result<()> {
+    if data_dir.join("db").is_file() {
+        return Ok(());
+    }
+    bail!(
+        "there is no store in {}: {} (a store is made by `ludolog import` or `ludolog serve`)",
+        data_dir.display(),
+        if data_dir.exists() {
+            "the folder holds no ludolog store"
+        } else {
+            "no such folder"
+        }
+    )
+}
+
 /// Opens the store with `config`. A store another process holds (a running `ludolog serve`)
 /// is reported as such, with what to do, rather than as sled's lock error.
 pub fn open_with(data_dir: &Path, config: Config) -> Result<Store> {

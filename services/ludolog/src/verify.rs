@@ -17,7 +17,7 @@
 //! a consistent copy (as `ludolog backup`), and the copy is verified and removed.
 
 use crate::storecmd;
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use rules_core::{Actor, GameKind, GameState, ToAct, Viewer};
 use serde::Serialize;
@@ -191,12 +191,7 @@ pub fn verify(source: &Source, kind: Option<GameKind>) -> Result<Report> {
             report
         }
         Source::Folder(dir) => {
-            if !dir.join("db").exists() {
-                bail!(
-                    "there is no store in {} (no such folder, or not a store)",
-                    dir.display()
-                );
-            }
+            storecmd::existing(dir)?;
             match storecmd::open(dir) {
                 Ok(store) => run(&store, kind, false),
                 Err(e) if e.to_string().contains("in use by another process") => {
