@@ -195,6 +195,40 @@ fn persisted_queries_over_get_are_served_from_the_cache() {
     );
 }
 
+/// Apollo's link sends a query with its hash once, then the hash alone: the hash is
+/// registered even when the answer to that text was already kept (once it was not, and every
+/// later hash-only request was `PERSISTED_QUERY_NOT_FOUND`); a wrong hash is refused as ever.
+#[test]
+fn a_hash_sent_with_a_kept_answer_s_text_is_registered() {
+    use sha2::Digest;
+    let server = Server::start(&[]);
+    let (id, _) = finished_games(&server).remove(0);
+    let vars = json!({ "id": id, "p": 3 });
+    let plain = post_raw(&server, None, POSITION, vars.clone());
+    let post = |body: Value| -> String {
+        match ureq::post(&format!("{}/graphql", server.url)).send_json(body) {
+            Ok(r) => r.into_string().unwrap(),
+            Err(ureq::Error::Status(_, r)) => r.into_string().unwrap(),
+            Err(e) => panic!("{e}"),
+        }
+    };
+    let hash = hex::encode(sha2::Sha256::digest(POSITION.as_bytes()));
+    let ext = json!({ "persistedQuery": { "version": 1, "sha256Hash": hash } });
+    let hits = counter(&server, "ludolog_answer_cache_hits_total");
+    let with_text = post(json!({ "query": POSITION, "variables": vars, "extensions": ext }));
+    assert_eq!(with_text, plain);
+    assert_eq!(
+        counter(&server, "ludolog_answer_cache_hits_total"),
+        hits + 1,
+        "answered from the cache"
+    );
+    let by_hash = post(json!({ "variables": vars, "extensions": ext }));
+    assert_eq!(by_hash, plain);
+    let wrong = json!({ "persistedQuery": { "version": 1, "sha256Hash": "0".repeat(64) } });
+    let refused = post(json!({ "query": POSITION, "variables": vars, "extensions": wrong }));
+    assert!(refused.contains("not the hash of the query"), "{refused}");
+}
+
 #[test]
 fn nothing_about_an_active_game_and_no_error_is_kept() {
     let server = Server::start(&[]);

@@ -68,8 +68,9 @@ impl<E> Guarded<E> {
 
     /// Resolves Apollo's `persistedQuery` extension: a hash alone is looked up (or answered
     /// `PERSISTED_QUERY_NOT_FOUND`, and the client sends the text); a hash with its text is
-    /// checked and remembered.
-    fn resolve_persisted(&self, req: &mut Request) -> Result<(), Box<Response>> {
+    /// checked and remembered. (The answer cache calls it too when it answers a request that
+    /// carries both, so that the hash is remembered however the answer was made.)
+    pub(crate) fn resolve_persisted(&self, req: &mut Request) -> Result<(), Box<Response>> {
         use sha2::Digest;
         let Some(pq) = req.extensions.remove("persistedQuery") else {
             return Ok(());
