@@ -6,8 +6,8 @@ use crate::board::TILES;
 use crate::data::components;
 use crate::error::Rule;
 use crate::ids::{Colour, Djinn, DjinnSet, Res, Tile};
-use crate::moves::{Chance, Deal};
-use crate::state::{Board, Draw, Phase, Player, Stage, State};
+use crate::moves::{Chance, Deal, ORDER_CAP};
+use crate::state::{Board, Draw, Phase, Player, Stage, State, MAX_PLAYERS};
 use arrayvec::ArrayVec;
 use rules_core::dealer::{shuffle, ChanceRng};
 
@@ -137,9 +137,12 @@ impl State {
                 shuffle(&mut bag, rng);
                 let mut meeples = [[Colour::Yellow; 3]; TILES];
                 for (t, chunk) in bag.chunks_exact(3).enumerate().take(TILES) {
+                    // A tile's three in tribe order, the notation's canonical order: the same
+                    // position as the order drawn (a tile holds counts), one text for it.
                     meeples[t] = [chunk[0], chunk[1], chunk[2]];
+                    meeples[t].sort_unstable();
                 }
-                let mut bid_order: ArrayVec<u8, 4> = ArrayVec::new();
+                let mut bid_order: ArrayVec<u8, ORDER_CAP> = ArrayVec::new();
                 for seat in 0..self.players {
                     for _ in 0..c.markers[usize::from(self.players)] {
                         bid_order.push(seat);
@@ -197,6 +200,8 @@ impl State {
                         k -= u32::from(*b);
                     }
                 }
+                // In tribe order, the notation's canonical order (a bag has none).
+                out.sort_unstable();
                 Some(Chance::Meeples(out))
             }
         }
@@ -312,7 +317,8 @@ impl State {
                 ..Player::default()
             })
             .collect();
-        self.bid_order = d.bid_order.clone();
+        // Checked: as many markers as the player count makes, at most `MAX_PLAYERS`.
+        self.bid_order = d.bid_order.iter().copied().take(MAX_PLAYERS).collect();
         self.deck = full_deck();
         let mut none = [0; Res::COUNT];
         let _ = State::draw_cards(&mut self.deck, &mut none, &d.cards);

@@ -48,8 +48,11 @@ impl State {
         if g.is_empty() {
             return Err(Rule::EmptySet);
         }
-        if g.0 >> 9 != 0 {
-            return Err(Rule::NotHeld); // Fakirs are never sold
+        if g.0 & (1 << Res::FAKIR.0) != 0 {
+            return Err(Rule::SellFakirs);
+        }
+        if g.0 >> Res::COUNT != 0 {
+            return Err(Rule::NotHeld); // no such card
         }
         let p = self.player(seat);
         if g.iter().any(|r| p.cards[usize::from(r.0)] == 0) {

@@ -8,6 +8,20 @@ use crate::ids::{Colour, Djinn, Res, Tile};
 use crate::state::{DJINN_ROW_CAP, MAX_PLAYERS, ROW_CAP};
 use arrayvec::ArrayVec;
 
+// Lists whose length the game or the position decides (the turn order markers, every draw)
+// hold at least one item more than any game or position asks for: a list written too long is
+// read (to its capacity) and refused by the rules that decide its length (`chance.deal`,
+// `chance.draw`), as a list too short is, rather than by the notation. A refill's lists
+// (`ROW_CAP` 16 > 9 cards, `DJINN_ROW_CAP` 8 > 3 djinns) and Kandicha's cards (4 > 2) already
+// have room.
+
+/// Turn order markers a deal may name: 4 at most (2 players: each seat twice), and one more.
+pub const ORDER_CAP: usize = MAX_PLAYERS + 1;
+/// Djinns a draw may name: Sibittis draws 3, and one more.
+pub const DRAW_DJINNS_CAP: usize = 4;
+/// Meeples a draw may name: Anun-Nak draws 3, and one more.
+pub const DRAW_MEEPLES_CAP: usize = 4;
+
 /// How a djinn's (or a modifier's) cost is paid. Elders go back to the bag, Fakirs to the
 /// resource discard pile.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -40,10 +54,29 @@ impl Pay {
             Pay::ElderFakir => "WF",
         }
     }
+    /// The payment written exactly as [`Pay::code`] writes it (the fast reading).
     pub fn from_code(s: &str) -> Option<Pay> {
         [Pay::Elder, Pay::Fakir, Pay::TwoElders, Pay::ElderFakir]
             .into_iter()
             .find(|p| p.code() == s)
+    }
+    /// The payment written in any order: an Elder and a Fakir are one payment whichever is
+    /// named first (`WF` or `FW`; the rules give them no order), written `WF`.
+    pub fn parse(s: &str) -> Option<Pay> {
+        match s {
+            "FW" => Some(Pay::ElderFakir),
+            _ => Pay::from_code(s),
+        }
+    }
+}
+
+/// Two items the rules give no order, in the notation's canonical order (ascending): Iblis's
+/// two victims in tribe order, a Large Market's two cards in row order.
+pub fn in_order<T: Ord>(a: T, b: T) -> (T, T) {
+    if b < a {
+        (b, a)
+    } else {
+        (a, b)
     }
 }
 
@@ -54,7 +87,9 @@ pub struct Redirect {
     pub pay: Pay,
 }
 
-/// What the assassins kill. `second` is the second victim that Iblis allows.
+/// What the assassins kill. `second` is the second victim that Iblis allows; the two are in
+/// tribe order (`first <= second`, by `Colour`), the canonical order of the notation: the
+/// rules give them no order, and a move out of it is refused (`notation`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Target {
     /// Meeples on a tile within range.
@@ -134,13 +169,17 @@ impl DjinnUse {
     }
 }
 
-/// A set of distinct merchandise types (bit = `Res` index; never the Fakir).
+/// A set of distinct resource cards (bit = `Res` index), in the cards' order whatever order
+/// they were named in. Only merchandise is sold: a set with the Fakir (bit 9) is refused by
+/// the rules (`sell.fakirs`, §2.6 "mas não Faquires").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Goods(pub u16);
 
 impl Goods {
     pub fn iter(self) -> impl Iterator<Item = Res> {
-        (0..9u8).filter(move |i| self.0 & (1 << i) != 0).map(Res)
+        (0..Res::COUNT as u8)
+            .filter(move |i| self.0 & (1 << i) != 0)
+            .map(Res)
     }
     pub const fn len(self) -> u32 {
         self.0.count_ones()
@@ -183,7 +222,9 @@ pub enum Move {
     Palm(Option<Redirect>),
     /// Village: place the palace (here, or redirected by Hagis).
     Palace(Option<Redirect>),
-    /// Market: take the cards at these row positions (0-based, ascending).
+    /// Market: take the cards at these row positions (0-based, `first < second`: the rules
+    /// give the two cards no order, so the notation writes them in row order and a move out
+    /// of it is refused, `notation`).
     Buy {
         first: u8,
         second: Option<u8>,
@@ -209,10 +250,11 @@ pub enum Move {
 pub struct Deal {
     /// Tile kind at each position.
     pub layout: [u8; crate::board::TILES],
-    /// Three meeples per position, in position order.
+    /// Three meeples per position, in position order; a tile's three in tribe order (the
+    /// notation's canonical order: they are laid together, in no order).
     pub meeples: [[Colour; 3]; crate::board::TILES],
     /// Markers on the bid order track, front first (2 players: each seat twice).
-    pub bid_order: ArrayVec<u8, MAX_PLAYERS>,
+    pub bid_order: ArrayVec<u8, ORDER_CAP>,
     pub cards: ArrayVec<Res, ROW_CAP>,
     pub djinns: ArrayVec<Djinn, DJINN_ROW_CAP>,
 }
@@ -226,10 +268,10 @@ pub enum Chance {
         cards: ArrayVec<Res, ROW_CAP>,
         djinns: ArrayVec<Djinn, DJINN_ROW_CAP>,
     },
-    /// Cards from the top of the resource pile (Sloar, Kandicha).
+    /// Cards from the top of the resource pile (Sloar, Kandicha), in the pile's order.
     Cards(ArrayVec<Res, 4>),
-    /// Djinns from the top of the pile (Sibittis).
-    Djinns(ArrayVec<Djinn, 3>),
-    /// Meeples drawn from the bag (Anun-Nak).
-    Meeples(ArrayVec<Colour, 3>),
+    /// Djinns from the top of the pile (Sibittis), in the pile's order.
+    Djinns(ArrayVec<Djinn, DRAW_DJINNS_CAP>),
+    /// Meeples drawn from the bag (Anun-Nak), in tribe order (a bag has no order).
+    Meeples(ArrayVec<Colour, DRAW_MEEPLES_CAP>),
 }

@@ -1,12 +1,25 @@
 //! Move and chance notation: short, stable text, documented with examples in
 //! `schema/notation/five-tribes.md`. `parse_move(format_move(m)) == m` for every legal move.
+//!
+//! One notation discipline (issue 37, Ruling F21): what the rules give no order (a Large
+//! Market's two cards, Iblis's two victims, a payment's Elder and Fakir, a sale's goods, the
+//! meeples laid on a tile or drawn from the bag) is read in any order to one value, which
+//! formats as the canonical text a log stores; what happened in an order (the layout, the bid
+//! order track, cards and djinns as the piles give them) keeps it. A size the notation fixes
+//! for every game (a deal's 30 tiles, 3 meeples a tile, 9 cards, 3 djinns) is refused here; a
+//! size the game or the position decides (the markers, every draw) is read at any length and
+//! refused by the rules (`chance.deal`, `chance.draw`).
 
 use crate::data::components;
 use crate::ids::{Colour, Djinn, Res, Tile};
-use crate::moves::{Chance, Deal, DjinnUse, Goods, Move, Pay, Redirect, Target};
+use crate::moves::{
+    in_order, Chance, Deal, DjinnUse, Goods, Move, Pay, Redirect, Target, DRAW_DJINNS_CAP,
+    DRAW_MEEPLES_CAP, ORDER_CAP,
+};
 use arrayvec::ArrayVec;
 use rules_core::notation::{cut, pieces, NameIndex};
 use rules_core::NotationError;
+use std::cmp::Ordering;
 use std::fmt::Write;
 use std::sync::OnceLock;
 
@@ -162,7 +175,7 @@ impl<'a> P<'a> {
     }
     fn pay(&mut self) -> Result<Pay, NotationError> {
         let w = self.word("a payment (W, F, WW or WF)")?;
-        Pay::from_code(w).ok_or_else(|| self.err("a payment is W, F, WW or WF"))
+        Pay::parse(w).ok_or_else(|| self.err("a payment is W, F, WW or WF (or FW)"))
     }
     fn colour(&self, w: &str) -> Result<Colour, NotationError> {
         let mut cs = w.chars();
@@ -173,12 +186,22 @@ impl<'a> P<'a> {
             _ => Err(self.err("a meeple is Y, W, G, B or R")),
         }
     }
+    /// One victim, or Iblis's two in tribe order (written in any order).
     fn victims(&mut self) -> Result<(Colour, Option<Colour>), NotationError> {
         let w = self.word("the victims, e.g. G or G+R")?;
         match cut(w, b'+') {
-            Some((a, b)) => Ok((self.colour(a)?, Some(self.colour(b)?))),
+            Some((a, b)) => {
+                let (a, b) = in_order(self.colour(a)?, self.colour(b)?);
+                Ok((a, Some(b)))
+            }
             None => Ok((self.colour(w)?, None)),
         }
+    }
+    /// A card position of the row, written from 1.
+    fn position(&mut self, w: &str) -> Result<u8, NotationError> {
+        self.small(w)?
+            .checked_sub(1)
+            .ok_or_else(|| self.err("positions count from 1"))
     }
     fn djinn(&mut self) -> Result<Djinn, NotationError> {
         let w = self.word("a djinn")?;
@@ -318,17 +341,20 @@ pub fn parse_move(text: &str) -> Result<Move, NotationError> {
         }
         "buy" => {
             let w = p.word("a card position")?;
-            let first = p
-                .small(w)?
-                .checked_sub(1)
-                .ok_or_else(|| p.err("positions count from 1"))?;
-            let second = match p.words.next() {
-                None => None,
-                Some(w) => Some(
-                    p.small(w)?
-                        .checked_sub(1)
-                        .ok_or_else(|| p.err("positions count from 1"))?,
-                ),
+            let a = p.position(w)?;
+            // Two cards in either order: the move takes them in row order.
+            let (first, second) = match p.words.next() {
+                None => (a, None),
+                Some(w) => {
+                    let b = p.position(w)?;
+                    if a == b {
+                        return Err(p.err(
+                            "a card is named twice: a Large Market takes two different cards",
+                        ));
+                    }
+                    let (a, b) = in_order(a, b);
+                    (a, Some(b))
+                }
             };
             p.done(Move::Buy { first, second })
         }
@@ -380,10 +406,9 @@ pub fn parse_move(text: &str) -> Result<Move, NotationError> {
             let w = p.word("goods, e.g. iv+go+fi")?;
             let mut g = 0u16;
             for code in pieces(w, b'+') {
+                // A Fakir is a card the notation names; that it is never sold is a rule
+                // (`sell.fakirs`).
                 let r = Res::from_code(code).ok_or_else(|| p.err("unknown good"))?;
-                if r.is_fakir() {
-                    return Err(p.err("Fakirs cannot be sold"));
-                }
                 if g & (1 << r.0) != 0 {
                     return Err(p.err("a set holds each good once"));
                 }
@@ -441,27 +466,72 @@ fn field<'a>(p: &mut P<'a>, name: &str) -> Result<&'a str, NotationError> {
         .ok_or_else(|| p.err(&format!("expected `{name}=`")))
 }
 
-/// The items of a `.`-separated list (`-`: none), each read by `f`. Split as it is read: a
-/// dealt layout is 30 items, and every replay reads it.
+/// The items of a `.`-separated list (`-`: none), each read by `f`, and how many were
+/// written. Split as it is read: a dealt layout is 30 items, and every replay reads it.
+///
+/// Every item is read (an unknown one is refused), but only the first `N` are kept: the
+/// fixed sizes of a deal are checked against the count, and a list whose length the rules
+/// decide holds more than they ever ask for (`moves::ORDER_CAP`), so that one written too
+/// long is still refused by them.
 fn list<T, const N: usize>(
-    p: &P<'_>,
     items: &str,
-    f: impl Fn(&str) -> Option<T>,
-) -> Result<ArrayVec<T, N>, NotationError> {
+    f: impl Fn(&str) -> Result<T, NotationError>,
+) -> Result<(ArrayVec<T, N>, usize), NotationError> {
     let mut out = ArrayVec::new();
     if items == "-" {
-        return Ok(out);
+        return Ok((out, 0));
     }
+    let mut n = 0;
     for i in pieces(items, b'.') {
-        let v = f(i).ok_or_else(|| {
+        let v = f(i)?;
+        n += 1;
+        let _ = out.try_push(v);
+    }
+    Ok((out, n))
+}
+
+/// `f` for [`list`]: an item read by `read`, or "unknown item".
+fn known<'a, T>(
+    p: &'a P<'_>,
+    read: impl Fn(&str) -> Option<T> + 'a,
+) -> impl Fn(&str) -> Result<T, NotationError> + 'a {
+    move |i| {
+        read(i).ok_or_else(|| {
             p.err(&format!(
                 "unknown item `{}`",
                 i.chars().take(12).collect::<String>()
             ))
-        })?;
-        out.try_push(v).map_err(|_| p.err("too many items"))?;
+        })
     }
-    Ok(out)
+}
+
+/// A list of a deal whose size is the same in every game: exactly `want` items.
+fn exactly(p: &P<'_>, got: usize, want: usize, what: &str, has: &str) -> Result<(), NotationError> {
+    let too = match got.cmp(&want) {
+        Ordering::Equal => return Ok(()),
+        Ordering::Greater => "many",
+        Ordering::Less => "few",
+    };
+    Err(p.err(&format!("too {too} {what}: {has} {want}, not {got}")))
+}
+
+/// The three meeples laid on one tile, in tribe order (they are laid together, in no order).
+fn three_meeples(p: &P<'_>, w: &str) -> Result<[Colour; 3], NotationError> {
+    let mut out: ArrayVec<Colour, 3> = ArrayVec::new();
+    let mut n = 0;
+    for ch in w.chars() {
+        let c = Colour::from_letter(ch).ok_or_else(|| p.err("a meeple is Y, W, G, B or R"))?;
+        n += 1;
+        let _ = out.try_push(c);
+    }
+    let mut three = out.into_inner().ok().filter(|_| n == 3).ok_or_else(|| {
+        p.err(&format!(
+            "each tile is dealt 3 meeples, not {n} (`{}`)",
+            w.chars().take(12).collect::<String>()
+        ))
+    })?;
+    three.sort_unstable();
+    Ok(three)
 }
 
 /// Tile kinds by code, indexed once (a dealt layout names 30).
@@ -488,29 +558,33 @@ pub fn parse_chance(text: &str) -> Result<Chance, NotationError> {
             let order_w = field(&mut p, "order")?;
             let cards_w = field(&mut p, "cards")?;
             let djinns_w = field(&mut p, "djinns")?;
-            let layout_v: ArrayVec<u8, 30> = list(&p, layout_w, kind_index)?;
+            let c = components();
+            let (layout_v, n): (ArrayVec<u8, 30>, _) = list(layout_w, known(&p, kind_index))?;
+            exactly(&p, n, 30, "tiles", "the layout names")?;
             let layout: [u8; 30] = layout_v
                 .into_inner()
                 .map_err(|_| p.err("the layout names 30 tiles"))?;
-            let meeples_v: ArrayVec<[Colour; 3], 30> = list(&p, meeples_w, |m| {
-                let mut cs = m.chars().map(Colour::from_letter);
-                match (cs.next(), cs.next(), cs.next(), cs.next()) {
-                    (Some(Some(a)), Some(Some(b)), Some(Some(c)), None) => Some([a, b, c]),
-                    _ => None,
-                }
-            })?;
+            let (meeples_v, n): (ArrayVec<[Colour; 3], 30>, _) =
+                list(meeples_w, |m| three_meeples(&p, m))?;
+            exactly(&p, n, 30, "tiles", "the meeples are laid on")?;
             let meeples: [[Colour; 3]; 30] = meeples_v
                 .into_inner()
                 .map_err(|_| p.err("meeples for 30 tiles"))?;
-            let bid_order = list(&p, order_w, |s| {
-                if s.len() == 1 {
-                    s.parse::<u8>().ok()
-                } else {
-                    None
-                }
-            })?;
-            let cards = list(&p, cards_w, card)?;
-            let djinns = list(&p, djinns_w, Djinn::from_slug)?;
+            // As many markers as the player count makes: the rules' to check (`chance.deal`).
+            let (bid_order, _): (ArrayVec<u8, ORDER_CAP>, _) = list(
+                order_w,
+                known(&p, |s| {
+                    if s.len() == 1 {
+                        s.parse::<u8>().ok()
+                    } else {
+                        None
+                    }
+                }),
+            )?;
+            let (cards, n) = list(cards_w, known(&p, card))?;
+            exactly(&p, n, c.row_size, "resource cards", "the row is dealt")?;
+            let (djinns, n) = list(djinns_w, known(&p, Djinn::from_slug))?;
+            exactly(&p, n, c.djinn_row, "djinns", "the row is dealt")?;
             p.done(Chance::Deal(Box::new(Deal {
                 layout,
                 meeples,
@@ -522,24 +596,32 @@ pub fn parse_chance(text: &str) -> Result<Chance, NotationError> {
         "refill" => {
             let cw = field(&mut p, "cards")?;
             let dw = field(&mut p, "djinns")?;
-            let cards = list(&p, cw, card)?;
-            let djinns = list(&p, dw, Djinn::from_slug)?;
+            // As many as the rows lack and the piles hold: the rules' to check (`chance.draw`).
+            let (cards, _) = list(cw, known(&p, card))?;
+            let (djinns, _) = list(dw, known(&p, Djinn::from_slug))?;
             p.done(Chance::Refill { cards, djinns })
         }
         "draw" => {
             let w = p.word("cards=, djinns= or meeples=")?;
             let (kind, v) =
                 cut(w, b'=').ok_or_else(|| p.err("expected cards=, djinns= or meeples="))?;
+            // A draw's size is the position's: the rules' to check (`chance.draw`), at any
+            // length. Cards and djinns in the pile's order; meeples from the bag in tribe order.
             let c = match kind {
-                "cards" => Chance::Cards(list(&p, v, card)?),
-                "djinns" => Chance::Djinns(list(&p, v, Djinn::from_slug)?),
+                "cards" => Chance::Cards(list(v, known(&p, card))?.0),
+                "djinns" => {
+                    let (ds, _): (ArrayVec<Djinn, DRAW_DJINNS_CAP>, _) =
+                        list(v, known(&p, Djinn::from_slug))?;
+                    Chance::Djinns(ds)
+                }
                 "meeples" => {
-                    let mut out = ArrayVec::new();
+                    let mut out: ArrayVec<Colour, DRAW_MEEPLES_CAP> = ArrayVec::new();
                     for ch in v.chars() {
                         let c = Colour::from_letter(ch)
                             .ok_or_else(|| p.err("a meeple is Y, W, G, B or R"))?;
-                        out.try_push(c).map_err(|_| p.err("at most 3 meeples"))?;
+                        let _ = out.try_push(c);
                     }
+                    out.sort_unstable();
                     Chance::Meeples(out)
                 }
                 _ => return Err(p.err("expected cards=, djinns= or meeples=")),

@@ -4,10 +4,15 @@
 //! parsers then read or explain. Replay reads every entry of every game it rebuilds, and the
 //! full parser's general word splitting and error plumbing cost more than the rules applying
 //! the move. `tests/readings.rs` checks both agree, on recorded games and mutations of them.
+//!
+//! Lists the rules give no order (issue 37) are read fast only in their canonical order (two
+//! market cards ascending, Iblis's victims in tribe order, `WF`), and left to the parser
+//! otherwise; but meeples laid or drawn from the bag are put in tribe order here too, because
+//! every game recorded before issue 37 wrote them in draw order and replay reads each one.
 
 use crate::data::components;
 use crate::ids::{Colour, Djinn, Res, Tile};
-use crate::moves::{Chance, DjinnUse, Goods, Move, Pay, Redirect, Target};
+use crate::moves::{Chance, DjinnUse, Goods, Move, Pay, Redirect, Target, DRAW_MEEPLES_CAP};
 use crate::notation::kind_index;
 use arrayvec::ArrayVec;
 use rules_core::notation::{cut, field, list, number, pieces, short_key, short_tag as tag, Scan};
@@ -39,11 +44,24 @@ fn colour(w: &str) -> Option<Colour> {
     }
 }
 
+/// One victim, or Iblis's two in tribe order (the canonical text; any other order is the
+/// parser's).
 fn victims(w: &str) -> Option<(Colour, Option<Colour>)> {
     match cut(w, b'+') {
-        Some((a, b)) => Some((colour(a)?, Some(colour(b)?))),
+        Some((a, b)) => {
+            let (a, b) = (colour(a)?, colour(b)?);
+            (a <= b).then_some((a, Some(b)))
+        }
         None => Some((colour(w)?, None)),
     }
+}
+
+/// Three meeples in tribe order.
+fn in_tribe_order([a, b, c]: [Colour; 3]) -> [Colour; 3] {
+    let (a, b) = if b < a { (b, a) } else { (a, b) };
+    let (b, c) = if c < b { (c, b) } else { (b, c) };
+    let (a, b) = if b < a { (b, a) } else { (a, b) };
+    [a, b, c]
 }
 
 fn pay(s: &mut Scan<'_>) -> Option<Pay> {
@@ -139,7 +157,8 @@ fn read_words(text: &str) -> Option<Move> {
             let first = from_one(s.word()?)?;
             let second = match s.word() {
                 None => None,
-                Some(w) => Some(from_one(w)?),
+                // Row order only (the canonical text); any other is the parser's.
+                Some(w) => Some(from_one(w).filter(|&x| x > first)?),
             };
             Move::Buy { first, second }
         }
@@ -271,10 +290,11 @@ pub fn read_chance(text: &str) -> Option<Chance> {
                 "cards" => Chance::Cards(list(v, b'.', Res::from_code)?),
                 "djinns" => Chance::Djinns(list(v, b'.', Djinn::from_slug)?),
                 "meeples" => {
-                    let mut out = ArrayVec::new();
+                    let mut out: ArrayVec<Colour, DRAW_MEEPLES_CAP> = ArrayVec::new();
                     for c in v.bytes() {
                         out.try_push(Colour::from_letter(char::from(c))?).ok()?;
                     }
+                    out.sort_unstable();
                     Chance::Meeples(out)
                 }
                 _ => return None,
@@ -292,8 +312,9 @@ pub fn read_chance(text: &str) -> Option<Chance> {
                     &[a, b, c] => Some([a, b, c].map(|x| Colour::from_letter(char::from(x)))),
                     _ => None,
                 }
-                .and_then(|[a, b, c]| Some([a?, b?, c?]))
+                .and_then(|[a, b, c]| Some(in_tribe_order([a?, b?, c?])))
             })?;
+            let c = components();
             Chance::Deal(Box::new(crate::moves::Deal {
                 layout: layout.into_inner().ok()?,
                 meeples: meeples.into_inner().ok()?,
@@ -301,8 +322,9 @@ pub fn read_chance(text: &str) -> Option<Chance> {
                     &[d @ b'0'..=b'9'] => Some(d - b'0'),
                     _ => None,
                 })?,
-                cards: list(cards, b'.', Res::from_code)?,
-                djinns: list(djinns, b'.', Djinn::from_slug)?,
+                // The rows' sizes are the notation's: any other is the parser's to refuse.
+                cards: list(cards, b'.', Res::from_code).filter(|v| v.len() == c.row_size)?,
+                djinns: list(djinns, b'.', Djinn::from_slug).filter(|v| v.len() == c.djinn_row)?,
             }))
         }
         _ => return None,

@@ -70,19 +70,23 @@ impl State {
                 let Some(market) = self.market(t) else {
                     return Err(Rule::WrongTileAction);
                 };
-                let window = market.window.min(self.row.len());
+                // Two cards in row order, the notation's: only a move built in code has them
+                // otherwise (or one card twice), and no rule of the market is what it breaks.
+                if second.is_some_and(|s| s <= first) {
+                    return Err(Rule::Notation);
+                }
                 let take = market.take.min(self.row.len());
                 let count = 1 + usize::from(second.is_some());
                 if count != take || take == 0 {
                     return Err(Rule::MarketCount);
                 }
-                if usize::from(first) >= window {
+                let mut positions = [Some(first), second].into_iter().flatten().map(usize::from);
+                if positions.clone().any(|i| i >= market.window) {
                     return Err(Rule::MarketWindow);
                 }
-                if let Some(s) = second {
-                    if s <= first || usize::from(s) >= window {
-                        return Err(Rule::MarketWindow);
-                    }
+                // Within the window, but past the end of a short row (Ruling F6).
+                if positions.any(|i| i >= self.row.len()) {
+                    return Err(Rule::MarketNoCard);
                 }
                 self.check_cost(
                     seat,

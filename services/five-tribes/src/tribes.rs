@@ -118,8 +118,13 @@ impl State {
         iblis: Option<Pay>,
     ) -> Result<(), Rule> {
         let (first, second) = target.victims();
-        // A second victim only with Iblis, and victims named in tribe order (one text per kill).
-        if second.is_some() != iblis.is_some() || second.is_some_and(|s| s < first) {
+        // Victims in tribe order, the notation's (one text per kill): only a move built in
+        // code has them otherwise, and it breaks no rule of the assassins or of Iblis.
+        if second.is_some_and(|s| s < first) {
+            return Err(Rule::Notation);
+        }
+        // A second victim only with Iblis.
+        if second.is_some() != iblis.is_some() {
             return Err(Rule::Iblis);
         }
         let mut cost = crate::djinns::Cost::default();

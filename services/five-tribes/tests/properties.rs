@@ -185,7 +185,7 @@ fn bad_chance_outcomes_are_refused_without_effect() {
             // An outcome of another kind, or the deal again, is refused.
             for wrong in [
                 five_tribes::Chance::Cards(Default::default()),
-                five_tribes::Chance::Meeples([Colour::Red; 3].into()),
+                five_tribes::Chance::Meeples([Colour::Red; 3].into_iter().collect()),
             ] {
                 if &wrong != c {
                     let mut t = s.clone();

@@ -6,7 +6,10 @@
 //!   with `bid_order`, `tiles`, `seats`, rows, track, supplies;
 //! - **when** `steps` are applied in order (`"0 pick a1"`, `"dealer draw cards=fi"`);
 //! - **then** every line of `expect` holds, and, with `error`, the last step is refused with
-//!   that rule code and the state is unchanged.
+//!   that rule code (`notation`: its text does not parse, the store's `BAD_NOTATION`) and the
+//!   state is unchanged; with `says`, the refusal's message contains that text; with `stored`,
+//!   each step's text is stored as that canonical text (parsed, then formatted, as the store
+//!   does).
 //!
 //! The format is documented in `tests/scenarios/README.md`.
 
@@ -51,6 +54,11 @@ struct Scenario {
     #[serde(default)]
     steps: Vec<String>,
     error: Option<String>,
+    /// Text the refusal's message must contain.
+    says: Option<String>,
+    /// The canonical text of each step (`ACTOR NOTATION`), as a log stores it.
+    #[serde(default)]
+    stored: Vec<String>,
     #[serde(default)]
     expect: Vec<String>,
 }
@@ -77,6 +85,10 @@ fn build(sc: &Scenario) -> State {
         Rules::from_name(r).unwrap_or_else(|| panic!("unknown rules version {r}"))
     });
     let mut s = State::new_under(sc.players, rules);
+    if sc.phase.as_deref() == Some("deal") {
+        // A new game waiting on its deal: nothing else is given.
+        return s;
+    }
     s.round = 1;
     let default_kind = kind_index(sc.default_tile.as_deref().unwrap_or("L4"));
     s.board.kind = [default_kind; 30];
@@ -207,19 +219,47 @@ fn build(sc: &Scenario) -> State {
         }
         (None, Some("bid")) => s.phase = Phase::Bid,
         (None, Some("over")) => s.phase = Phase::Over,
-        other => panic!("give `turn = SEAT` or `phase = \"bid\"|\"over\"`, not {other:?}"),
+        other => panic!("give `turn = SEAT` or `phase = \"bid\"|\"over\"|\"deal\"`, not {other:?}"),
     }
     s
 }
 
-fn step(s: &mut State, line: &str) -> Result<(), five_tribes::FtError> {
+/// A refused step: the rule code (`notation` when the text does not parse) and the message.
+struct Refusal {
+    code: String,
+    message: String,
+}
+
+fn step(s: &mut State, line: &str) -> Result<(), Refusal> {
     let (actor, rest) = line.split_once(' ').expect("ACTOR NOTATION");
+    let notation = |e: rules_core::NotationError| Refusal {
+        code: "notation".into(),
+        message: e.to_string(),
+    };
+    let rule = |e: five_tribes::FtError| Refusal {
+        code: e.rule().into(),
+        message: e.to_string(),
+    };
     if actor == "dealer" {
-        let c = FiveTribes::parse_chance(rest).unwrap_or_else(|e| panic!("{e}"));
-        FiveTribes::resolve(s, &c)
+        let c = FiveTribes::parse_chance(rest).map_err(notation)?;
+        FiveTribes::resolve(s, &c).map_err(rule)
     } else {
-        let m = FiveTribes::parse_move(rest).unwrap_or_else(|e| panic!("{e}"));
-        FiveTribes::play(s, Seat(actor.parse().expect("seat")), &m)
+        let m = FiveTribes::parse_move(rest).map_err(notation)?;
+        FiveTribes::play(s, Seat(actor.parse().expect("seat")), &m).map_err(rule)
+    }
+}
+
+/// The text a log stores for a step: its canonical form, parsed then formatted.
+fn stored(line: &str) -> String {
+    let (actor, rest) = line.split_once(' ').expect("ACTOR NOTATION");
+    let text = if actor == "dealer" {
+        FiveTribes::parse_chance(rest).map(|c| FiveTribes::format_chance(&c))
+    } else {
+        FiveTribes::parse_move(rest).map(|m| FiveTribes::format_move(&m))
+    };
+    match text {
+        Ok(t) => format!("{actor} {t}"),
+        Err(e) => format!("(does not parse: {e})"),
     }
 }
 
@@ -409,11 +449,19 @@ fn run(file: &str, sc: &Scenario) -> Result<(), String> {
         let r = step(&mut s, line);
         match (&sc.error, i + 1 == n, r) {
             (Some(code), true, Err(e)) => {
-                if e.rule() != code {
+                if &e.code != code {
                     return Err(format!(
-                        "step `{line}` failed with {} ({e}), expected {code}",
-                        e.rule()
+                        "step `{line}` failed with {} ({}), expected {code}",
+                        e.code, e.message
                     ));
+                }
+                if let Some(says) = &sc.says {
+                    if !e.message.contains(says.as_str()) {
+                        return Err(format!(
+                            "step `{line}` was refused with `{}`, which does not say `{says}`",
+                            e.message
+                        ));
+                    }
                 }
                 if s != before {
                     return Err(format!("step `{line}` was refused but changed the state"));
@@ -422,7 +470,9 @@ fn run(file: &str, sc: &Scenario) -> Result<(), String> {
             (Some(code), true, Ok(())) => {
                 return Err(format!("step `{line}` was accepted, expected {code}"))
             }
-            (_, _, Err(e)) => return Err(format!("step `{line}` refused: {e}")),
+            (_, _, Err(e)) => {
+                return Err(format!("step `{line}` refused ({}): {}", e.code, e.message))
+            }
             (_, _, Ok(())) => {
                 // Legality invariant at every step: the move played was listed as legal.
                 if let Some(m) = line
@@ -445,6 +495,28 @@ fn run(file: &str, sc: &Scenario) -> Result<(), String> {
     if sc.error.is_some() && n == 0 {
         return Err("`error` needs at least one step".into());
     }
+    if sc.says.is_some() && sc.error.is_none() {
+        return Err("`says` needs `error`".into());
+    }
+    if !sc.stored.is_empty() {
+        if sc.stored.len() != n {
+            return Err(format!(
+                "`stored` names {} entries for {n} steps",
+                sc.stored.len()
+            ));
+        }
+        let wrong: Vec<String> = sc
+            .steps
+            .iter()
+            .zip(&sc.stored)
+            .map(|(line, want)| (line, want, stored(line)))
+            .filter(|(_, want, got)| got != *want)
+            .map(|(line, want, got)| format!("`{line}` is stored as `{got}`, expected `{want}`"))
+            .collect();
+        if !wrong.is_empty() {
+            return Err(wrong.join("\n    "));
+        }
+    }
     let failures: Vec<String> = sc
         .expect
         .iter()
@@ -465,7 +537,7 @@ impl scenario_harness::Scenario for Scenario {
         &self.source
     }
     fn asserts_something(&self) -> bool {
-        !self.expect.is_empty() || self.error.is_some()
+        !self.expect.is_empty() || self.error.is_some() || !self.stored.is_empty()
     }
 }
 
