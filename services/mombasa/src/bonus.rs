@@ -6,14 +6,15 @@
 //! - buy card: pay the fee, then buy a display card at its purchase price in pounds (M6);
 //! - sell card: discard a card from hand for 2 pounds per red value;
 //! - majority: most units of its kind in the action area, ties shared, 0 never (M4); track
-//!   steps split as the player likes, and the space's bonus tile for the next round (M9).
+//!   steps split as the player likes, and the space's bonus tile for the next round (M9)
+//!   unless, under rules 3, another seat holds it (M16).
 
 use crate::data::BonusKind;
 use crate::error::Rule;
 use crate::goods::{area_units, price};
 use crate::ids::{CardId, DECK_CARDS, NONE};
 use crate::moves::BonusArg;
-use crate::state::{Stage, State};
+use crate::state::{Rules, Stage, State};
 
 impl State {
     pub(crate) fn check_bonus(&self, seat: u8, space: u8, arg: BonusArg) -> Result<(), Rule> {
@@ -104,8 +105,10 @@ impl State {
                 self.finish_action();
             }
             (BonusKind::Majority { steps, tile, .. }, _) => {
-                if let Some(w) = self.tile_won.get_mut(usize::from(tile)) {
-                    *w = seat;
+                if self.may_win_tile(seat, tile) {
+                    if let Some(w) = self.tile_won.get_mut(usize::from(tile)) {
+                        *w = seat;
+                    }
                 }
                 if steps > 0 {
                     self.stage = Stage::Steps { left: steps };
@@ -115,6 +118,16 @@ impl State {
             }
             _ => self.finish_action(),
         }
+    }
+
+    /// Whether `seat` wins bonus `tile` by taking its majority space. Rules 3 (ruling M16): a
+    /// tile is held by its winner from the moment it is won until it returns (at the end of its
+    /// holder's action phase, M9), and while another seat holds it the space pays its steps
+    /// alone. Rules 1 and 2 let the space's taker win it whoever held it.
+    pub fn may_win_tile(&self, seat: u8, tile: u8) -> bool {
+        let t = usize::from(tile);
+        let free = |holder: Option<&u8>| holder.is_none_or(|&h| h == NONE || h == seat);
+        self.rules < Rules::V3 || (free(self.tile_at.get(t)) && free(self.tile_won.get(t)))
     }
 
     /// A sold card leaves the game: a deck card to the discard pile, a start card to the box.

@@ -7,7 +7,7 @@
 
 use crate::data::Reward;
 use crate::ids::{Company, COLUMNS};
-use crate::state::State;
+use crate::state::{Rules, State};
 
 impl State {
     /// The coins showing on `company`'s base: its share value.
@@ -57,7 +57,7 @@ impl State {
     pub fn return_space(&self, company: Company, column: usize) -> Option<usize> {
         let c = self.data();
         let col = *self.bases[company.index()].get(column)?;
-        let v1 = self.rules == crate::state::Rules::V1;
+        let v1 = self.rules == Rules::V1;
         (0..5)
             .rev()
             .find(|&i| col & (1 << i) == 0 && (!v1 || c.base_recoverable[i]))
@@ -136,10 +136,25 @@ impl State {
         }
     }
 
-    /// Pays a reward's pounds, diamonds, bonus markers and (with `company`) track steps.
-    /// Bookkeeping points are the caller's: they need decisions.
+    /// What the rules pay of a reward printed in the data: rules 3 pay no bonus marker (ruling
+    /// M15: a seat has only the markers of setup step 11, the rest stay in the box; the data's
+    /// company-track markers were MB10's, withdrawn).
+    pub fn paid(&self, r: Reward) -> Reward {
+        if self.rules >= Rules::V3 {
+            Reward {
+                bonus_marker: 0,
+                ..r
+            }
+        } else {
+            r
+        }
+    }
+
+    /// Pays a reward's pounds, diamonds, bonus markers (rules 1 and 2) and (with `company`)
+    /// track steps. Bookkeeping points are the caller's: they need decisions.
     pub(crate) fn pay(&mut self, seat: u8, r: Reward, company: Option<Company>) {
         let c = self.data();
+        let r = self.paid(r);
         if let Some(p) = self.seats.get_mut(usize::from(seat)) {
             p.pounds += u16::from(r.pounds);
             p.markers = p.markers.saturating_add(r.bonus_marker).min(c.markers_max);

@@ -102,8 +102,8 @@ impl State {
             (Phase::Actions, stage, Move::Cancel) if stage != Stage::Top => {
                 match (self.rules, &self.undo) {
                     (Rules::V1, _) => Err(Rule::WrongStep),
-                    (Rules::V2, None) => Err(Rule::CancelCommitted),
-                    (Rules::V2, Some(_)) => Ok(()),
+                    (_, None) => Err(Rule::CancelCommitted),
+                    (_, Some(_)) => Ok(()),
                 }
             }
             _ => Err(Rule::WrongStep),

@@ -19,6 +19,8 @@ pub const ALL_CARDS: u8 = DECK_CARDS + OWN_CARDS * MAX_SEATS as u8;
 pub const SLOTS: usize = 5;
 /// Spaces of the card display and of the book display.
 pub const DISPLAY: usize = 12;
+/// Spaces of a seat's bookkeeping track that hold books (MB7): the positions of `flip`.
+pub const BOOK_SPACES: usize = 10;
 /// Regions of the map.
 pub const REGIONS: usize = 24;
 /// Columns of a company base.

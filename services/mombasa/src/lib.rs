@@ -3,7 +3,7 @@
 //! The rules implemented are those of `shared/rules/mombasa.pt.md` and
 //! `shared/rules/mombasa-phases-and-scoring.zh.txt` (which completes the Portuguese text where
 //! it is cut off: preparation and final scoring), with the product's rulings (shared
-//! `RULINGS.md`, Mombasa M1–M14) and this game's own (`data/mombasa/RULINGS.md`). Component
+//! `RULINGS.md`, Mombasa M1–M16) and this game's own (`data/mombasa/RULINGS.md`). Component
 //! data is read from `data/mombasa/`; nearly all of it is reconstructed and marked so.
 //!
 //! Seven rounds of planning (secret, card by card, then a public reveal entry), actions (a
@@ -149,7 +149,7 @@ impl Game for Mombasa {
         Self::new_game_versioned(o, Self::RULES_VERSION, data_hash)
     }
 
-    /// `mombasa/2` (issue 13), then `mombasa/1`.
+    /// `mombasa/3` (issue 37), then `mombasa/2` (issue 13), then `mombasa/1`.
     fn rules_versions() -> Vec<&'static str> {
         state::Rules::ALL.iter().map(|r| r.name()).collect()
     }
@@ -354,7 +354,7 @@ fn check_options(o: &Options, rules: state::Rules) -> Result<(), MbError> {
     }
     match (o.first_player, rules) {
         (Some(_), state::Rules::V1) => bad(format!(
-            "the first_player option needs rules {}",
+            "the first_player option needs rules {} or later",
             state::Rules::V2.name()
         )),
         (Some(f), _) if f >= o.players => bad(format!(

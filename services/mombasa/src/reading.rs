@@ -13,6 +13,7 @@ use crate::ids::{COLUMNS, DECK_CARDS, MAX_SEATS, REGIONS, SLOTS};
 use crate::moves::{BonusArg, Chance, Move};
 use crate::notation::{
     self, index1, index1_bytes, names, parse_book, parse_card, parse_list, parse_side, parse_tile,
+    Takes,
 };
 use arrayvec::ArrayVec;
 use rules_core::notation::{pieces, short_key, CodeIndex, Scan};
@@ -66,10 +67,13 @@ pub fn read_move(text: &str) -> Option<Move> {
         }
         // `bonus SPACE` without an argument: one word after the verb.
         [b'b', b'o', b'n', b'u', b's', b' ', ref rest @ ..] if !rest.contains(&b' ') => {
-            return Some(Move::Bonus {
-                space: names().bonus.get(text.get(6..)?)?,
-                arg: BonusArg::None,
-            });
+            let space = names().bonus.get(text.get(6..)?)?;
+            // A space that names a display space or a card is refused without one.
+            return (names().bonus_takes.get(usize::from(space)) == Some(&Takes::Nothing))
+                .then_some(Move::Bonus {
+                    space,
+                    arg: BonusArg::None,
+                });
         }
         _ => {}
     }
@@ -101,7 +105,7 @@ fn read_words(text: &str) -> Option<Move> {
                 Some((space, arg)) => (space, Some(arg)),
                 None => (rest, None),
             };
-            Move::Bonus {
+            let m = Move::Bonus {
                 space: names().bonus.get(space)?,
                 arg: match arg {
                     None => BonusArg::None,
@@ -110,7 +114,10 @@ fn read_words(text: &str) -> Option<Move> {
                         None => BonusArg::Card(parse_card(w)?),
                     },
                 },
-            }
+            };
+            // The argument the space takes, as the full parser has it.
+            notation::move_shape(&m).ok()?;
+            m
         }
         verb::GOODS => {
             let (good, slots) = split_word(rest)?;
@@ -152,6 +159,15 @@ fn read_words(text: &str) -> Option<Move> {
 }
 
 pub fn read_chance(text: &str) -> Option<Chance> {
+    let c = read_outcome(text)?;
+    // Counts and repeats, as the full parser refuses them.
+    notation::chance_shape(&c).ok()?;
+    Some(c)
+}
+
+/// [`read_chance`] before the checks of [`notation::chance_shape`].
+#[inline(always)]
+fn read_outcome(text: &str) -> Option<Chance> {
     // Plans revealed, every round: read in place, card by card.
     if let Some(rest) = text.strip_prefix("reveal ") {
         return read_reveal(rest);

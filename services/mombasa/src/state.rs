@@ -57,19 +57,24 @@ pub enum Rules {
     /// cards and first-game tiles count from them; M5 as written; a book taken is replaced at
     /// once; an unfinished action can be cancelled; rest piles go back to hand at the end.
     V2,
+    /// `mombasa/3` (issue 37): no company-track space pays a bonus marker (a seat has only the
+    /// markers of setup step 11: ruling M15); a bonus tile another seat holds cannot be won
+    /// (ruling M16: its majority space pays its steps alone).
+    V3,
 }
 
 impl Rules {
     /// The version new games are created under.
-    pub const CURRENT: Rules = Rules::V2;
+    pub const CURRENT: Rules = Rules::V3;
     /// Every version this build replays, the current one first.
-    pub const ALL: [Rules; 2] = [Rules::V2, Rules::V1];
+    pub const ALL: [Rules; 3] = [Rules::V3, Rules::V2, Rules::V1];
 
     /// The version's name, as stored with a game.
     pub const fn name(self) -> &'static str {
         match self {
             Rules::V1 => "mombasa/1",
             Rules::V2 => "mombasa/2",
+            Rules::V3 => "mombasa/3",
         }
     }
 
@@ -269,7 +274,9 @@ pub struct State {
     pub map: [u8; 24],
     /// The seat whose marker is on each bonus space this round.
     pub bonus: [u8; 8],
-    /// The seat in whose action area each bonus tile is, and who won it this round.
+    /// The seat in whose action area each bonus tile is, and who won it this round (rules 3:
+    /// a tile is held from the moment it is won until it returns, and no other seat wins it
+    /// meanwhile: [`State::may_win_tile`]).
     pub tile_at: [u8; 8],
     pub tile_won: [u8; 8],
     /// The rules version the game plays under.
@@ -408,13 +415,11 @@ impl State {
     /// The place in turn order of `seat` counted from the setup's first player (0 = first),
     /// which picks its "1" card and its first-game start tile; under rules 1, the seat.
     pub fn setup_place(&self, seat: u8) -> u8 {
-        match self.rules {
-            Rules::V1 => seat,
-            Rules::V2 => {
-                let n = self.players.max(1);
-                (seat % n + n - self.setup_first % n) % n
-            }
+        if self.rules == Rules::V1 {
+            return seat;
         }
+        let n = self.players.max(1);
+        (seat % n + n - self.setup_first % n) % n
     }
 
     /// Action slots open for `seat` (0 for no such seat).

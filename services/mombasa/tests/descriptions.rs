@@ -225,3 +225,58 @@ fn entries_read_as_written() {
          display (3b A18, 4a B9)",
     );
 }
+
+/// Rules 3 (rulings M15, M16) in words: a track space that printed a bonus marker pays none,
+/// and a majority space whose tile another seat holds pays its steps alone; rules 2 as before.
+#[test]
+fn descriptions_follow_the_rules_version() {
+    use mombasa::ids::Company;
+    use mombasa::state::Rules;
+    use mombasa::{BonusArg, Options, Phase, State};
+    let o = Options {
+        players: 3,
+        first_game: false,
+        track_cards: false,
+        first_player: None,
+    };
+    let c = mombasa::data::components();
+    let cotton_space = c.bonus.iter().position(|b| b.code == "cotton").unwrap() as u8;
+    let cotton_tile = c
+        .bonus_tiles
+        .iter()
+        .position(|t| t.code == "cotton")
+        .unwrap();
+    let at = |rules: Rules| {
+        let mut s = State::new_versioned(&o, rules, mombasa::data::data_hash()).unwrap();
+        s.phase = Phase::Actions;
+        s.round = 2;
+        // Mombasa's first-game side A1 prints a bonus marker on space 3.
+        s.seats[0].track[Company::Mombasa.index()] = 2;
+        s.tile_at[cotton_tile] = 0;
+        s
+    };
+    let step = Move::Step(Company::Mombasa);
+    let cotton = Move::Bonus {
+        space: cotton_space,
+        arg: BonusArg::None,
+    };
+    let v3 = at(Rules::V3);
+    assert_eq!(
+        Mombasa::describe_move(&v3, Seat(0), &step),
+        "Seat 0 moves 1 step on the Mombasa track, to space 3"
+    );
+    assert_eq!(
+        Mombasa::describe_move(&v3, Seat(1), &cotton),
+        "Seat 1 places a bonus marker on the cotton majority space: 2 track steps (the cotton \
+         bonus tile, held by seat 0, is not won)"
+    );
+    assert!(Mombasa::describe_move(&v3, Seat(0), &cotton)
+        .ends_with("and the cotton bonus tile for next round"));
+    let v2 = at(Rules::V2);
+    assert_eq!(
+        Mombasa::describe_move(&v2, Seat(0), &step),
+        "Seat 0 moves 1 step on the Mombasa track, to space 3, gaining 1 bonus marker"
+    );
+    assert!(Mombasa::describe_move(&v2, Seat(1), &cotton)
+        .ends_with("2 track steps and the cotton bonus tile for next round"));
+}

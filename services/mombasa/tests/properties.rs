@@ -215,12 +215,14 @@ fn a_bad_deal_is_a_typed_error_and_changes_nothing() {
         first_player: None,
     };
     let s = Mombasa::new_game(&o).unwrap();
+    // Outcomes the notation reads that this position does not allow: the rules' codes.
     for text in [
         "setup display=B1,A2,A3,A4,A5,A6,A7,A8,A9,A1,B2,B3 books=A1,A2,A3,A4,B1,B2,B3,B4,C1,C2,C3,C4",
-        "setup display=A1,A2,A3,A4,A5,A6,A7,A8,A9,B1,B2,B3 books=A1,A1,A3,A4,B1,B2,B3,B4,C1,C2,C3,C4",
-        "setup display=A1,A2 books=-",
+        "setup display=A1,A2,A3,A4,A5,A6,A7,A8,A9,B1,B2,B3 books=B1,A2,A3,A4,A1,B2,B3,B4,C1,C2,C3,C4",
+        "setup display=A1,A2,A3,A4,A5,A6,A7,A8,A9,B1,B2,B3 books=A1,A2,A3,A4,B1,B2,B3,B4,C1,C2,C3,C4 sides=A1,B1,C1,D1",
         "draw cards=- books=-",
         "reveal 0:- 1:- 2:-",
+        "tiles 3 T1,T2",
     ] {
         let c = Mombasa::parse_chance(text).unwrap();
         let mut t = s.clone();
@@ -256,6 +258,15 @@ fn malformed_notation_is_a_typed_error() {
         "ready now",
         "plan  A1 1",
         "flip 0",
+        "flip 11",
+        "flip 16",
+        "bonus buy",
+        "bonus sell",
+        "bonus buy A1",
+        "bonus coffee L1",
+        "bonus first S1",
+        "goods coffee 1 bonus coffee",
+        "goods coffee 1,",
     ] {
         assert!(Mombasa::parse_move(text).is_err(), "`{text}` parsed");
     }
@@ -264,11 +275,135 @@ fn malformed_notation_is_a_typed_error() {
         "setup",
         "tiles 9 T1,T2",
         "tiles 0 T1",
+        "tiles 0 T1,T1",
+        "tiles 0 T1,T2,T3",
         "reveal",
         "reveal 1:-",
+        "reveal 0:-",
+        "reveal 0:- 0:-",
+        "reveal 0:- 2:-",
+        "reveal 0:A1@1,A1@2 1:-",
+        "starts T1",
+        "starts T1,T1",
         "draw cards=Z1 books=-",
+        "draw cards=A1,A1 books=-",
+        "draw cards=- books=- cards=-",
+        "draw cards=-",
+        // Counts the notation fixes: 12 display cards and 12 books at setup, 4 track sides.
+        "setup display=A1,A2 books=-",
+        "setup display=A1,A2,A3,A4,A5,A6,A7,A8,A9,B1,B2,B3 books=A1,A2",
+        "setup display=A1,A1,A3,A4,A5,A6,A7,A8,A9,B1,B2,B3 books=A1,A2,A3,A4,B1,B2,B3,B4,C1,C2,C3,C4",
+        "setup display=A1,A2,A3,A4,A5,A6,A7,A8,A9,B1,B2,B3 books=A1,A1,A3,A4,B1,B2,B3,B4,C1,C2,C3,C4",
+        "setup display=A1,A2,A3,A4,A5,A6,A7,A8,A9,B1,B2,B3 books=A1,A2,A3,A4,B1,B2,B3,B4,C1,C2,C3,C4 sides=A1,B1,C1",
+        "setup display=A1,A2,A3,A4,A5,A6,A7,A8,A9,B1,B2,B3 books=A1,A2,A3,A4,B1,B2,B3,B4,C1,C2,C3,C4 sides=A1,A2,C1,D1",
+        "setup display=A1,A2,A3,A4,A5,A6,A7,A8,A9,B1,B2,B3 books=A1,A2,A3,A4,B1,B2,B3,B4,C1,C2,C3,C4 first=4",
+        "setup display=A1,A2,A3,A4,A5,A6,A7,A8,A9,B1,B2,B3 books=A1,A2,A3,A4,B1,B2,B3,B4,C1,C2,C3,C4 first=0 first=1",
+        "setup display=S1,A2,A3,A4,A5,A6,A7,A8,A9,B1,B2,B3 books=A1,A2,A3,A4,B1,B2,B3,B4,C1,C2,C3,C4",
     ] {
         assert!(Mombasa::parse_chance(text).is_err(), "`{text}` parsed");
+    }
+}
+
+/// Where the rules impose no order, any order is read, to the value of the order the
+/// notation writes (the canonical form, what a log stores).
+#[test]
+fn lists_in_any_order_read_to_the_canonical_form() {
+    for (text, canonical) in [
+        ("goods coffee t,3,1", "goods coffee 1,3,t"),
+        ("goods banana 2,1", "goods banana 1,2"),
+    ] {
+        let m = Mombasa::parse_move(text).unwrap();
+        assert_eq!(Mombasa::format_move(&m), canonical);
+        assert_eq!(Mombasa::parse_move(canonical), Ok(m));
+    }
+    let setup = "setup display=A1,A2,A3,A4,A5,A6,A7,A8,A9,B1,B2,B3 \
+                 books=A1,A2,A3,A4,B1,B2,B3,B4,C1,C2,C3,C4 sides=B2,A1,D1,C2 first=2";
+    for (text, canonical) in [
+        ("reveal 1:S3@2 0:S2@3,S1@1", "reveal 0:S1@1,S2@3 1:S3@2"),
+        ("reveal 2:- 0:A1@1 1:-", "reveal 0:A1@1 1:- 2:-"),
+        (
+            "draw books=A7,C2 cards=B5,B15",
+            "draw cards=B5,B15 books=A7,C2",
+        ),
+        (
+            "setup first=2 sides=B2,A1,D1,C2 books=A1,A2,A3,A4,B1,B2,B3,B4,C1,C2,C3,C4 \
+             display=A1,A2,A3,A4,A5,A6,A7,A8,A9,B1,B2,B3",
+            setup,
+        ),
+        (
+            "setup display=A1,A2,A3,A4,A5,A6,A7,A8,A9,B1,B2,B3 first=2 \
+             books=A1,A2,A3,A4,B1,B2,B3,B4,C1,C2,C3,C4 sides=B2,A1,D1,C2",
+            setup,
+        ),
+    ] {
+        let c = Mombasa::parse_chance(text).unwrap();
+        assert_eq!(Mombasa::format_chance(&c), canonical);
+        assert_eq!(Mombasa::parse_chance(canonical), Ok(c));
+    }
+}
+
+/// A refusal says what is wrong, in words of the notation.
+#[test]
+fn refusals_name_the_real_reason() {
+    for (text, says) in [
+        (
+            "goods coffee 1 bonus coffee",
+            "`goods GOOD SLOT,SLOT,t` takes 2 words after `goods`, not 4: one move an entry",
+        ),
+        ("goods coffee 1, 2", "not 3"),
+        ("goods  coffee 1", "words separated by single spaces"),
+        ("goods coffee 1 ", "words separated by single spaces"),
+        ("ready now", "`ready` takes no word after `ready`, not 1"),
+        (
+            "plan A1",
+            "`plan CARD SLOT` takes 2 words after `plan`, not 1",
+        ),
+        (
+            "enter 1 2 3 1 2 3 1 2 3",
+            "takes 2 or 3 words after `enter`, not 9",
+        ),
+        ("flip 11", "bookkeeping track spaces are 1..10"),
+        ("flip 16", "bookkeeping track spaces are 1..10"),
+        ("flip 0", "bookkeeping track spaces are 1..10"),
+        ("bonus buy", "the buy space names a display space"),
+        ("bonus sell", "the sell space names a card from hand"),
+        ("bonus coffee L1", "that bonus space takes no argument"),
+        ("bonus buy A1", "display spaces: L1..R4"),
+        ("end 6", "rest piles are 1..5"),
+        ("goods coffee 1,1", "an item named twice"),
+        ("goods coffee 1,,2", "an empty item"),
+        ("", "an empty entry"),
+        ("pass", "unknown move"),
+    ] {
+        let e = Mombasa::parse_move(text).unwrap_err();
+        assert!(e.reason.contains(says), "`{text}`: {}", e.reason);
+    }
+    for (text, says) in [
+        (
+            "setup display=A1,A2,A3,A4,A5,A6,A7,A8,A9,B1,B2 books=A1,A2,A3,A4,B1,B2,B3,B4,C1,C2,C3,C4",
+            "a setup display is 12 cards",
+        ),
+        (
+            "setup display=A1,A2,A3,A4,A5,A6,A7,A8,A9,B1,B2,B3,B4 books=A1,A2,A3,A4,B1,B2,B3,B4,C1,C2,C3,C4",
+            "at most 12 cards",
+        ),
+        (
+            "setup display=A1,A2,A3,A4,A5,A6,A7,A8,A9,B1,B2,B3 books=A1,A1,A3,A4,B1,B2,B3,B4,C1,C2,C3,C4",
+            "a book named twice",
+        ),
+        (
+            "setup display=A1,A2,A3,A4,A5,A6,A7,A8,A9,B1,B2,B3 books=A1,A2,A3,A4,B1,B2,B3,B4,C1,C2,C3,C4 seat=1",
+            "unknown field `seat`",
+        ),
+        ("tiles 0 T1,T1", "two different start tiles"),
+        ("tiles 0 T1,T2,T3", "a seat is dealt 2 start tiles"),
+        ("reveal 0:- 0:-", "a seat named twice"),
+        ("reveal 0:- 2:-", "the seats are 0 to the last one, each once"),
+        ("reveal 0:A1@1,A1@2 1:-", "a card named twice in one plan"),
+        ("draw cards=- books=- cards=-", "`cards=` named twice"),
+    ] {
+        let e = Mombasa::parse_chance(text).unwrap_err();
+        assert!(e.reason.contains(says), "`{text}`: {}", e.reason);
     }
 }
 

@@ -5,8 +5,9 @@
 //! - **given** a position in the action phase (or `phase = ...`): `players`, `round`,
 //!   `first`, `turn`, the display, book display, map, bases, bonus spaces and `seats`;
 //! - **when** `steps` are applied in order (`"0 goods coffee 1,2"`, `"dealer draw ..."`);
-//! - **then** every line of `expect` holds, and, with `error`, the last step is refused with
-//!   that rule code and the state is unchanged.
+//! - **then** every line of `expect` holds (`entry.N`: step N as the log stores it, in its
+//!   canonical form), and, with `error`, the last step is refused with that code (a rule's,
+//!   or `notation` for text that is no move or outcome at all) and the state is unchanged.
 //!
 //! The format is documented in `tests/scenarios/README.md`.
 
@@ -261,18 +262,58 @@ fn build(sc: &Scenario) -> State {
     s
 }
 
-fn step(s: &mut State, line: &str) -> Result<(), mombasa::MbError> {
+/// A refused step: the code a client sees (`notation` for text that is no move or outcome,
+/// as `EntryError::code` says; else the rule's) and the message.
+struct Refusal {
+    code: String,
+    message: String,
+}
+
+/// The move or outcome of a step's text, or its notation refusal.
+fn parse_step(line: &str) -> Result<(String, Result<Move, mombasa::Chance>), Refusal> {
     let (actor, rest) = line.split_once(' ').expect("ACTOR NOTATION");
+    let notation = |e: rules_core::NotationError| Refusal {
+        code: "notation".into(),
+        message: e.to_string(),
+    };
     if actor == "dealer" {
-        let c = Mombasa::parse_chance(rest).unwrap_or_else(|e| panic!("{e}"));
-        Mombasa::resolve(s, &c)
+        let c = Mombasa::parse_chance(rest).map_err(notation)?;
+        Ok((actor.into(), Err(c)))
     } else {
-        let m = Mombasa::parse_move(rest).unwrap_or_else(|e| panic!("{e}"));
-        Mombasa::play(s, Seat(actor.parse().expect("seat")), &m)
+        let m = Mombasa::parse_move(rest).map_err(notation)?;
+        Ok((actor.into(), Ok(m)))
     }
 }
 
-fn check(s: &State, expect: &str) -> Result<(), String> {
+/// Applies a step; its text as a log stores it (the canonical form: parsed, then formatted),
+/// or why it was refused.
+fn step(s: &mut State, line: &str) -> Result<String, Refusal> {
+    let (actor, parsed) = parse_step(line)?;
+    let rule = |e: mombasa::MbError| Refusal {
+        code: e.rule().into(),
+        message: e.to_string(),
+    };
+    match parsed {
+        Err(c) => {
+            Mombasa::resolve(s, &c).map_err(rule)?;
+            Ok(format!("dealer {}", Mombasa::format_chance(&c)))
+        }
+        Ok(m) => {
+            Mombasa::play(s, Seat(actor.parse().expect("seat")), &m).map_err(rule)?;
+            Ok(format!("{actor} {}", Mombasa::format_move(&m)))
+        }
+    }
+}
+
+/// The move of a seat's step, if it is one that parses.
+fn step_move(line: &str) -> Option<Move> {
+    match parse_step(line) {
+        Ok((actor, Ok(m))) if actor != "dealer" => Some(m),
+        _ => None,
+    }
+}
+
+fn check(s: &State, entries: &[String], expect: &str) -> Result<(), String> {
     for (prefix, want) in [("legal has ", true), ("legal lacks ", false)] {
         if let Some(m) = expect.strip_prefix(prefix) {
             let mv: Move = Mombasa::parse_move(m).map_err(|e| e.to_string())?;
@@ -286,7 +327,17 @@ fn check(s: &State, expect: &str) -> Result<(), String> {
     let (path, want) = expect
         .split_once(" = ")
         .ok_or_else(|| format!("`{expect}`: expected `PATH = VALUE`"))?;
-    let got = get(s, path.trim());
+    // `entry.N`: step N (from 1) as the log stores it.
+    let got = match path.trim().strip_prefix("entry.") {
+        Some(n) => {
+            let n: usize = n.parse().map_err(|_| format!("`{path}`: entry.N"))?;
+            entries
+                .get(n.wrapping_sub(1))
+                .cloned()
+                .ok_or_else(|| format!("no entry {n}"))?
+        }
+        None => get(s, path.trim()),
+    };
     if got == want.trim() {
         Ok(())
     } else {
@@ -296,51 +347,48 @@ fn check(s: &State, expect: &str) -> Result<(), String> {
 
 fn run(sc: &Scenario) -> Result<(), String> {
     let mut s = build(sc);
+    let mut entries = Vec::new();
     let n = sc.steps.len();
     for (i, line) in sc.steps.iter().enumerate() {
         let before = s.clone();
         let r = step(&mut s, line);
         match (&sc.error, i + 1 == n, r) {
             (Some(code), true, Err(e)) => {
-                if e.rule() != code {
+                if e.code != *code {
                     return Err(format!(
-                        "`{line}` failed with {} ({e}), expected {code}",
-                        e.rule()
+                        "`{line}` failed with {} ({}), expected {code}",
+                        e.code, e.message
                     ));
                 }
                 if let Some(text) = &sc.error_says {
-                    if !e.to_string().contains(text.as_str()) {
-                        return Err(format!("`{line}` refused with `{e}`, not saying `{text}`"));
+                    if !e.message.contains(text.as_str()) {
+                        return Err(format!(
+                            "`{line}` refused with `{}`, not saying `{text}`",
+                            e.message
+                        ));
                     }
                 }
                 if s != before {
                     return Err(format!("`{line}` was refused but changed the state"));
                 }
-                if let Some((_, m)) = line.split_once(' ').filter(|(a, _)| *a != "dealer") {
-                    let mv = Mombasa::parse_move(m).map_err(|e| e.to_string())?;
-                    if legal(&before).contains(&mv) {
-                        return Err(format!("`{line}` was refused but listed as legal"));
-                    }
+                if step_move(line).is_some_and(|mv| legal(&before).contains(&mv)) {
+                    return Err(format!("`{line}` was refused but listed as legal"));
                 }
             }
-            (Some(code), true, Ok(())) => {
-                return Err(format!("`{line}` accepted, expected {code}"))
-            }
-            (_, _, Err(e)) => return Err(format!("`{line}` refused: {e}")),
-            (_, _, Ok(())) => {
-                if let Some((_, m)) = line.split_once(' ').filter(|(a, _)| *a != "dealer") {
-                    let mv = Mombasa::parse_move(m).map_err(|e| e.to_string())?;
-                    if !legal(&before).contains(&mv) {
-                        return Err(format!("`{line}` was accepted but not listed as legal"));
-                    }
+            (Some(code), true, Ok(_)) => return Err(format!("`{line}` accepted, expected {code}")),
+            (_, _, Err(e)) => return Err(format!("`{line}` refused: {}", e.message)),
+            (_, _, Ok(entry)) => {
+                if step_move(line).is_some_and(|mv| !legal(&before).contains(&mv)) {
+                    return Err(format!("`{line}` was accepted but not listed as legal"));
                 }
+                entries.push(entry);
             }
         }
     }
     let failures: Vec<String> = sc
         .expect
         .iter()
-        .filter_map(|e| check(&s, e).err())
+        .filter_map(|e| check(&s, &entries, e).err())
         .collect();
     if failures.is_empty() {
         Ok(())
@@ -366,7 +414,7 @@ fn rules_scenarios() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/scenarios");
     let mut report =
         scenario_harness::run_dir::<Scenario>(std::path::Path::new(dir), |_, sc| run(sc));
-    // Every shared ruling (M1–M14) and every ruling of data/mombasa/RULINGS.md has a test.
+    // Every shared ruling (M1–M16) and every ruling of data/mombasa/RULINGS.md has a test.
     let own = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../data/mombasa/RULINGS.md"
@@ -378,6 +426,6 @@ fn rules_scenarios() {
         .filter_map(|l| l.split_whitespace().next())
         .map(|n| format!("MB{n}"))
         .collect();
-    report.require_sources((1..=14).map(|n| format!("M{n}")).chain(own_ids));
+    report.require_sources((1..=16).map(|n| format!("M{n}")).chain(own_ids));
     report.assert_passed();
 }

@@ -91,10 +91,10 @@ fn check(hash: u64) -> Result<(), String> {
 
 /// The ids the notation reads are the same in `a` and `b`, in the same order.
 fn same_names(a: &Components, b: &Components) -> Result<(), String> {
-    fn same<'x>(
+    fn same<T: PartialEq>(
         what: &str,
-        a: impl Iterator<Item = &'x String>,
-        b: impl Iterator<Item = &'x String>,
+        a: impl Iterator<Item = T>,
+        b: impl Iterator<Item = T>,
     ) -> Result<(), String> {
         if a.eq(b) {
             Ok(())
@@ -129,6 +129,26 @@ fn same_names(a: &Components, b: &Components) -> Result<(), String> {
         a.bonus.iter().map(|c| &c.code),
         b.bonus.iter().map(|c| &c.code),
     )?;
+    // What each bonus space names after it in the notation (`bonus buy L2`, `bonus sell C3`,
+    // `bonus coffee`), and the bookkeeping track's spaces (`flip 1`..`flip 10`): the notation
+    // reads by them.
+    fn takes(k: &super::BonusKind) -> &'static str {
+        match k {
+            super::BonusKind::BuyCard { .. } => "a display space",
+            super::BonusKind::SellCard { .. } => "a card",
+            super::BonusKind::FirstPlayer { .. } | super::BonusKind::Majority { .. } => "nothing",
+        }
+    }
+    same(
+        "bonus space arguments",
+        a.bonus.iter().map(|c| takes(&c.kind)),
+        b.bonus.iter().map(|c| takes(&c.kind)),
+    )?;
+    same(
+        "bookkeeping track spaces",
+        std::iter::once(a.bookkeeping.length),
+        std::iter::once(b.bookkeeping.length),
+    )?;
     same(
         "bonus tiles",
         a.bonus_tiles.iter().map(|c| &c.code),
@@ -160,5 +180,27 @@ mod tests {
         renamed.books[3].code = "Z9".into();
         assert!(same_names(&renamed, &now).is_err());
         assert!(same_names(&now, &now).is_ok());
+        // The notation reads a bonus space's argument by its kind, and `flip` by the track.
+        let mut changed = now.clone();
+        changed.bonus.swap(1, 2);
+        changed.bonus[1].code.clone_from(&now.bonus[1].code);
+        changed.bonus[2].code.clone_from(&now.bonus[2].code);
+        assert!(same_names(&changed, &now).is_err());
+        let mut longer = now.clone();
+        longer.bookkeeping.length += 1;
+        assert!(same_names(&longer, &now).is_err());
+    }
+
+    /// `flip` names a space of the bookkeeping track, 1..10 (`ids::BOOK_SPACES`): the track's
+    /// positions are its start and those spaces.
+    #[test]
+    fn the_bookkeeping_track_has_the_spaces_the_notation_names() {
+        for h in version_hashes() {
+            let c = version(h).unwrap();
+            assert_eq!(
+                usize::from(c.bookkeeping.length),
+                crate::ids::BOOK_SPACES + 1
+            );
+        }
     }
 }

@@ -279,7 +279,7 @@ fn step_words(s: &State, me: u8, co: Company, who: &str) -> String {
             let pays = side
                 .rewards
                 .get(usize::from(to))
-                .map(|&r| reward_words(r))
+                .map(|&r| reward_words(s.paid(r)))
                 .unwrap_or_default();
             let pays = if pays.is_empty() {
                 String::new()
@@ -395,17 +395,31 @@ fn bonus_words(s: &State, me: u8, who: &str, space: u8, arg: BonusArg) -> String
                 count(u16::from(red) * u16::from(per_red), "pound", "pounds")
             )
         }
-        (BonusKind::Majority { of, steps, tile }, _) => {
+        (BonusKind::Majority { of, steps, tile: t }, _) => {
             let tile = c
                 .bonus_tiles
-                .get(usize::from(tile))
+                .get(usize::from(t))
                 .map_or("?", |t| t.code.as_str());
-            format!(
-                "{who} places a bonus marker on the {} majority space: {} and the {tile} bonus \
-                 tile for next round",
-                of.code(),
-                count(steps, "track step", "track steps")
-            )
+            let steps = count(steps, "track step", "track steps");
+            if s.may_win_tile(me, t) {
+                format!(
+                    "{who} places a bonus marker on the {} majority space: {steps} and the \
+                     {tile} bonus tile for next round",
+                    of.code(),
+                )
+            } else {
+                // Rules 3 (ruling M16): another seat holds the tile.
+                let holder = [&s.tile_at, &s.tile_won]
+                    .iter()
+                    .filter_map(|a| a.get(usize::from(t)).copied())
+                    .find(|&h| h != NONE && h != me)
+                    .unwrap_or(NONE);
+                format!(
+                    "{who} places a bonus marker on the {} majority space: {steps} (the {tile} \
+                     bonus tile, held by seat {holder}, is not won)",
+                    of.code(),
+                )
+            }
         }
         _ => format!("{who} places a bonus marker on the {} space", def.code),
     }
