@@ -243,10 +243,11 @@ impl State {
         list: &[ContractId],
     ) -> Result<(), Rule> {
         let p = self.seat(seat).ok_or(Rule::WrongStep)?;
-        if !sorted_distinct(list)
-            || list.len() > usize::from(max)
-            || list.iter().any(|id| !drawn.contains(id))
-        {
+        // A contract named twice is the mistake `obtain` and `fulfil` name so too.
+        if !sorted_distinct(list) {
+            return Err(Rule::ContractOrder);
+        }
+        if list.len() > usize::from(max) || list.iter().any(|id| !drawn.contains(id)) {
             return Err(Rule::KeepNotDrawn);
         }
         if !list.is_empty() && p.money + self.obtain_money() < 0 {

@@ -87,12 +87,24 @@ impl State {
     /// here; the rest by `check_step`.
     #[inline(always)]
     fn check_turn(&self, t: &Turn, seat: u8, m: &Move) -> Result<Option<i32>, Rule> {
-        if matches!(t.step, Step::Start)
-            && (t.meat_discount || t.price_good.is_some())
-            && m.is_main()
-        {
+        let main = matches!(t.step, Step::Start) && m.is_main();
+        if main && (t.meat_discount || t.price_good.is_some()) {
             self.check_bound_main(t, seat, m)?;
         }
+        let cost = self.check_move(t, seat, m)?;
+        // Rules 4: between port 6 and the trade it is for, every other decision keeps that
+        // trade possible (the trade itself is the main action `check_bound_main` allows).
+        if let (Some(good), false, false) = (t.price_good, t.main_done, main) {
+            if self.rules >= Rules::V4 {
+                self.check_price_kept(seat, m, cost, good)?;
+            }
+        }
+        Ok(cost)
+    }
+
+    /// [`State::check_turn`] of the move itself, whatever a port binds.
+    #[inline(always)]
+    fn check_move(&self, t: &Turn, seat: u8, m: &Move) -> Result<Option<i32>, Rule> {
         match (&t.step, m) {
             (Step::Start, Move::Expand(u, h)) => self.check_expand(seat, *u, *h, false).map(Some),
             (Step::Bonus, Move::Expand(u, h)) if t.expands > 0 => {
@@ -182,7 +194,7 @@ impl State {
             return Err(Rule::PortMeatUnused);
         }
         // Rules 3: port 6 moved a price "before trading that good": while that trade is
-        // possible, it is the main action.
+        // possible, it is the main action (rules 4: it always is, `price_forced`).
         if self
             .price_forced(t, seat)
             .is_some_and(|g| !matches!(m, Move::Trade { good, .. } if *good == g))
@@ -190,6 +202,27 @@ impl State {
             return Err(Rule::PortPriceUnused);
         }
         Ok(())
+    }
+
+    /// Rules 4: a decision taken after port 6 and before the trade of its good (a free
+    /// action, or a step one of them opened: a bonus upgrade, a neighbour purchase, a keep)
+    /// must leave that trade possible. Rare, so the position is simply played on a copy.
+    #[cold]
+    #[inline(never)]
+    fn check_price_kept(
+        &self,
+        seat: u8,
+        m: &Move,
+        cost: Option<i32>,
+        good: crate::ids::Good,
+    ) -> Result<(), Rule> {
+        let mut after = self.clone();
+        after.apply_turn(seat, m, cost);
+        if after.trade_possible(seat, good) {
+            Ok(())
+        } else {
+            Err(Rule::PortPriceTradeLost)
+        }
     }
 
     /// Applies a move `check` accepted.

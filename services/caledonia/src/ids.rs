@@ -188,6 +188,44 @@ pub struct TileId(pub u8);
 /// The Kickstarter port's id.
 pub const KS_PORT: PortId = PortId(9);
 
+impl ContractId {
+    /// How many contracts the game has (`contracts.json`, checked at load).
+    pub const COUNT: u8 = 50;
+    /// The contract numbered `n`, when a contract has that number at all (1–50): the notation
+    /// refuses any other number wherever it is written, as it names no contract.
+    pub const fn named(n: u8) -> Option<ContractId> {
+        if n >= 1 && n <= ContractId::COUNT {
+            Some(ContractId(n))
+        } else {
+            None
+        }
+    }
+}
+
+impl PortId {
+    /// The port numbered `n`, when a port tile has that number at all (1–9, 9 the
+    /// Kickstarter port, whether in play or not).
+    pub const fn named(n: u8) -> Option<PortId> {
+        if n >= 1 && n <= KS_PORT.0 {
+            Some(PortId(n))
+        } else {
+            None
+        }
+    }
+}
+
+impl TileId {
+    /// The scoring tile numbered `n`, when a tile has that number at all (1–9, 9 the
+    /// Kickstarter tile).
+    pub const fn named(n: u8) -> Option<TileId> {
+        if n >= 1 && n <= 9 {
+            Some(TileId(n))
+        } else {
+            None
+        }
+    }
+}
+
 /// Iterates the set bits of a hex mask, lowest first.
 pub fn bits(mut m: u128) -> impl Iterator<Item = Hex> {
     std::iter::from_fn(move || {

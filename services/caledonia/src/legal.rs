@@ -132,8 +132,9 @@ impl State {
                     }
                 }
                 // After port 1 the main action is the discounted fulfilment while one is
-                // possible, after port 6 (rules 3) the trade of its good (`check` refuses the
-                // rest; expansions bypass it, so skip them).
+                // possible, after port 6 the trade of its good (rules 3: while one is
+                // possible; rules 4: always): `check` refuses the rest; expansions bypass it,
+                // so skip them.
                 if !(t.meat_discount && self.discount_usable(t, seat))
                     && self.price_forced(t, seat).is_none()
                 {

@@ -28,9 +28,10 @@
 //!   entries in words (`rules_core::Presentation`).
 //! - [`versions`]: the component-data versions a stored game may have been recorded under.
 //!
-//! Rules versions: `clans-of-caledonia/3` (issue 13) is current; games recorded under
-//! `clans-of-caledonia/2` replay under it ([`state::Rules`]: the state records its version and
-//! the rules branch on it where behaviour changed).
+//! Rules versions: `clans-of-caledonia/4` (issue 37) is current; games recorded under
+//! `clans-of-caledonia/3` (issue 13) and `clans-of-caledonia/2` replay under theirs
+//! ([`state::Rules`]: the state records its version and the rules branch on it where
+//! behaviour changed).
 
 mod actions;
 mod chance;
@@ -95,7 +96,8 @@ impl Game for Caledonia {
         Self::new_game_versioned(o, Self::RULES_VERSION, data_hash)
     }
 
-    /// `clans-of-caledonia/3` (issue 13), then `clans-of-caledonia/2`.
+    /// `clans-of-caledonia/4` (issue 37), then `clans-of-caledonia/3` (issue 13) and
+    /// `clans-of-caledonia/2`.
     fn rules_versions() -> Vec<&'static str> {
         state::Rules::ALL.iter().map(|r| r.name()).collect()
     }

@@ -1,6 +1,7 @@
 //! Text forms of moves and chance outcomes (documented in `schema/notation/caledonia.md`).
 //! Parsers return a typed error on any input and never panic; `parse(format(x)) == x`.
 
+use crate::data::components;
 use crate::ids::{Clan, ContractId, Good, Hex, PortId, Tech, TileId, Unit};
 use crate::moves::{Chance, Deal, Move, PortArgs, Upgrade};
 use arrayvec::ArrayVec;
@@ -135,13 +136,72 @@ impl<'a> P<'a> {
         }
         Ok(out)
     }
+    /// A contract's number: one that names no contract at all (`0`, `51`) is a notation
+    /// error wherever it is written, whatever the position.
+    fn contract(&self, s: &str) -> Result<ContractId, NotationError> {
+        let n = self.num(s)?;
+        ContractId::named(n).ok_or_else(|| {
+            self.err(&format!(
+                "no contract {n}: contracts are numbered 1-{}",
+                ContractId::COUNT
+            ))
+        })
+    }
+    /// Contracts of an outcome (`refill=`, `boxes=`, a draw), in the order the table laid
+    /// them out or drew them: that order is part of what happened.
     fn contracts<const N: usize>(
         &self,
         s: &str,
         sep: u8,
     ) -> Result<ArrayVec<ContractId, N>, NotationError> {
-        self.list(s, sep, |x| self.num(x).map(ContractId))
+        self.list(s, sep, |x| self.contract(x))
     }
+    /// The contracts a move names (`obtain`, `fulfil`, `keep`): the rules give them no order,
+    /// so any order is read and the move holds them lowest first, the canonical form. `-` (no
+    /// contract) only where `empty` allows it; a contract named twice stays twice, for the
+    /// rules to refuse (`contract.list`).
+    fn contract_set(&self, s: &str, empty: bool) -> Result<CopyList<ContractId, 2>, NotationError> {
+        let mut list: ArrayVec<ContractId, 2> = self.list(s, b'+', |x| self.contract(x))?;
+        if list.is_empty() && !empty {
+            return Err(self.err("name at least one contract"));
+        }
+        list.sort_unstable();
+        Ok(list.into())
+    }
+    /// A port tile's number: one that names no port tile at all (`0`, `10`) is a notation
+    /// error; a port that exists but is not in play is the rules' (`port.not-in-play`).
+    fn port(&self, s: &str) -> Result<PortId, NotationError> {
+        let n = self.num(s)?;
+        PortId::named(n)
+            .ok_or_else(|| self.err(&format!("no port {n}: port tiles are numbered 1-9")))
+    }
+    /// A round scoring tile's number (1-9).
+    fn tile(&self, n: u8) -> Result<TileId, NotationError> {
+        TileId::named(n)
+            .ok_or_else(|| self.err(&format!("no scoring tile {n}: tiles are numbered 1-9")))
+    }
+    /// A start tile's number (1 to the number of start tiles).
+    fn start_tile(&self, s: &str) -> Result<u8, NotationError> {
+        let n = self.num(s)?;
+        let count = start_tiles();
+        if (1..=count).contains(&n) {
+            Ok(n)
+        } else {
+            Err(self.err(&format!(
+                "no start tile {n}: start tiles are numbered 1-{count}"
+            )))
+        }
+    }
+}
+
+/// How many start tiles there are (the numbers a deal's offer may pair with a clan).
+pub(crate) fn start_tiles() -> u8 {
+    components().start_tiles.len().min(9) as u8
+}
+
+/// How many spots MacKenzie's cellar has (numbered from 0).
+pub(crate) fn cellar_spots() -> u8 {
+    components().clan.cellar.len().min(4) as u8
 }
 
 /// The words that start a move, as short tags (none is longer than seven bytes): the first
@@ -190,13 +250,13 @@ pub fn parse_move(text: &str) -> Result<Move, NotationError> {
             sell: *first == "sell",
             n: p.num(n)?,
         },
-        (OBTAIN, [l]) => Move::Obtain(p.contracts(l, b'+')?.into()),
+        (OBTAIN, [l]) => Move::Obtain(p.contract_set(l, false)?),
         (EXPAND, [u, h]) => Move::Expand(p.unit(u)?, p.hex(h)?),
         (SHIP, []) => Move::Ship,
         (TECH, [t]) => Move::Tech(Tech::parse(t).ok_or_else(|| p.err("tech woodcutter or miner"))?),
         (HIRE, []) => Move::Hire,
         (FULFIL, [l]) => Move::Fulfil {
-            contracts: p.contracts(l, b'+')?.into(),
+            contracts: p.contract_set(l, false)?,
             slaughter: CopyList::new(),
         },
         (FULFIL, [l, "slaughter", s]) => {
@@ -208,16 +268,28 @@ pub fn parse_move(text: &str) -> Result<Move, NotationError> {
             // the canonical form. A hex named twice stays twice, for the rules to refuse.
             slaughter.sort();
             Move::Fulfil {
-                contracts: p.contracts(l, b'+')?.into(),
+                contracts: p.contract_set(l, false)?,
                 slaughter: slaughter.into(),
             }
         }
         (PASS, []) => Move::Pass,
         (PORT, rest) => parse_port(&p, rest)?,
         (ROW, [a, b]) => Move::Row(p.hex(a)?, p.hex(b)?),
-        (CELLAR, [i]) => Move::Cellar(p.num(i)?),
+        (CELLAR, [i]) => {
+            // A spot the cellar does not have names nothing: a notation error, as a contract
+            // number that names none.
+            let spot = p.num(i)?;
+            let spots = cellar_spots();
+            if spot >= spots {
+                return Err(p.err(&format!(
+                    "no cellar spot {spot}: the cellar's spots are 0-{}",
+                    spots.saturating_sub(1)
+                )));
+            }
+            Move::Cellar(spot)
+        }
         (NB, [g, n]) => Move::Neighbour(p.good(g)?, p.num(n)?),
-        (KEEP, [l]) => Move::Keep(p.contracts(l, b'+')?.into()),
+        (KEEP, [l]) => Move::Keep(p.contract_set(l, true)?),
         (UPGRADE, ["tech", t]) => Move::Upgrade(Upgrade::Tech(
             Tech::parse(t).ok_or_else(|| p.err("tech woodcutter or miner"))?,
         )),
@@ -253,12 +325,16 @@ fn parse_port(p: &P, rest: &[&str]) -> Result<Move, NotationError> {
         [id, a] => (*id, Some(*a)),
         _ => return Err(p.err("port <id> [choice]")),
     };
-    let port = PortId(p.num(id)?);
+    let port = p.port(id)?;
     let args = match args {
         None => PortArgs::None,
         Some(a) => {
             if let Some((give, gets)) = cut(a, b'>') {
-                let list: ArrayVec<Good, 3> = p.list(gets, b'+', |x| p.good(x))?;
+                let mut list: ArrayVec<Good, 3> = p.list(gets, b'+', |x| p.good(x))?;
+                // The goods gained come in no order the rules impose: any order is read, and
+                // the move holds them in the goods' order (wool milk grain cheese bread
+                // whisky), the canonical form.
+                list.sort_unstable();
                 let mut get = [None; 3];
                 for (slot, g) in get.iter_mut().zip(list) {
                     *slot = Some(g);
@@ -345,23 +421,25 @@ pub fn parse_chance(text: &str) -> Result<Chance, NotationError> {
             for (slot, b) in sides.iter_mut().zip(sides_s.bytes()) {
                 *slot = b - b'0';
             }
-            let ports: ArrayVec<u8, 4> = p.list(field(&p, po, "ports")?, b',', |x| p.num(x))?;
-            let tiles: ArrayVec<u8, 5> = p.list(field(&p, ti, "tiles")?, b',', |x| p.num(x))?;
-            let ports: [u8; 4] = ports.into_inner().map_err(|_| p.err("four ports"))?;
-            let tiles: [u8; 5] = tiles.into_inner().map_err(|_| p.err("five tiles"))?;
+            let ports: ArrayVec<PortId, 4> =
+                p.list(field(&p, po, "ports")?, b',', |x| p.port(x))?;
+            let tiles: ArrayVec<TileId, 5> =
+                p.list(field(&p, ti, "tiles")?, b',', |x| p.tile(p.num(x)?))?;
+            let ports: [PortId; 4] = ports.into_inner().map_err(|_| p.err("four ports"))?;
+            let tiles: [TileId; 5] = tiles.into_inner().map_err(|_| p.err("five tiles"))?;
             let first = p.num(field(&p, fi, "first")?)?;
             let offer = p.list(field(&p, of, "offer")?, b',', |x| {
                 let (c, t) = cut(x, b'/').ok_or_else(|| p.err("offer: clan/tile"))?;
                 Ok((
                     Clan::parse(c).ok_or_else(|| p.err("unknown clan"))?,
-                    p.num(t)?,
+                    p.start_tile(t)?,
                 ))
             })?;
             let boxes = p.contracts(field(&p, bo, "boxes")?, b',')?;
             Ok(Chance::Deal(Box::new(Deal {
                 sides,
-                ports: ports.map(PortId),
-                tiles: tiles.map(TileId),
+                ports,
+                tiles,
                 first,
                 offer,
                 boxes,

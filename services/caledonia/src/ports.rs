@@ -3,7 +3,8 @@
 //!
 //! Port 6 (rules 3) "moves the price of one good ... before trading that good": only before
 //! the main action, only when a trade of that good can follow, and the main action must then
-//! be that trade (while it stays possible), as port 1 binds the turn to its meat contract.
+//! be that trade (rules 3: while it stays possible; rules 4: always, and nothing before it may
+//! make it impossible), as port 1 binds the turn to its meat contract.
 
 use crate::data::{components, PortKind};
 use crate::error::Rule;
@@ -199,8 +200,13 @@ impl State {
             || self.check_trade(seat, good, true, 1).is_ok()
     }
 
-    /// The good whose trade port 6 makes this turn's main action, while one is possible.
+    /// The good whose trade port 6 makes this turn's main action: under rules 3 while one is
+    /// possible; under rules 4 until the main action, always (nothing before it may make the
+    /// trade impossible: `check_price_kept`).
     pub fn price_forced(&self, t: &Turn, seat: u8) -> Option<Good> {
+        if self.rules >= Rules::V4 {
+            return t.price_good.filter(|_| !t.main_done);
+        }
         t.price_good.filter(|&g| self.trade_possible(seat, g))
     }
 

@@ -19,8 +19,12 @@ fn digit(b: u8) -> Option<u8> {
     b.is_ascii_digit().then(|| b - b'0')
 }
 
-fn contracts<const N: usize>(s: &str, sep: u8) -> Option<ArrayVec<ContractId, N>> {
-    list(s, sep, |x| number(x).map(ContractId))
+/// The contracts a move names, in canonical form: numbers that name contracts, lowest first
+/// (a contract named twice is read, for the rules to refuse, as the full parser does); `-`
+/// only where `empty` allows it. Anything else is left to the full parser.
+fn contract_set(s: &str, empty: bool) -> Option<CopyList<ContractId, 2>> {
+    let l: ArrayVec<ContractId, 2> = list(s, b'+', |x| number(x).and_then(ContractId::named))?;
+    ((empty || !l.is_empty()) && l.is_sorted()).then(|| l.into())
 }
 
 /// An entry's first four bytes as one integer, to dispatch on with one `match`.
@@ -100,9 +104,9 @@ pub fn read_move(text: &str) -> Option<Move> {
             }
         }
         PORT if b.get(4) == Some(&b' ') => {
-            if let Some(port) = text.get(5..).and_then(number) {
+            if let Some(port) = text.get(5..).and_then(number).and_then(PortId::named) {
                 return Some(Move::Port {
-                    port: PortId(port),
+                    port,
                     ks: false,
                     args: PortArgs::None,
                 });
@@ -127,8 +131,8 @@ pub fn read_move(text: &str) -> Option<Move> {
             }
         }
         OBTA if b.starts_with(b"obtain ") => {
-            if let Some(list) = text.get(7..).and_then(|l| contracts(l, b'+')) {
-                return Some(Move::Obtain(list.into()));
+            if let Some(list) = text.get(7..).and_then(|l| contract_set(l, false)) {
+                return Some(Move::Obtain(list));
             }
         }
         _ => {
@@ -171,11 +175,14 @@ fn trade(text: &str, from: usize, sell: bool, n: u8) -> Option<Move> {
     })
 }
 
-/// A port's choice as the full parser reads it: `give>get+get+get` (the goods gained in the
-/// order written) or `good+` / `good-`.
+/// A port's choice in canonical form: `give>get+get+get` (the goods gained in the goods'
+/// order; any other order is left to the full parser, which sorts it) or `good+` / `good-`.
 fn port_args(a: &str) -> Option<PortArgs> {
     if let Some((give, gets)) = a.split_once('>') {
         let gained: ArrayVec<Good, 3> = list(gets, b'+', Good::parse)?;
+        if !gained.is_sorted() {
+            return None;
+        }
         let mut get = [None; 3];
         for (slot, g) in get.iter_mut().zip(gained) {
             *slot = Some(g);
@@ -222,7 +229,7 @@ fn read_words(text: &str) -> Option<Move> {
             },
         },
         head::PLACE => Move::Place(Unit::parse(s.word()?)?, Hex::parse(s.word()?)?),
-        head::OBTAIN => Move::Obtain(contracts(s.word()?, b'+')?.into()),
+        head::OBTAIN => Move::Obtain(contract_set(s.word()?, false)?),
         head::CLAN => Move::Clan(Clan::parse(s.word()?)?),
         head::NB => Move::Neighbour(Good::parse(s.word()?)?, number(s.word()?)?),
         head::ROW => Move::Row(Hex::parse(s.word()?)?, Hex::parse(s.word()?)?),
@@ -235,7 +242,7 @@ fn read_words(text: &str) -> Option<Move> {
                 _ => (false, first),
             };
             Move::Port {
-                port: PortId(number(id)?),
+                port: PortId::named(number(id)?)?,
                 ks,
                 args: match s.word() {
                     None => PortArgs::None,
@@ -244,7 +251,7 @@ fn read_words(text: &str) -> Option<Move> {
             }
         }
         head::FULFIL => Move::Fulfil {
-            contracts: contracts(s.word()?, b'+')?.into(),
+            contracts: contract_set(s.word()?, false)?,
             slaughter: match s.word() {
                 None => CopyList::new(),
                 Some("slaughter") => {
@@ -265,8 +272,14 @@ fn read_words(text: &str) -> Option<Move> {
             _ => return notation::parse_move(text).ok(),
         }),
         head::SWAP => Move::Swap(Hex::parse(s.word()?)?, Unit::parse(s.word()?)?),
-        head::KEEP => Move::Keep(contracts(s.word()?, b'+')?.into()),
-        head::CELLAR => Move::Cellar(number(s.word()?)?),
+        head::KEEP => Move::Keep(contract_set(s.word()?, true)?),
+        head::CELLAR => {
+            let spot = number(s.word()?)?;
+            if spot >= notation::cellar_spots() {
+                return None;
+            }
+            Move::Cellar(spot)
+        }
         head::CANCEL => Move::Cancel,
         // The rarest moves (a port's choice, MacEwen's beer, a retrieval), the long way.
         _ => return notation::parse_move(text).ok(),
@@ -306,7 +319,7 @@ fn read_prep(c: &mut Cursor<'_>, slot: &mut Option<Chance>) -> Option<()> {
     let Some(Chance::Prep { refill, drift, die }) = slot else {
         return None;
     };
-    c.list_into(b',', refill, |c| c.number().map(ContractId))?;
+    c.list_into(b',', refill, |c| c.number().and_then(ContractId::named))?;
     c.tag(" drift=")?;
     c.list_into(b',', drift, |c| {
         let g = Good::parse_bytes(c.until(|b| b == b'+' || b == b'-')?)?;
@@ -335,9 +348,18 @@ fn read_deal(text: &str) -> Option<Chance> {
         _ => return None,
     };
     c.tag(" ports=")?;
-    let ports = numbers::<4>(&mut c)?.map(PortId);
+    // Numbers that name a port tile and a scoring tile (the full parser explains the rest).
+    let ports = numbers::<4>(&mut c)?;
+    if !ports.iter().all(|&p| PortId::named(p).is_some()) {
+        return None;
+    }
+    let ports = ports.map(PortId);
     c.tag(" tiles=")?;
-    let tiles = numbers::<5>(&mut c)?.map(TileId);
+    let tiles = numbers::<5>(&mut c)?;
+    if !tiles.iter().all(|&t| TileId::named(t).is_some()) {
+        return None;
+    }
+    let tiles = tiles.map(TileId);
     c.tag(" first=")?;
     let first = c.number()?;
     c.tag(" offer=")?;
@@ -349,13 +371,17 @@ fn read_deal(text: &str) -> Option<Chance> {
         offer: ArrayVec::new(),
         boxes: ArrayVec::new(),
     });
+    let starts = notation::start_tiles();
     c.list_into(b',', &mut deal.offer, |c| {
         let clan = Clan::parse_bytes(c.until(|b| b == b'/')?)?;
         c.tag("/")?;
-        Some((clan, c.number()?))
+        let tile = c.number()?;
+        (1..=starts).contains(&tile).then_some((clan, tile))
     })?;
     c.tag(" boxes=")?;
-    c.list_into(b',', &mut deal.boxes, |c| c.number().map(ContractId))?;
+    c.list_into(b',', &mut deal.boxes, |c| {
+        c.number().and_then(ContractId::named)
+    })?;
     c.done(Chance::Deal(deal))
 }
 

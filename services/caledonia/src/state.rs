@@ -68,19 +68,25 @@ pub enum Rules {
     /// river, never both; a fulfilment with a free expansion all or nothing; the solo removal
     /// of a contract by the price die.
     V3,
+    /// `clans-of-caledonia/4` (issue 37): after port 6 the turn holds the trade of its good,
+    /// come what may: nothing before that trade may make it impossible, and no other main
+    /// action (nor a pass) is taken. Version 3 bound the main action only while the trade
+    /// stayed possible, so a free action that made it impossible freed the turn.
+    V4,
 }
 
 impl Rules {
     /// The version new games are created under.
-    pub const CURRENT: Rules = Rules::V3;
+    pub const CURRENT: Rules = Rules::V4;
     /// Every version this build replays, the current one first.
-    pub const ALL: [Rules; 2] = [Rules::V3, Rules::V2];
+    pub const ALL: [Rules; 3] = [Rules::V4, Rules::V3, Rules::V2];
 
     /// The version's name, as stored with a game.
     pub const fn name(self) -> &'static str {
         match self {
             Rules::V2 => "clans-of-caledonia/2",
             Rules::V3 => "clans-of-caledonia/3",
+            Rules::V4 => "clans-of-caledonia/4",
         }
     }
 
@@ -275,7 +281,8 @@ pub struct Turn {
     /// Hexes already exchanged by port 7 this turn (two different units are exchanged).
     pub swapped: u128,
     /// Rules 3: the good port 6 moved the price of before the main action, which must then
-    /// trade it (while such a trade is possible).
+    /// trade it (rules 3: while such a trade is possible; rules 4: always, and nothing
+    /// before it may make it impossible).
     pub price_good: Option<Good>,
     /// The seat said `done` after its main action: the turn ends at the next settle.
     pub finished: bool,

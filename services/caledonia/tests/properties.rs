@@ -456,6 +456,28 @@ fn malformed_notation_is_a_typed_error() {
         "make 1 2 3 cellar x",
         "prep refill=1 drift=wool+200",
         "deal sides=1213 ports=1,2,3,4 tiles=1,2,3,4,5 first=0 offer=stewart/1 boxes=1",
+        // Issue 37: a number that names no component at all, wherever it is written.
+        "obtain 51",
+        "obtain 0",
+        "obtain 2+51",
+        "obtain -",
+        "fulfil 51",
+        "fulfil -",
+        "fulfil 0 slaughter f5",
+        "keep 51",
+        "keep 8+0",
+        "port 10",
+        "port 0",
+        "port ks 10",
+        "port 12 wool+",
+        "cellar 3",
+        "draw 51",
+        "draw 10,0,20",
+        "prep refill=51 drift=-",
+        "deal sides=1111 ports=6,2,3,10 tiles=1,2,3,4,5 first=0 offer=stewart/1,buchanan/2,macdonald/3 boxes=1,2,3,4",
+        "deal sides=1111 ports=6,2,3,4 tiles=1,2,3,4,10 first=0 offer=stewart/1,buchanan/2,macdonald/3 boxes=1,2,3,4",
+        "deal sides=1111 ports=6,2,3,4 tiles=1,2,3,4,5 first=0 offer=stewart/1,buchanan/10,macdonald/3 boxes=1,2,3,4",
+        "deal sides=1111 ports=6,2,3,4 tiles=1,2,3,4,5 first=0 offer=stewart/1,buchanan/2,macdonald/3 boxes=1,2,3,51",
     ] {
         // Neither a move nor a chance outcome (an `||` here could never fail: no text is
         // both).
@@ -512,4 +534,264 @@ fn slaughter_hexes_in_any_order_parse_to_the_canonical_form() {
         assert_eq!(Caledonia::format_move(&m), canonical);
         assert_eq!(Caledonia::parse_move(canonical), Ok(m));
     }
+}
+
+/// Issue 37: every list of a move whose order the rules leave open (the contracts of
+/// `obtain`, `fulfil` and `keep`, the slaughtered hexes, the goods a port gains) is read in any
+/// order and held, formatted and stored in the canonical one; the fast reading reads the
+/// canonical text and leaves any other order to the full parser. A contract named twice stays
+/// twice, for the rules to refuse (`contract.list`).
+#[test]
+fn every_list_of_a_move_in_any_order_parses_to_the_canonical_form() {
+    for (text, canonical) in [
+        ("obtain 3+2", "obtain 2+3"),
+        ("obtain 2+3", "obtain 2+3"),
+        ("obtain 7+7", "obtain 7+7"),
+        ("fulfil 35+16", "fulfil 16+35"),
+        (
+            "fulfil 35+16 slaughter g5+f5",
+            "fulfil 16+35 slaughter f5+g5",
+        ),
+        ("keep 11+8", "keep 8+11"),
+        ("keep -", "keep -"),
+        ("port 2 milk>grain+wool+wool", "port 2 milk>wool+wool+grain"),
+        ("port 2 milk>wool+grain+wool", "port 2 milk>wool+wool+grain"),
+        ("port 2 wool>milk+milk+grain", "port 2 wool>milk+milk+grain"),
+        ("port 3 cheese>whisky+bread", "port 3 cheese>bread+whisky"),
+        (
+            "port ks 2 grain>grain+milk+wool",
+            "port ks 2 grain>wool+milk+grain",
+        ),
+    ] {
+        let m = Caledonia::parse_move(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(Caledonia::format_move(&m), canonical, "{text}");
+        assert_eq!(Caledonia::parse_move(canonical), Ok(m), "{canonical}");
+        assert_eq!(Caledonia::read_move(canonical), Some(m), "{canonical}");
+        if text != canonical {
+            assert_eq!(Caledonia::read_move(text), None, "{text}");
+        }
+    }
+    // The order of a chance outcome's list is part of what happened (boxes, refills in box
+    // order; a draw's contracts not kept go under the pile in the order drawn; the drift's last
+    // roll empties a solo box): kept as written.
+    for text in [
+        "draw 30,10,20",
+        "prep refill=45,15 drift=milk-3,bread+3,cheese-1",
+    ] {
+        let c = Caledonia::parse_chance(text).unwrap();
+        assert_eq!(Caledonia::format_chance(&c), text);
+    }
+}
+
+/// Issue 37: a number that names no component is refused by the notation, whatever the
+/// position, with a reason that names it; one that names a component not where the move needs
+/// it is the rules' (port 9 without the Kickstarter option: `port.not-in-play`).
+#[test]
+fn a_number_that_names_no_component_is_a_notation_error_that_says_so() {
+    for (text, reason) in [
+        ("obtain 51", "no contract 51"),
+        ("obtain 0", "no contract 0"),
+        ("keep 8+51", "no contract 51"),
+        ("fulfil 51", "no contract 51"),
+        ("port 10", "no port 10"),
+        ("cellar 3", "no cellar spot 3"),
+        ("obtain -", "at least one contract"),
+    ] {
+        let e = Caledonia::parse_move(text).unwrap_err();
+        assert!(e.reason.contains(reason), "{text}: {}", e.reason);
+        assert_eq!(Caledonia::read_move(text), None, "{text}");
+    }
+    for (text, reason) in [
+        ("draw 51", "no contract 51"),
+        ("prep refill=51 drift=-", "no contract 51"),
+    ] {
+        let e = Caledonia::parse_chance(text).unwrap_err();
+        assert!(e.reason.contains(reason), "{text}: {}", e.reason);
+        assert_eq!(Caledonia::read_chance(text), None, "{text}");
+    }
+    let deal = |ports: &str, tiles: &str, offer: &str, boxes: &str| {
+        format!("deal sides=1111 ports={ports} tiles={tiles} first=0 offer={offer} boxes={boxes}")
+    };
+    let offer = "stewart/1,buchanan/2,macdonald/3";
+    for (text, reason) in [
+        (
+            deal("6,2,3,10", "1,2,3,4,5", offer, "1,2,3,4"),
+            "no port 10",
+        ),
+        (
+            deal("6,2,3,4", "1,2,3,4,10", offer, "1,2,3,4"),
+            "no scoring tile 10",
+        ),
+        (
+            deal(
+                "6,2,3,4",
+                "1,2,3,4,5",
+                "stewart/1,buchanan/10,macdonald/3",
+                "1,2,3,4",
+            ),
+            "no start tile 10",
+        ),
+        (
+            deal("6,2,3,4", "1,2,3,4,5", offer, "1,2,3,51"),
+            "no contract 51",
+        ),
+    ] {
+        let e = Caledonia::parse_chance(&text).unwrap_err();
+        assert!(e.reason.contains(reason), "{text}: {}", e.reason);
+        assert_eq!(Caledonia::read_chance(&text), None, "{text}");
+    }
+    let fine = deal("6,2,3,4", "1,2,3,4,5", offer, "1,2,3,4");
+    assert!(Caledonia::read_chance(&fine).is_some(), "{fine}");
+    assert!(Caledonia::parse_move("port 9").is_ok());
+    assert!(Caledonia::parse_move("cellar 2").is_ok());
+    assert!(Caledonia::parse_move("obtain 50").is_ok());
+}
+
+/// Is the seat to act between port 6 and its trade?
+fn waiting_before(s: &State) -> bool {
+    s.turn()
+        .is_some_and(|t| t.price_good.is_some() && !t.main_done)
+}
+
+/// How many decisions, right after `m` (a use of port 6), rules 3 allow and rules 4 refuse as
+/// `port.price-trade-lost`.
+fn loopholes_after(s: &State, seat: Seat, m: &Move) -> usize {
+    let mut old = s.clone();
+    old.rules = caledonia::state::Rules::V3;
+    if Caledonia::play(&mut old, seat, m).is_err() {
+        return 0;
+    }
+    let mut moves = MoveList::new();
+    Caledonia::legal_moves(&old, &mut moves);
+    moves
+        .iter()
+        .filter(|n| {
+            let mut now = old.clone();
+            now.rules = caledonia::state::Rules::CURRENT;
+            Caledonia::play(&mut now, seat, n).is_err_and(|e| e.rule() == "port.price-trade-lost")
+        })
+        .count()
+}
+
+/// Rules 4 (issue 37): between port 6 and the trade of its good, what is listed is exactly
+/// what is accepted, something is always listed (the trade itself, or `done`/`keep -` in a
+/// step a free action opened), and whatever rules 3 allowed there that rules 4 refuses is not
+/// listed. Seats place and expand next to the ports when they can, use port 6 whenever they
+/// can and then put the trade off while they have something else to decide, so the positions
+/// between port 6 and its trade (rare in the random games above) are many.
+#[test]
+fn after_port_6_the_listed_moves_are_the_accepted_ones() {
+    let mut r = Dealer::new(37, 0);
+    let (mut pending, mut refused_now) = (0, 0);
+    for seed in 0..300u64 {
+        let mut o = Options::new(2 + (seed % 3) as u8);
+        o.kickstarter = seed.is_multiple_of(2);
+        let mut s = Caledonia::new_game(&o).unwrap();
+        let mut policy = Dealer::new(seed, 1 << 42);
+        let mut moves = MoveList::new();
+        for ply in 0..20_000u32 {
+            match Caledonia::to_act(&s) {
+                ToAct::Over => break,
+                ToAct::Chance => {
+                    let c = Caledonia::sample_chance(&s, &mut Dealer::new(seed, u64::from(ply)))
+                        .unwrap();
+                    Caledonia::resolve(&mut s, &c).unwrap();
+                }
+                ToAct::Seat(seat) => {
+                    Caledonia::legal_moves(&s, &mut moves);
+                    assert!(!moves.is_empty(), "seed {seed}: no legal move");
+                    if waiting_before(&s) {
+                        pending += 1;
+                        for m in moves.iter() {
+                            let mut t = s.clone();
+                            Caledonia::play(&mut t, seat, m)
+                                .unwrap_or_else(|e| panic!("listed {m:?} refused: {e}"));
+                        }
+                        // What rules 3 allowed here, and arbitrary moves.
+                        let mut old = s.clone();
+                        old.rules = caledonia::state::Rules::V3;
+                        let mut old_moves = MoveList::new();
+                        Caledonia::legal_moves(&old, &mut old_moves);
+                        let arbitrary: Vec<Move> =
+                            (0..40).map(|_| arbitrary_move(&mut r)).collect();
+                        for m in old_moves.iter().chain(&arbitrary) {
+                            let mut t = s.clone();
+                            match Caledonia::play(&mut t, seat, m) {
+                                Ok(()) => assert!(moves.contains(m), "accepted, not listed: {m:?}"),
+                                Err(e) => {
+                                    assert!(!moves.contains(m), "listed but refused: {m:?}");
+                                    assert_eq!(t, s);
+                                    refused_now += usize::from(
+                                        old_moves.contains(m)
+                                            && e.rule() == "port.price-trade-lost",
+                                    );
+                                }
+                            }
+                        }
+                    }
+                    let port6s: Vec<&Move> = moves
+                        .iter()
+                        .filter(|m| {
+                            matches!(
+                                m,
+                                Move::Port {
+                                    args: PortArgs::Price { .. },
+                                    ..
+                                }
+                            )
+                        })
+                        .collect();
+                    // Now and then a seat about to use port 6 is made poor (a position the
+                    // listed-iff-accepted property must hold in as well), which is where rules
+                    // 3 and 4 part: a free action's cost can leave no money for the trade.
+                    if !port6s.is_empty() && !waiting_before(&s) && policy.below(2) == 0 {
+                        s.seats[usize::from(seat.0)].money = policy.below(12) as i32;
+                        continue;
+                    }
+                    // The use of port 6 after which rules 3 would allow most that rules 4
+                    // refuses, if any; else the first.
+                    let port6 = port6s
+                        .iter()
+                        .copied()
+                        .max_by_key(|m| loopholes_after(&s, seat, m));
+                    let waiting = waiting_before(&s);
+                    let busy: Vec<&Move> = moves
+                        .iter()
+                        .filter(|m| !matches!(m, Move::Pass | Move::Done))
+                        .filter(|m| !waiting || !m.is_main() || policy.below(4) == 0)
+                        .collect();
+                    // Next to a port: a unit there reaches it.
+                    let ports = s
+                        .map()
+                        .ports
+                        .iter()
+                        .fold(0u128, |a, h| a | caledonia::grid::ADJ[usize::from(h.0)]);
+                    let near: Vec<&Move> = busy
+                        .iter()
+                        .copied()
+                        .filter(|m| {
+                            matches!(m, Move::Place(_, h) | Move::Expand(_, h) if ports & h.bit() != 0)
+                        })
+                        .collect();
+                    let m = match port6 {
+                        Some(m) => *m,
+                        None if !near.is_empty() && policy.below(2) == 0 => {
+                            *near[policy.below(near.len() as u32) as usize]
+                        }
+                        None if busy.is_empty() || policy.below(30) == 0 => {
+                            moves[policy.below(moves.len() as u32) as usize]
+                        }
+                        None => *busy[policy.below(busy.len() as u32) as usize],
+                    };
+                    Caledonia::play(&mut s, seat, &m).unwrap();
+                }
+            }
+        }
+    }
+    eprintln!("{pending} positions after port 6, {refused_now} moves rules 3 allowed refused");
+    assert!(
+        refused_now >= 10,
+        "rules 4's refusal met {refused_now} times only"
+    );
+    assert!(pending > 150, "only {pending} positions after port 6");
 }

@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 struct Scenario {
     name: String,
     source: String,
-    /// The rules version to play under (`clans-of-caledonia/2`); default the current one.
+    /// The rules version to play under (`clans-of-caledonia/3`, `.../2`); default the current one.
     rules: Option<String>,
     players: u8,
     #[serde(default)]
@@ -298,7 +298,8 @@ fn apply_step(s: &mut State, step: &str) -> Result<(), String> {
         .split_once(' ')
         .ok_or("step: `<seat|dealer> <notation>`")?;
     if who == "dealer" {
-        let c = Caledonia::parse_chance(text).map_err(|e| e.to_string())?;
+        // As for a seat's move: what does not parse is refused under the code `notation`.
+        let c = Caledonia::parse_chance(text).map_err(|_| "notation".to_string())?;
         Caledonia::resolve(s, &c).map_err(|e| e.rule().to_string())
     } else {
         let seat = Seat(who.parse().map_err(|_| "bad seat")?);
@@ -503,7 +504,18 @@ fn run(sc: &Scenario) -> Result<(), String> {
 #[test]
 fn scenarios() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/scenarios");
-    let report = scenario_harness::run_dir::<Scenario>(std::path::Path::new(dir), |_, sc| run(sc));
+    // A broken expectation panics inside `run`: caught here, so that every failing scenario
+    // is reported at once, by name, not only the first.
+    let report = scenario_harness::run_dir::<Scenario>(std::path::Path::new(dir), |_, sc| {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(sc))).unwrap_or_else(|p| {
+            let why = p
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            Err(why)
+        })
+    });
     assert!(report.count >= 150, "only {} scenarios", report.count);
     report.assert_passed();
 }
