@@ -229,6 +229,31 @@ fn a_hash_sent_with_a_kept_answer_s_text_is_registered() {
     assert!(refused.contains("not the hash of the query"), "{refused}");
 }
 
+/// Fields come back in the order the query asks for them (GraphQL §7.2.2), with the cache
+/// and without it: async-graphql inserts them as they complete, and a finished game's
+/// `outcome` (a replay) used to come last.
+#[test]
+fn fields_come_back_in_selection_order_cached_or_not() {
+    for flags in [&[][..], &["--cache-mib", "0"][..]] {
+        let server = Server::start(flags);
+        let (id, _) = finished_games(&server).remove(0);
+        let q = "query($id: ID!) { game(id: $id) { outcome { winners scores { total seat } } plies ...K id } } \
+                 fragment K on Game { kind status }";
+        for _ in 0..2 {
+            let body = post_raw(&server, None, q, json!({ "id": id }));
+            let at = |k: &str| body.find(&format!("\"{k}\"")).unwrap_or_else(|| panic!("{k}: {body}"));
+            assert!(
+                at("outcome") < at("plies")
+                    && at("plies") < at("kind")
+                    && at("kind") < at("status")
+                    && at("status") < at("id")
+                    && at("total") < at("seat"),
+                "{flags:?}: {body}"
+            );
+        }
+    }
+}
+
 #[test]
 fn nothing_about_an_active_game_and_no_error_is_kept() {
     let server = Server::start(&[]);

@@ -260,7 +260,13 @@ impl<E: Executor> Guarded<E> {
         if let Err(r) = self.check(&mut req) {
             return *r;
         }
-        // The text is kept for null propagation, which reads the document again on errors.
+        // The document is kept to put the answer's fields in selection order (`order`), and
+        // the text for null propagation, which reads the document again on errors.
+        let shape = req
+            .parsed_query()
+            .ok()
+            .cloned()
+            .map(|doc| (doc, req.operation_name.clone()));
         let text = self
             .nulls
             .as_ref()
@@ -288,6 +294,9 @@ impl<E: Executor> Guarded<E> {
             Ok(r) => r,
             Err(panic) => internal(&panic),
         };
+        if let Some((doc, op)) = &shape {
+            crate::order::reorder(doc, op.as_deref(), &mut resp.data);
+        }
         if let (Some(nulls), Some((query, op))) = (&self.nulls, text) {
             nulls.propagate(&query, op.as_deref(), &mut resp);
         }

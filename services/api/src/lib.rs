@@ -21,6 +21,8 @@
 //!   extension that gives each execution its own (with the journals it read).
 //! - `guard`: the schema as every transport runs it: limits first, a panic net around it.
 //! - `offload`: long documents validated off the runtime's worker threads.
+//! - `order`: every answer's fields put back in selection order (async-graphql inserts them as
+//!   they complete).
 //! - `http`: the axum router: `/graphql` (POST, GET, GraphiQL), `/graphql/ws`, `/healthz`,
 //!   `/readyz`, `/metrics`, exports and charts; CORS, rate limit, body and time limits, and
 //!   JSON error answers (`http::reply`).
@@ -37,6 +39,7 @@ pub mod metrics;
 pub mod nulls;
 pub mod objects;
 pub mod offload;
+pub mod order;
 pub mod perspective;
 pub mod schema;
 pub mod shape;
