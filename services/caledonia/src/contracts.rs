@@ -5,7 +5,7 @@ use crate::data::components;
 use crate::error::Rule;
 use crate::ids::{Clan, ContractId, Good, Hex, Unit};
 use crate::moves::Upgrade;
-use crate::state::{State, Step, Turn};
+use crate::state::{Rules, State, Step, Turn};
 
 /// Contract ids listed once each, lowest first.
 pub fn sorted_distinct<T: Ord>(list: &[T]) -> bool {
@@ -127,7 +127,7 @@ impl State {
         slaughter: &[Hex],
     ) -> Result<(), Rule> {
         self.check_fulfil(t, seat, list, slaughter)?;
-        if t.meat_discount && !self.has_meat(list) && self.discount_usable(t, seat) {
+        if !self.has_meat(list) && self.meat_forced(t, seat) {
             return Err(Rule::PortMeatUnused);
         }
         if self.price_forced(t, seat).is_some() {
@@ -156,6 +156,16 @@ impl State {
         let mut tt = *t;
         s.apply_fulfil(&mut tt, seat, list, slaughter);
         s
+    }
+
+    /// Does port 1 bind this turn's main action to a fulfilment of a contract asking for
+    /// meat? Under rules 3 while one is possible; under rules 4 until the main action, always
+    /// (nothing before it may make that fulfilment impossible: `check_meat_kept`).
+    pub fn meat_forced(&self, t: &Turn, seat: u8) -> bool {
+        if self.rules >= Rules::V4 {
+            return t.meat_discount && !t.main_done;
+        }
+        t.meat_discount && self.discount_usable(t, seat)
     }
 
     /// Can the seat fulfil a contract asking for meat now (with `t`'s port-1 discount)?

@@ -93,10 +93,14 @@ impl State {
         }
         let cost = self.check_move(t, seat, m)?;
         // Rules 4: between port 6 and the trade it is for, every other decision keeps that
-        // trade possible (the trade itself is the main action `check_bound_main` allows).
-        if let (Some(good), false, false) = (t.price_good, t.main_done, main) {
-            if self.rules >= Rules::V4 {
+        // trade possible (the trade itself is the main action `check_bound_main` allows);
+        // between port 1 and its meat fulfilment, that fulfilment.
+        if !t.main_done && !main && self.rules >= Rules::V4 {
+            if let Some(good) = t.price_good {
                 self.check_price_kept(seat, m, cost, good)?;
+            }
+            if t.meat_discount {
+                self.check_meat_kept(seat, m, cost)?;
             }
         }
         Ok(cost)
@@ -188,9 +192,9 @@ impl State {
     /// A port used before the main action that binds it (rare: apart from `check_turn`).
     #[inline(never)]
     fn check_bound_main(&self, t: &Turn, seat: u8, m: &Move) -> Result<(), Rule> {
-        // Port 1 was used for this turn's fulfilment: while a meat contract can be fulfilled,
-        // the main action is that fulfilment.
-        if !matches!(m, Move::Fulfil { .. }) && t.meat_discount && self.discount_usable(t, seat) {
+        // Port 1 was used for this turn's fulfilment: the main action is that fulfilment
+        // (rules 3: while a meat contract can be fulfilled; rules 4: always, `meat_forced`).
+        if !matches!(m, Move::Fulfil { .. }) && self.meat_forced(t, seat) {
             return Err(Rule::PortMeatUnused);
         }
         // Rules 3: port 6 moved a price "before trading that good": while that trade is
@@ -222,6 +226,29 @@ impl State {
             Ok(())
         } else {
             Err(Rule::PortPriceTradeLost)
+        }
+    }
+
+    /// Rules 4: a decision taken after port 1 and before the meat fulfilment it discounts (a
+    /// free action, or a step one of them opened: an exchange, a bonus upgrade, a keep) must
+    /// leave that fulfilment possible; the step of a pending fulfilment (its free expansion,
+    /// `done`, `cancel`) is that fulfilment, or takes it back. Played on a copy, as
+    /// `check_price_kept`.
+    #[cold]
+    #[inline(never)]
+    fn check_meat_kept(&self, seat: u8, m: &Move, cost: Option<i32>) -> Result<(), Rule> {
+        let mut after = self.clone();
+        after.apply_turn(seat, m, cost);
+        let bound = match &after.phase {
+            Phase::Action(t) | Phase::Draw(t) if t.seat == seat => {
+                t.meat_discount && !t.main_done && !after.discount_usable(t, seat)
+            }
+            _ => false,
+        };
+        if bound {
+            Err(Rule::PortMeatFulfilmentLost)
+        } else {
+            Ok(())
         }
     }
 

@@ -131,13 +131,10 @@ impl State {
                         consider(Move::Obtain([*a, *b].into()), out);
                     }
                 }
-                // After port 1 the main action is the discounted fulfilment while one is
-                // possible, after port 6 the trade of its good (rules 3: while one is
-                // possible; rules 4: always): `check` refuses the rest; expansions bypass it,
-                // so skip them.
-                if !(t.meat_discount && self.discount_usable(t, seat))
-                    && self.price_forced(t, seat).is_none()
-                {
+                // After port 1 the main action is the discounted fulfilment, after port 6
+                // the trade of its good (rules 3: while one is possible; rules 4: always):
+                // `check` refuses the rest; expansions bypass it, so skip them.
+                if !self.meat_forced(t, seat) && self.price_forced(t, seat).is_none() {
                     self.expansions(seat, false, out);
                 }
                 consider(Move::Ship, out);

@@ -4,7 +4,8 @@
 //! Port 6 (rules 3) "moves the price of one good ... before trading that good": only before
 //! the main action, only when a trade of that good can follow, and the main action must then
 //! be that trade (rules 3: while it stays possible; rules 4: always, and nothing before it may
-//! make it impossible), as port 1 binds the turn to its meat contract.
+//! make it impossible). Port 1 binds the turn to its meat fulfilment the same way (rules 3:
+//! while one is possible; rules 4: always, and nothing before it may make it impossible).
 
 use crate::data::{components, PortKind};
 use crate::error::Rule;
@@ -181,7 +182,7 @@ impl State {
         if t.main_done || t.price_good.is_some_and(|g| g != good) {
             return Err(Rule::PortPriceTiming);
         }
-        if t.meat_discount && self.discount_usable(t, seat) {
+        if self.meat_forced(t, seat) {
             return Err(Rule::PortMeatUnused);
         }
         let mut after = self.clone();

@@ -71,7 +71,8 @@ pub enum Rules {
     /// `clans-of-caledonia/4` (issue 37): after port 6 the turn holds the trade of its good,
     /// come what may: nothing before that trade may make it impossible, and no other main
     /// action (nor a pass) is taken. Version 3 bound the main action only while the trade
-    /// stayed possible, so a free action that made it impossible freed the turn.
+    /// stayed possible, so a free action that made it impossible freed the turn. Port 1 and
+    /// its meat fulfilment likewise (Ruling L18).
     V4,
 }
 

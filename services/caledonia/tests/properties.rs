@@ -647,15 +647,62 @@ fn a_number_that_names_no_component_is_a_notation_error_that_says_so() {
     assert!(Caledonia::parse_move("obtain 50").is_ok());
 }
 
-/// Is the seat to act between port 6 and its trade?
-fn waiting_before(s: &State) -> bool {
-    s.turn()
-        .is_some_and(|t| t.price_good.is_some() && !t.main_done)
+/// A port that binds the rest of the turn (rules 4): port 6 to the trade of its good, port 1
+/// to the meat fulfilment it discounts.
+#[derive(Clone, Copy, PartialEq)]
+enum Binding {
+    Price,
+    Meat,
 }
 
-/// How many decisions, right after `m` (a use of port 6), rules 3 allow and rules 4 refuse as
-/// `port.price-trade-lost`.
-fn loopholes_after(s: &State, seat: Seat, m: &Move) -> usize {
+impl Binding {
+    /// Is the seat to act between the port and what it binds the turn to?
+    fn waiting(self, s: &State) -> bool {
+        s.turn().is_some_and(|t| {
+            !t.main_done
+                && match self {
+                    Binding::Price => t.price_good.is_some(),
+                    Binding::Meat => t.meat_discount,
+                }
+        })
+    }
+
+    /// Is `m` a use of the port?
+    fn is_use(self, s: &State, m: &Move) -> bool {
+        match (self, m) {
+            (
+                Binding::Price,
+                Move::Port {
+                    args: PortArgs::Price { .. },
+                    ..
+                },
+            ) => true,
+            (Binding::Meat, Move::Port { port, .. }) => {
+                s.port_kind(*port) == Some(caledonia::data::PortKind::Meat)
+            }
+            _ => false,
+        }
+    }
+
+    /// The code rules 4 refuse a decision with that makes the bound action impossible.
+    fn lost(self) -> &'static str {
+        match self {
+            Binding::Price => "port.price-trade-lost",
+            Binding::Meat => "port.meat-fulfilment-lost",
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Binding::Price => "port 6",
+            Binding::Meat => "port 1",
+        }
+    }
+}
+
+/// How many decisions, right after `m` (a use of the port), rules 3 allow and rules 4 refuse
+/// as `b.lost()`.
+fn loopholes_after(b: Binding, s: &State, seat: Seat, m: &Move) -> usize {
     let mut old = s.clone();
     old.rules = caledonia::state::Rules::V3;
     if Caledonia::play(&mut old, seat, m).is_err() {
@@ -668,22 +715,23 @@ fn loopholes_after(s: &State, seat: Seat, m: &Move) -> usize {
         .filter(|n| {
             let mut now = old.clone();
             now.rules = caledonia::state::Rules::CURRENT;
-            Caledonia::play(&mut now, seat, n).is_err_and(|e| e.rule() == "port.price-trade-lost")
+            Caledonia::play(&mut now, seat, n).is_err_and(|e| e.rule() == b.lost())
         })
         .count()
 }
 
-/// Rules 4 (issue 37): between port 6 and the trade of its good, what is listed is exactly
-/// what is accepted, something is always listed (the trade itself, or `done`/`keep -` in a
-/// step a free action opened), and whatever rules 3 allowed there that rules 4 refuses is not
-/// listed. Seats place and expand next to the ports when they can, use port 6 whenever they
-/// can and then put the trade off while they have something else to decide, so the positions
-/// between port 6 and its trade (rare in the random games above) are many.
-#[test]
-fn after_port_6_the_listed_moves_are_the_accepted_ones() {
+/// Rules 4 (issue 37): between port 6 and the trade of its good (or port 1 and its meat
+/// fulfilment), what is listed is exactly what is accepted, something is always listed (the
+/// bound action itself, or `done`/`keep -` in a step a free action opened), and whatever rules
+/// 3 allowed there that rules 4 refuses is not listed. Seats place and expand next to the
+/// ports when they can, use the port whenever they can and then put the bound action off while
+/// they have something else to decide, so the positions between the port and that action
+/// (rare in the random games above) are many. Returns how many such positions were met and
+/// how many moves rules 3 allowed there were refused as `b.lost()`.
+fn listed_iff_accepted_after(b: Binding, seeds: u64) -> (usize, usize) {
     let mut r = Dealer::new(37, 0);
     let (mut pending, mut refused_now) = (0, 0);
-    for seed in 0..300u64 {
+    for seed in 0..seeds {
         let mut o = Options::new(2 + (seed % 3) as u8);
         o.kickstarter = seed.is_multiple_of(2);
         let mut s = Caledonia::new_game(&o).unwrap();
@@ -700,7 +748,7 @@ fn after_port_6_the_listed_moves_are_the_accepted_ones() {
                 ToAct::Seat(seat) => {
                     Caledonia::legal_moves(&s, &mut moves);
                     assert!(!moves.is_empty(), "seed {seed}: no legal move");
-                    if waiting_before(&s) {
+                    if b.waiting(&s) {
                         pending += 1;
                         for m in moves.iter() {
                             let mut t = s.clone();
@@ -721,40 +769,56 @@ fn after_port_6_the_listed_moves_are_the_accepted_ones() {
                                 Err(e) => {
                                     assert!(!moves.contains(m), "listed but refused: {m:?}");
                                     assert_eq!(t, s);
-                                    refused_now += usize::from(
-                                        old_moves.contains(m)
-                                            && e.rule() == "port.price-trade-lost",
-                                    );
+                                    refused_now +=
+                                        usize::from(old_moves.contains(m) && e.rule() == b.lost());
                                 }
                             }
                         }
                     }
-                    let port6s: Vec<&Move> = moves
-                        .iter()
-                        .filter(|m| {
-                            matches!(
-                                m,
-                                Move::Port {
-                                    args: PortArgs::Price { .. },
-                                    ..
-                                }
-                            )
-                        })
-                        .collect();
+                    let uses: Vec<&Move> = moves.iter().filter(|m| b.is_use(&s, m)).collect();
                     // Now and then a seat about to use port 6 is made poor (a position the
                     // listed-iff-accepted property must hold in as well), which is where rules
                     // 3 and 4 part: a free action's cost can leave no money for the trade.
-                    if !port6s.is_empty() && !waiting_before(&s) && policy.below(2) == 0 {
+                    if b == Binding::Price
+                        && !uses.is_empty()
+                        && !b.waiting(&s)
+                        && policy.below(2) == 0
+                    {
                         s.seats[usize::from(seat.0)].money = policy.below(12) as i32;
                         continue;
                     }
-                    // The use of port 6 after which rules 3 would allow most that rules 4
+                    // Likewise a seat about to use port 1 is now and then left with just the
+                    // goods its meat contracts ask for: a port 2 or 3 use can then give away
+                    // what the fulfilment needs.
+                    if b == Binding::Meat
+                        && !uses.is_empty()
+                        && !b.waiting(&s)
+                        && policy.below(2) == 0
+                    {
+                        let i = usize::from(seat.0);
+                        let mut just = [0u8; 6];
+                        for id in s.seats[i].held.clone() {
+                            if let Some(k) = s.contract(id).filter(|k| k.meat() > 0) {
+                                for (j, n) in just.iter_mut().zip(k.goods) {
+                                    *j = (*j).max(n);
+                                }
+                            }
+                        }
+                        let goods = &mut s.seats[i].goods;
+                        if goods.iter().zip(just).any(|(g, j)| *g != u16::from(j)) {
+                            for (g, j) in goods.iter_mut().zip(just) {
+                                *g = u16::from(j);
+                            }
+                            continue;
+                        }
+                    }
+                    // The use of the port after which rules 3 would allow most that rules 4
                     // refuses, if any; else the first.
-                    let port6 = port6s
+                    let used = uses
                         .iter()
                         .copied()
-                        .max_by_key(|m| loopholes_after(&s, seat, m));
-                    let waiting = waiting_before(&s);
+                        .max_by_key(|m| loopholes_after(b, &s, seat, m));
+                    let waiting = b.waiting(&s);
                     let busy: Vec<&Move> = moves
                         .iter()
                         .filter(|m| !matches!(m, Move::Pass | Move::Done))
@@ -773,7 +837,7 @@ fn after_port_6_the_listed_moves_are_the_accepted_ones() {
                             matches!(m, Move::Place(_, h) | Move::Expand(_, h) if ports & h.bit() != 0)
                         })
                         .collect();
-                    let m = match port6 {
+                    let m = match used {
                         Some(m) => *m,
                         None if !near.is_empty() && policy.below(2) == 0 => {
                             *near[policy.below(near.len() as u32) as usize]
@@ -788,10 +852,30 @@ fn after_port_6_the_listed_moves_are_the_accepted_ones() {
             }
         }
     }
-    eprintln!("{pending} positions after port 6, {refused_now} moves rules 3 allowed refused");
+    eprintln!(
+        "{pending} positions after {}, {refused_now} moves rules 3 allowed refused",
+        b.name()
+    );
+    (pending, refused_now)
+}
+
+#[test]
+fn after_port_6_the_listed_moves_are_the_accepted_ones() {
+    let (pending, refused_now) = listed_iff_accepted_after(Binding::Price, 300);
     assert!(
         refused_now >= 10,
         "rules 4's refusal met {refused_now} times only"
     );
     assert!(pending > 150, "only {pending} positions after port 6");
+}
+
+/// The same for port 1 and its meat fulfilment (rules 4, Ruling L18).
+#[test]
+fn after_port_1_the_listed_moves_are_the_accepted_ones() {
+    let (pending, refused_now) = listed_iff_accepted_after(Binding::Meat, 3000);
+    assert!(
+        refused_now >= 3,
+        "rules 4's refusal met {refused_now} times only"
+    );
+    assert!(pending > 2000, "only {pending} positions after port 1");
 }
