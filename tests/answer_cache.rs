@@ -241,7 +241,10 @@ fn fields_come_back_in_selection_order_cached_or_not() {
                  fragment K on Game { kind status }";
         for _ in 0..2 {
             let body = post_raw(&server, None, q, json!({ "id": id }));
-            let at = |k: &str| body.find(&format!("\"{k}\"")).unwrap_or_else(|| panic!("{k}: {body}"));
+            let at = |k: &str| {
+                body.find(&format!("\"{k}\""))
+                    .unwrap_or_else(|| panic!("{k}: {body}"))
+            };
             assert!(
                 at("outcome") < at("plies")
                     && at("plies") < at("kind")
