@@ -516,3 +516,63 @@ fn the_viewer_follows_a_takeback_and_shows_what_it_withdrew() {
     page.screenshot(&shots().join("takeback.png"));
     assert!(page.errors.is_empty(), "{:#?}", page.errors);
 }
+
+/// The move list always shows the current move: after a deep link far into a game, after
+/// each step and after End and Home, on a desktop and on a phone (the list once scrolled by
+/// too little, and at ply 121 the current move was below its visible box).
+#[test]
+fn the_current_move_is_always_inside_the_move_list() {
+    let server = Server::start(&[]);
+    let v = gql(
+        &server,
+        None,
+        "{ games(kind: FIVE_TRIBES, status: FINISHED, first: 20) { edges { node { id plies } } } }",
+        json!({}),
+    );
+    let (id, plies) = data(&v)["games"]["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["node"]["id"].as_str().unwrap().to_string(),
+                e["node"]["plies"].as_u64().unwrap(),
+            )
+        })
+        .max_by_key(|(_, p)| *p)
+        .unwrap();
+    assert!(plies > 150, "a long game: {plies}");
+    let visible = "(() => { const box = document.getElementById('moves'); \
+        const el = box && box.querySelector('.move.current'); if (!el) return false; \
+        const b = box.getBoundingClientRect(), e = el.getBoundingClientRect(); \
+        const h = box.querySelector('h3'); const top = b.top + (h ? h.getBoundingClientRect().height : 0); \
+        return e.top >= top - 1 && e.bottom <= b.top + box.clientHeight + 1; })()";
+    for (width, height) in [(1280, 1000), (390, 844)] {
+        let mut page = Page::open(&format!("{}/games/{id}?ply=121", server.url), width, height);
+        at_ply(&mut page, 121);
+        page.wait_for(visible, 5);
+        page.screenshot(&shots().join(format!("move-list-{width}.png")));
+        for ply in 122..132 {
+            page.key("ArrowRight");
+            at_ply(&mut page, ply);
+            page.wait_for(visible, 5);
+        }
+        for ply in (112..131).rev() {
+            page.key("ArrowLeft");
+            at_ply(&mut page, ply);
+            page.wait_for(visible, 5);
+        }
+        page.key("End");
+        at_ply(&mut page, plies);
+        page.wait_for(visible, 5);
+        page.key("Home");
+        at_ply(&mut page, 0);
+        // Position 0 has no move: nothing is current, and the list is at its top.
+        page.wait_for("document.getElementById('moves').scrollTop === 0", 5);
+        page.key("ArrowRight");
+        at_ply(&mut page, 1);
+        page.wait_for(visible, 5);
+        assert_eq!(page.eval(MESSAGE_SHOWN), json!(false), "{width}: an error shown");
+    }
+}
+

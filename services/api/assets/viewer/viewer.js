@@ -340,15 +340,21 @@ function markMove() {
     el.setAttribute('aria-current', 'step');
     cancelAnimationFrame(markMove.raf);
     markMove.raf = requestAnimationFrame(() => scrollMoveIntoView(box, el));
+  } else if (state.ply === 0) {
+    box.scrollTop = 0; // the start: the list from its first move
   }
 }
 function scrollMoveIntoView(box, el) {
-  {
-    // Scroll inside the list only (never the page).
-    const top = el.offsetTop - box.offsetTop;
-    if (top < box.scrollTop || top + el.offsetHeight > box.scrollTop + box.clientHeight) {
-      box.scrollTop = Math.max(0, top - box.clientHeight / 3);
-    }
+  // Scroll inside the list only (never the page). Measured from the boxes on screen, so
+  // it holds whatever the list's offset parent is (the list is `position: relative`, which
+  // made `offsetTop` already relative to it); a sticky round heading covers the list's top.
+  const b = box.getBoundingClientRect();
+  const e = el.getBoundingClientRect();
+  const heading = box.querySelector('h3');
+  const covered = heading ? heading.getBoundingClientRect().height : 0;
+  const top = e.top - b.top + box.scrollTop;
+  if (e.top < b.top + covered || e.bottom > b.top + box.clientHeight) {
+    box.scrollTop = Math.max(0, top - covered - box.clientHeight / 3);
   }
 }
 
