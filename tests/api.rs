@@ -776,3 +776,42 @@ fn a_table_game_shows_a_spectator_no_secret_through_takebacks_and_annotations() 
     assert_eq!(data(&v)["game"]["withdrawals"].as_array().unwrap().len(), 1);
     assert_eq!(data(&v)["game"]["annotations"][0]["comment"], "typed twice");
 }
+
+/// The GraphQL-over-HTTP audit suite (npm `graphql-http`'s `serverAudits`, run by
+/// `ops/graphql-validate/audit.mjs` against the real server): every audit ok — the
+/// `application/graphql-response+json` media type with its status codes (400 and no `data`
+/// for a document that does not parse or validate, or variables that do not coerce), 400 for
+/// a request without a query, and `application/json` as before.
+#[test]
+fn the_graphql_over_http_audits_all_pass() {
+    let dir = std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../ops/graphql-validate"
+    ));
+    assert!(
+        dir.join("node_modules/graphql-http").exists(),
+        "graphql-http is not installed: run `npm ci --prefix ops/graphql-validate` (ops/test.sh does)"
+    );
+    let server = Server::start(&["--no-samples"]);
+    let out = std::process::Command::new("node")
+        .arg(dir.join("audit.mjs"))
+        .arg(format!("{}/graphql", server.url))
+        .output()
+        .expect("node");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary: Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    assert!(summary["audits"].as_u64().unwrap() >= 60, "{summary}");
+    assert_eq!(summary["ok"], summary["audits"], "{stdout}");
+    // application/json keeps every answer 200, with `data`, as clients have always read it.
+    let r = ureq::post(&format!("{}/graphql", server.url))
+        .set("Accept", "application/json")
+        .send_json(json!({ "query": "{" }))
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    assert!(r.content_type().starts_with("application/json"));
+}

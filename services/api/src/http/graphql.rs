@@ -6,6 +6,7 @@
 //! sent as bytes.
 
 use super::cache;
+use super::media;
 use super::reply::{body_error, json_bytes, HttpError};
 use super::Shared;
 use crate::auth::Caller;
@@ -63,6 +64,20 @@ pub async fn post(State(s): State<Shared>, req: Request) -> Response {
             return HttpError::from(ParseRequestError::InvalidRequest(Box::new(e))).into_response()
         }
     };
+    let missing = |r: &async_graphql::Request| {
+        r.query.is_empty() && !r.extensions.contains_key("persistedQuery")
+    };
+    let no_query = match &batch {
+        BatchRequest::Single(r) => missing(r),
+        BatchRequest::Batch(rs) => rs.iter().any(missing),
+    };
+    if no_query {
+        return HttpError::BadRequest(
+            "BAD_REQUEST",
+            "a request needs a `query` (or an `extensions.persistedQuery` hash)".into(),
+        )
+        .into_response();
+    }
     let caller = match caller(&headers) {
         Ok(c) => c,
         Err(e) => return e.into_response(),
@@ -118,12 +133,9 @@ pub async fn get(State(s): State<Shared>, req: Request) -> Response {
 /// resolved to its text and the document parsed and checked first, and a request whose
 /// operation cannot be told is refused (fail closed), so no mutation runs by GET under a hash
 /// or an ambiguous name. (An answer the cache kept was a query's: it is served before this.)
-fn refuse_by_get(s: &Shared, req: &mut async_graphql::Request) -> Option<Response> {
+fn refuse_by_get(s: &Shared, req: &mut async_graphql::Request, http: &Http) -> Option<Response> {
     if let Err(refused) = s.guarded.check(req) {
-        return Some(match serialise(s, &*refused) {
-            Ok(bytes) => json_bytes(bytes, "application/json"),
-            Err(e) => e.into_response(),
-        });
+        return Some(answer(s, &refused, http));
     }
     match operation_type(req) {
         Some(OperationType::Query) => None,
@@ -146,6 +158,8 @@ fn refuse_by_get(s: &Shared, req: &mut async_graphql::Request) -> Option<Respons
 /// What of the HTTP request the answer depends on besides the GraphQL request.
 struct Http {
     get: bool,
+    /// The client asked for `application/graphql-response+json` (`media`).
+    graphql_response: bool,
     authorization: Option<String>,
     if_none_match: Option<HeaderValue>,
 }
@@ -154,6 +168,7 @@ impl Http {
     fn of(headers: &HeaderMap, get: bool) -> Http {
         Http {
             get,
+            graphql_response: media::wants_graphql_response(headers),
             authorization: headers
                 .get(header::AUTHORIZATION)
                 .and_then(|v| v.to_str().ok())
@@ -172,7 +187,7 @@ async fn run(s: &Shared, batch: BatchRequest, http: Http) -> Response {
         BatchRequest::Single(req) if s.responses.enabled() => {
             return run_cached(s, req, http, start).await
         }
-        BatchRequest::Single(mut req) if http.get => match refuse_by_get(s, &mut req) {
+        BatchRequest::Single(mut req) if http.get => match refuse_by_get(s, &mut req, &http) {
             Some(refused) => return refused,
             None => BatchRequest::Single(req),
         },
@@ -184,8 +199,44 @@ async fn run(s: &Shared, batch: BatchRequest, http: Http) -> Response {
         BatchResponse::Batch(rs) => rs.iter().any(|r| r.is_err()),
     };
     s.app.metrics.observe(start.elapsed().as_secs_f64(), failed);
-    match serialise(s, &resp) {
-        Ok(bytes) => json_bytes(bytes, "application/json"),
+    match resp {
+        BatchResponse::Single(one) => answer(s, &one, &http),
+        batch => match serialise(s, &batch) {
+            Ok(bytes) => json_bytes(bytes, content_type(&http)),
+            Err(e) => e.into_response(),
+        },
+    }
+}
+
+fn content_type(http: &Http) -> &'static str {
+    if http.graphql_response {
+        media::GRAPHQL_RESPONSE
+    } else {
+        media::JSON
+    }
+}
+
+/// One answer in the media type the client asked for: under
+/// `application/graphql-response+json` a request error is `400` without `data`.
+fn answer(s: &Shared, resp: &async_graphql::Response, http: &Http) -> Response {
+    let request_error = http.graphql_response && media::is_request_error(resp);
+    let bytes = if request_error {
+        let mut body = serde_json::json!({ "errors": resp.errors });
+        if !resp.extensions.is_empty() {
+            body["extensions"] = serde_json::json!(resp.extensions);
+        }
+        serialise(s, &body)
+    } else {
+        serialise(s, resp)
+    };
+    match bytes {
+        Ok(bytes) => {
+            let mut r = json_bytes(bytes, content_type(http));
+            if request_error {
+                *r.status_mut() = axum::http::StatusCode::BAD_REQUEST;
+            }
+            r
+        }
         Err(e) => e.into_response(),
     }
 }
@@ -222,45 +273,53 @@ async fn run_cached(
         if !req.query.is_empty() {
             if let Err(refused) = s.guarded.resolve_persisted(&mut req) {
                 s.app.metrics.observe(start.elapsed().as_secs_f64(), true);
-                return match serialise(s, &*refused) {
-                    Ok(bytes) => json_bytes(bytes, "application/json"),
-                    Err(e) => e.into_response(),
-                };
+                return answer(s, &refused, &http);
             }
         }
         s.app.metrics.observe(start.elapsed().as_secs_f64(), false);
         s.app.metrics.cache_hits.fetch_add(1, Relaxed);
-        return cache::reply(&hit, http.get, http.if_none_match.as_ref());
+        return kept_reply(&hit, &http);
     }
     // The guard resolves a persisted query to its text and parses it; the shape is read from
     // the text the request really runs.
     if http.get {
-        if let Some(refused) = refuse_by_get(s, &mut req) {
+        if let Some(refused) = refuse_by_get(s, &mut req, &http) {
             s.app.metrics.observe(start.elapsed().as_secs_f64(), true);
             return refused;
         }
     } else if let Err(refused) = s.guarded.check(&mut req) {
         s.app.metrics.observe(start.elapsed().as_secs_f64(), true);
-        return match serialise(s, &*refused) {
-            Ok(bytes) => json_bytes(bytes, "application/json"),
-            Err(e) => e.into_response(),
-        };
+        return answer(s, &refused, &http);
     }
     let key = cache::cacheable_shape(&mut req).then_some(key);
     let reads = Arc::new(cache::ReadSet::default());
     let resp = s.guarded.execute(req.data(reads.clone())).await;
     let failed = resp.is_err();
     s.app.metrics.observe(start.elapsed().as_secs_f64(), failed);
-    let bytes = match serialise(s, &resp) {
-        Ok(b) => b,
-        Err(e) => return e.into_response(),
-    };
     match key {
         Some(key) if !failed && reads.cacheable() => {
+            let bytes = match serialise(s, &resp) {
+                Ok(b) => b,
+                Err(e) => return e.into_response(),
+            };
             let kept = s.responses.insert(key, bytes, reads.immutable());
             s.app.metrics.cache_inserts.fetch_add(1, Relaxed);
-            cache::reply(&kept, http.get, http.if_none_match.as_ref())
+            kept_reply(&kept, &http)
         }
-        _ => json_bytes(bytes, "application/json"),
+        _ => answer(s, &resp, &http),
     }
+}
+
+/// A kept answer, in the media type asked for (the bytes are the same under both).
+fn kept_reply(kept: &cache::Cached, http: &Http) -> Response {
+    let mut r = cache::reply(kept, http.get, http.if_none_match.as_ref());
+    if http.graphql_response {
+        r.headers_mut().insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static(media::GRAPHQL_RESPONSE),
+        );
+    }
+    r.headers_mut()
+        .append(header::VARY, HeaderValue::from_static("Accept"));
+    r
 }

@@ -13,6 +13,7 @@ mod exports;
 pub mod gate;
 mod graphql;
 mod headers;
+mod media;
 pub mod listen;
 pub mod ratelimit;
 pub mod reply;
