@@ -572,7 +572,64 @@ fn the_current_move_is_always_inside_the_move_list() {
         page.key("ArrowRight");
         at_ply(&mut page, 1);
         page.wait_for(visible, 5);
-        assert_eq!(page.eval(MESSAGE_SHOWN), json!(false), "{width}: an error shown");
+        assert_eq!(
+            page.eval(MESSAGE_SHOWN),
+            json!(false),
+            "{width}: an error shown"
+        );
     }
 }
 
+/// The end of a finished game shows its result — the winner by name, with the totals as the
+/// API gives them — and no internal code; before the end, no result.
+#[test]
+fn the_last_ply_shows_the_result() {
+    let server = Server::start(&[]);
+    for kind in ["FIVE_TRIBES", "CLANS_OF_CALEDONIA", "MOMBASA"] {
+        let v = gql(
+            &server,
+            None,
+            "query($k: GameKind) { games(kind: $k, status: FINISHED, first: 1) { edges { node { id plies players outcome { winners scores { seat total } } } } } }",
+            json!({ "k": kind }),
+        );
+        let g = &data(&v)["games"]["edges"][0]["node"];
+        let (id, plies) = (g["id"].as_str().unwrap(), g["plies"].as_u64().unwrap());
+        let mut page = Page::open(
+            &format!("{}/games/{id}?ply={}", server.url, plies - 1),
+            1280,
+            1000,
+        );
+        at_ply(&mut page, plies - 1);
+        assert_eq!(
+            page.eval("document.getElementById('result').hidden"),
+            json!(true)
+        );
+        page.key("End");
+        at_ply(&mut page, plies);
+        page.wait_for("!document.getElementById('result').hidden", 5);
+        let shown = page.eval("document.getElementById('result').textContent");
+        let shown = shown.as_str().unwrap();
+        let winner = g["outcome"]["winners"][0].as_u64().unwrap() as usize;
+        let name = g["players"][winner].as_str().unwrap();
+        let total = g["outcome"]["scores"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["seat"].as_u64() == Some(winner as u64))
+            .unwrap()["total"]
+            .clone();
+        assert!(
+            shown.contains(name) && shown.contains(&format!("with {total}")),
+            "{kind}: {shown}"
+        );
+        let status = page.eval("document.querySelector('#board .status').textContent");
+        assert!(!status.as_str().unwrap().contains('('), "{kind}: {status}");
+        if kind == "FIVE_TRIBES" {
+            page.screenshot(&shots().join("result-five-tribes.png"));
+            assert_eq!(status, json!("Game over"));
+        }
+        page.key("ArrowLeft");
+        at_ply(&mut page, plies - 1);
+        page.wait_for("document.getElementById('result').hidden", 5);
+    }
+}

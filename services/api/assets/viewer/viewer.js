@@ -81,7 +81,7 @@ function perspKey(p = state.persp) {
 const MAX_FRAMES_PER_REQUEST = 800;
 
 async function loadMeta() {
-  const q = `query Meta($id: ID!, $revision: Int) { game(id: $id, revision: $revision) { id kind status plies players mySeat layoutJson journalNotes annotations { ply glyph comment author } revision revisions { number author at reason changes { ply was now } } } }`;
+  const q = `query Meta($id: ID!, $revision: Int) { game(id: $id, revision: $revision) { id kind status plies players mySeat outcome { winners scores { seat total } } layoutJson journalNotes annotations { ply glyph comment author } revision revisions { number author at reason changes { ply was now } } } }`;
   const d = await gql(q, { id: GAME_ID, ...revVars() });
   return d.game;
 }
@@ -236,6 +236,22 @@ function render() {
   $('current-move').dataset.ply = String(state.ply);
   markMove();
   drawGraphCursor();
+  showResult();
+}
+
+// The result, at the end of a finished game: who won, with what, and the others' totals.
+function showResult() {
+  const el = $('result');
+  const o = state.game.outcome;
+  if (!o || state.ply !== total()) { el.hidden = true; return; }
+  const name = (s) => state.game.players[s] || `seat ${s}`;
+  const byTotal = [...o.scores].sort((a, b) => b.total - a.total || a.seat - b.seat);
+  const best = o.winners.map(name);
+  const top = byTotal.find((s) => o.winners.includes(s.seat));
+  const others = byTotal.filter((s) => !o.winners.includes(s.seat)).map((s) => `${name(s.seat)} ${s.total}`);
+  el.textContent = `${best.length > 1 ? `${best.join(' and ')} share the win` : `${best[0]} wins`} with ${top ? top.total : '?'}${others.length ? ` · ${others.join(' · ')}` : ''}`;
+  el.dataset.winners = o.winners.join(',');
+  el.hidden = false;
 }
 
 // Highlights the board elements whose data-path is a prefix of a changed path (or the

@@ -137,7 +137,9 @@ export function draw(svg, v, layout, persp) {
     if (turn.tribeCount) status += ` · ${turn.tribeCount} taken`;
     if (turn.sibittisCount) status += ` · Sibittis drew ${turn.sibittisCount}${turn.sibittis ? `: ${turn.sibittis.join(', ')}` : ''}`;
   }
-  if (v.ending) status += ` · last round (${v.ending})`;
+  const endings = { 'last-camel': 'a seat placed its last camel', 'no-meeple-move': 'a seat had no meeple move' };
+  if (v.phase === 'over') status = 'Game over';
+  else if (v.ending) status += ` · last round: ${endings[v.ending] || v.ending}`;
   if (v.waitingOn) status += ` · waiting on the dealer (${v.waitingOn.kind})`;
   out += `<text x="${GX}" y="26" class="status" data-path="/turn" data-leaf="1" id="ft-status">${esc(status)}</text>`;
   out += text(GX, 46, `Viewed as: ${v.perspective}${v.viewerSeat !== undefined && v.viewerSeat !== null ? ` (seat ${v.viewerSeat})` : ''}`, 'muted');
