@@ -115,8 +115,11 @@ fn every_error_answer_is_json_with_a_code() {
     json_error(post("{not json", "application/json"), 400, "BAD_REQUEST");
     json_error(post("[1, 2]", "application/json"), 400, "BAD_REQUEST");
     json_error(post("{}", "text/plain"), 415, "UNSUPPORTED_MEDIA_TYPE");
-    // An empty request is a GraphQL error (200, as GraphQL over HTTP answers application/json).
-    let (s, _, body) = post("{}", "application/json");
+    // A request without a query is not a GraphQL-over-HTTP request: 400 (the spec's audits,
+    // issue 38), as for any media type asked for.
+    json_error(post("{}", "application/json"), 400, "BAD_REQUEST");
+    // A document that does not parse is a GraphQL error: 200 under application/json.
+    let (s, _, body) = post(r#"{"query": "{"}"#, "application/json");
     assert_eq!(s, 200, "{body}");
     assert!(body.contains("BAD_QUERY"), "{body}");
     json_error(
