@@ -48,8 +48,12 @@ mod tests {
             wants_graphql_response(&m)
         };
         assert!(h("application/graphql-response+json"));
-        assert!(h("application/graphql-response+json, application/json;q=0.9"));
-        assert!(h("application/json, application/graphql-response+json;q=0.5"));
+        assert!(h(
+            "application/graphql-response+json, application/json;q=0.9"
+        ));
+        assert!(h(
+            "application/json, application/graphql-response+json;q=0.5"
+        ));
         assert!(!h("application/json"));
         assert!(!h("application/graphql-response+json;q=0"));
         assert!(!wants_graphql_response(&HeaderMap::new()));
