@@ -633,3 +633,52 @@ fn the_last_ply_shows_the_result() {
         page.wait_for("document.getElementById('result').hidden", 5);
     }
 }
+
+/// The game list has a result column: a finished game's winner by name and its totals, best
+/// first, as the API gives them; an active game a dash.
+#[test]
+fn the_game_list_shows_each_result() {
+    let server = Server::start(&[]);
+    let mut page = Page::open(&format!("{}/", server.url), 1280, 1000);
+    page.wait_for(
+        "document.querySelectorAll('#games-body tr[data-status=\"FINISHED\"] td.result').length > 0",
+        30,
+    );
+    let rows = page.eval(
+        "[...document.querySelectorAll('#games-body tr[data-game]')].slice(0, 10).map((r) => [r.dataset.game, r.dataset.status, r.querySelector('td.result').textContent])",
+    );
+    let mut finished = 0;
+    for r in rows.as_array().unwrap() {
+        let (id, status, shown) = (r[0].as_str().unwrap(), &r[1], r[2].as_str().unwrap());
+        let v = gql(
+            &server,
+            None,
+            "query($id: ID!) { game(id: $id) { players outcome { winners scores { total } } } }",
+            json!({ "id": id }),
+        );
+        let g = &data(&v)["game"];
+        if status != "FINISHED" {
+            assert_eq!(shown, "—", "{id}");
+            continue;
+        }
+        finished += 1;
+        let winner = g["players"][g["outcome"]["winners"][0].as_u64().unwrap() as usize]
+            .as_str()
+            .unwrap();
+        let mut totals: Vec<i64> = g["outcome"]["scores"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["total"].as_i64().unwrap())
+            .collect();
+        totals.sort_unstable_by(|a, b| b.cmp(a));
+        let totals: Vec<String> = totals.iter().map(i64::to_string).collect();
+        assert!(
+            shown.starts_with(winner) && shown.ends_with(&totals.join("–")),
+            "{id}: {shown}"
+        );
+    }
+    assert!(finished > 0);
+    page.screenshot(&shots().join("game-list.png"));
+    assert_eq!(page.eval(MESSAGE_SHOWN), json!(false));
+}

@@ -27,6 +27,15 @@ function el(tag, props = {}, ...children) {
   e.append(...children);
   return e;
 }
+// A finished game's result: the winner(s) by name, then every total, best first.
+function result(g) {
+  if (!g.outcome) return el('td', { className: 'result', textContent: '—' });
+  const o = g.outcome;
+  const winners = o.winners.map((s) => g.players[s] || `seat ${s}`).join(' & ');
+  const totals = [...o.scores].sort((a, b) => b.total - a.total).map((s) => s.total).join('–');
+  return el('td', { className: 'result', dataset: { winners: o.winners.join(',') } },
+    el('strong', { textContent: winners }), ` ${o.winners.length > 1 ? 'share' : 'won'} ${totals}`);
+}
 function row(g) {
   const players = [];
   g.players.forEach((p, i) => {
@@ -37,6 +46,7 @@ function row(g) {
     el('td', {}, el('a', { href: gameLink(g.id), textContent: KIND_NAMES[g.kind] || g.kind }), ' ', el('code', { textContent: g.id })),
     el('td', {}, ...players),
     el('td', { textContent: String(g.status).toLowerCase() }),
+    result(g),
     el('td', { textContent: String(g.plies) }),
     el('td', { textContent: new Date(g.createdAt).toLocaleString() }),
     el('td', {}, el('a', { href: gameLink(g.id), textContent: 'view' }), ' · ', el('a', { href: gameLink(g.id, true), textContent: 'embed' })));
@@ -59,13 +69,13 @@ async function load(append) {
     const d = await gql(`query Games($kind: GameKind, $status: GameStatus, $player: String, $first: Int, $after: String) {
       games(kind: $kind, status: $status, player: $player, first: $first, after: $after) {
         pageInfo { hasNextPage endCursor }
-        edges { node { id kind status plies players createdAt } }
+        edges { node { id kind status plies players createdAt outcome { winners scores { seat total } } } }
       }
     }`, vars);
     const body = $('games-body');
     if (!append) body.replaceChildren();
     body.append(...d.games.edges.map(({ node }) => row(node)));
-    if (!append && !d.games.edges.length) body.replaceChildren(el('tr', {}, el('td', { colSpan: 6, textContent: 'No game matches.' })));
+    if (!append && !d.games.edges.length) body.replaceChildren(el('tr', {}, el('td', { colSpan: 7, textContent: 'No game matches.' })));
     after = d.games.pageInfo.endCursor;
     $('more').hidden = !d.games.pageInfo.hasNextPage;
     const q = new URLSearchParams(filters());
