@@ -815,3 +815,45 @@ fn the_graphql_over_http_audits_all_pass() {
     assert_eq!(r.status(), 200);
     assert!(r.content_type().starts_with("application/json"));
 }
+
+/// A finished game can be downloaded from the API: `Game.record` is its line as `ludolog
+/// export` writes it (the sample files are such lines) and `Game.text` its game text; both are
+/// null for a game still played (they would show its seed and draws).
+#[test]
+fn a_finished_game_s_record_and_text_come_from_the_api() {
+    let server = Server::start(&[]);
+    let sample = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../data/samples/mombasa.ndjson"
+    ))
+    .unwrap();
+    let line = sample
+        .lines()
+        .find(|l| l.contains("\"status\":\"finished\""))
+        .unwrap();
+    let id = serde_json::from_str::<Value>(line).unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let v = gql(
+        &server,
+        None,
+        "query($id: ID!) { game(id: $id) { record text } }",
+        json!({ "id": id }),
+    );
+    let g = &data(&v)["game"];
+    assert_eq!(g["record"].as_str().unwrap(), line);
+    let text = g["text"].as_str().unwrap();
+    assert!(
+        text.starts_with(&format!("Id: {id}\nGame: mombasa\n")),
+        "{text}"
+    );
+    let (active, _) = common::create_game(&server, "five-tribes", 2, 3);
+    let v = gql(
+        &server,
+        None,
+        "query($id: ID!) { game(id: $id) { record text } }",
+        json!({ "id": active }),
+    );
+    assert_eq!(data(&v)["game"], json!({ "record": null, "text": null }));
+}

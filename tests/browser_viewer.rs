@@ -682,3 +682,61 @@ fn the_game_list_shows_each_result() {
     page.screenshot(&shots().join("game-list.png"));
     assert_eq!(page.eval(MESSAGE_SHOWN), json!(false));
 }
+
+/// A finished game's page offers its record, its text and its positions for download; what
+/// each button saves is the API's record and text, and a view per position.
+#[test]
+fn a_finished_game_downloads_its_record_text_and_positions() {
+    let server = Server::start(&[]);
+    let v = gql(
+        &server,
+        None,
+        "{ games(kind: CLANS_OF_CALEDONIA, status: FINISHED, first: 1) { edges { node { id plies record text } } } }",
+        json!({}),
+    );
+    let g = &data(&v)["games"]["edges"][0]["node"];
+    let (id, plies) = (g["id"].as_str().unwrap(), g["plies"].as_u64().unwrap());
+    let mut page = Page::open(&format!("{}/games/{id}?ply=0", server.url), 1280, 1000);
+    at_ply(&mut page, 0);
+    page.wait_for("!document.getElementById('downloads').hidden", 10);
+    // What would be saved is caught before the browser saves it.
+    page.eval(
+        "window.saved = []; URL.createObjectURL = (b) => { window.saved.push(b); return 'blob:caught'; }; \
+         HTMLAnchorElement.prototype.click = function () { window.saved[window.saved.length - 1].name = this.download; }; true",
+    );
+    for (button, n) in [("dl-record", 1), ("dl-text", 2), ("dl-positions", 3)] {
+        page.eval(&format!(
+            "document.getElementById('{button}').click(); true"
+        ));
+        page.wait_for(&format!("window.saved.length === {n}"), 10);
+        page.eval(&format!(
+            "window.saved[{}].text().then((t) => {{ window.savedText = t; }}); true",
+            n - 1
+        ));
+        page.wait_for("typeof window.savedText === 'string'", 10);
+        let name = page.eval(&format!("window.saved[{}].name", n - 1));
+        let text = page.eval("window.savedText");
+        let text = text.as_str().unwrap();
+        match button {
+            "dl-record" => {
+                assert_eq!(name, json!(format!("{id}.ndjson")));
+                assert_eq!(text.trim_end(), g["record"].as_str().unwrap());
+            }
+            "dl-text" => {
+                assert_eq!(name, json!(format!("{id}.txt")));
+                assert_eq!(text, g["text"].as_str().unwrap());
+            }
+            _ => {
+                assert_eq!(name, json!(format!("{id}-positions.json")));
+                let views: Value = serde_json::from_str(text).unwrap();
+                assert_eq!(views.as_array().unwrap().len() as u64, plies + 1);
+                assert_eq!(
+                    views[plies as usize]["view"],
+                    api_view(&server, id, plies, "")
+                );
+            }
+        }
+        page.eval("delete window.savedText; true");
+    }
+    assert_eq!(page.eval(MESSAGE_SHOWN), json!(false));
+}

@@ -396,6 +396,34 @@ impl Game {
         Ok(state.outcome().as_ref().map(OutcomeInfo::from))
     }
 
+    /// The game's portable record (`schema/game-record.schema.json`), one JSON line as
+    /// `ludolog export` writes it — of the revision shown, with its annotations — once the game
+    /// is over; null while it is played (the record holds the seed and every draw dealt).
+    #[graphql(complexity = 20)]
+    async fn record(&self, ctx: &Context<'_>) -> Result<Option<String>> {
+        if !self.finished() {
+            return Ok(None);
+        }
+        let record = self.portable(ctx).await?.0;
+        let line = serde_json::to_string(&record).map_err(|e| ApiError::Internal(e.to_string()))?;
+        crate::budget::charge_str(ctx, &line)?;
+        Ok(Some(line))
+    }
+
+    /// The game as game text (`schema/notation/game-text.md`: what `ludolog export --text`
+    /// writes, annotations as comments) — of the revision shown — once the game is over; null
+    /// while it is played.
+    #[graphql(complexity = 20)]
+    async fn text(&self, ctx: &Context<'_>) -> Result<Option<String>> {
+        if !self.finished() {
+            return Ok(None);
+        }
+        let (record, notes) = self.portable(ctx).await?;
+        let text = store::portable::text::write_annotated(&record, &notes);
+        crate::budget::charge_str(ctx, &text)?;
+        Ok(Some(text))
+    }
+
     /// The game's static geometry, typed: one member of `GameLayout` per game — what a viewer
     /// needs to draw it that is in no view (`schema/views/<kind>.md` explains each game's).
     #[graphql(complexity = 5)]
@@ -415,6 +443,41 @@ impl Game {
 }
 
 impl Game {
+    /// The portable record of the revision shown, and its annotations as game-text notes.
+    async fn portable(
+        &self,
+        ctx: &Context<'_>,
+    ) -> Result<
+        (
+            store::portable::GameRecord,
+            Vec<store::portable::text::TextNote>,
+        ),
+        ApiError,
+    > {
+        let (id, pinned) = (self.header.id, self.pinned.clone());
+        blocking(app(ctx), move |s| {
+            let mut record = s.record(id)?;
+            if let Some(p) = pinned {
+                for (r, e) in record.entries.iter_mut().zip(&p.entries) {
+                    r.notation = e.notation.clone();
+                }
+            }
+            let notes = record
+                .annotations
+                .iter()
+                .map(|a| {
+                    (
+                        a.ply,
+                        a.glyph.as_deref().and_then(store::journal::Glyph::parse),
+                        a.comment.clone(),
+                    )
+                })
+                .collect();
+            Ok((record, notes))
+        })
+        .await
+    }
+
     fn layout_value(&self, ctx: &Context<'_>) -> Result<serde_json::Value, ApiError> {
         let rules = app(ctx)
             .store
