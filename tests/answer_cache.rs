@@ -257,6 +257,51 @@ fn fields_come_back_in_selection_order_cached_or_not() {
     }
 }
 
+/// Over a WebSocket too, an operation's answer has its fields in selection order.
+#[test]
+fn a_socket_answers_in_selection_order_too() {
+    use tungstenite::client::IntoClientRequest;
+    use tungstenite::Message;
+    let server = Server::start(&[]);
+    let (id, _) = finished_games(&server).remove(0);
+    let mut req = format!("{}/graphql/ws", server.url.replace("http://", "ws://"))
+        .into_client_request()
+        .unwrap();
+    req.headers_mut().insert(
+        "Sec-WebSocket-Protocol",
+        "graphql-transport-ws".parse().unwrap(),
+    );
+    let (mut ws, _) = tungstenite::connect(req).unwrap();
+    ws.send(Message::text(
+        json!({ "type": "connection_init", "payload": {} }).to_string(),
+    ))
+    .unwrap();
+    ws.send(Message::text(
+        json!({ "id": "1", "type": "subscribe", "payload": {
+            "query": "query($id: ID!) { game(id: $id) { outcome { winners } plies id } }",
+            "variables": { "id": id } } })
+        .to_string(),
+    ))
+    .unwrap();
+    let text = loop {
+        let Message::Text(t) = ws.read().unwrap() else {
+            continue;
+        };
+        if t.contains("\"next\"") {
+            break t.to_string();
+        }
+        assert!(!t.contains("\"error\""), "{t}");
+    };
+    let at = |k: &str| {
+        text.find(&format!("\"{k}\""))
+            .unwrap_or_else(|| panic!("{k}: {text}"))
+    };
+    assert!(
+        at("outcome") < at("plies") && Some(at("plies")) < text.find(&format!("\"id\":\"{id}\"")),
+        "{text}"
+    );
+}
+
 #[test]
 fn nothing_about_an_active_game_and_no_error_is_kept() {
     let server = Server::start(&[]);

@@ -392,6 +392,12 @@ impl<E: Executor> Executor for Guarded<E> {
             return stream::once(async move { *r }).boxed();
         }
         let subscription = operation_type(&mut request) == Some(OperationType::Subscription);
+        // Each answer's fields in selection order, as over HTTP (`order`).
+        let shape = request
+            .parsed_query()
+            .ok()
+            .cloned()
+            .map(|doc| Arc::new((doc, request.operation_name.clone())));
         let inner = self.inner.execute_stream(request, session_data);
         let max = self.limits.max_response_bytes;
         let answers = AssertUnwindSafe(inner)
@@ -402,6 +408,9 @@ impl<E: Executor> Executor for Guarded<E> {
                 } else {
                     match item {
                         Ok(mut r) => {
+                            if let Some(shape) = &shape {
+                                crate::order::reorder(&shape.0, shape.1.as_deref(), &mut r.data);
+                            }
                             label_all(&mut r);
                             Some(bounded(r, max))
                         }
