@@ -7,7 +7,6 @@ mod common;
 use common::*;
 use serde_json::{json, Value};
 use std::path::Path;
-use std::process::Command;
 
 const SAMPLE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -114,16 +113,7 @@ fn play_move_and_record_entry_name_the_ply_moves_gives_the_entry() {
 }
 
 fn run(args: &[&str], data: &Path) -> (bool, String, String) {
-    let out = Command::new(ludolog())
-        .args(args)
-        .env("LUDOLOG_DATA_DIR", data)
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
+    ludolog_in(args, data)
 }
 
 /// The 1-based line numbers of a game text's entries: the lines with content after the

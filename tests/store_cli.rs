@@ -2,7 +2,7 @@
 //! rebuild, and import's refusals with line numbers.
 
 mod common;
-use common::ludolog;
+use common::{ludolog, ludolog_in};
 use serde_json::{json, Value};
 use std::path::Path;
 use std::process::Command;
@@ -13,16 +13,7 @@ const SAMPLE: &str = concat!(
 );
 
 fn run(args: &[&str], data: &Path) -> (bool, String, String) {
-    let out = Command::new(ludolog())
-        .args(args)
-        .env("LUDOLOG_DATA_DIR", data)
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
+    ludolog_in(args, data)
 }
 
 #[test]

@@ -10,21 +10,11 @@ use common::*;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
-use std::process::Command;
 
 const ADMIN: &str = "root-secret-0123456789";
 
 fn run(args: &[&str], data: &Path) -> (bool, String, String) {
-    let out = Command::new(ludolog())
-        .args(args)
-        .env("LUDOLOG_DATA_DIR", data)
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
+    ludolog_in(args, data)
 }
 
 fn sample(kind: &str) -> String {

@@ -15,6 +15,20 @@ pub fn ludolog() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_ludolog"))
 }
 
+/// Runs `ludolog args` on the store in `data` (`LUDOLOG_DATA_DIR`): (success, stdout, stderr).
+pub fn ludolog_in(args: &[&str], data: &std::path::Path) -> (bool, String, String) {
+    let out = Command::new(ludolog())
+        .args(args)
+        .env("LUDOLOG_DATA_DIR", data)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
 /// Runs `ludolog` with `args` and asserts that it succeeded (showing its standard error if
 /// not); its standard output.
 pub fn ludolog_ok<S: AsRef<std::ffi::OsStr>>(args: impl IntoIterator<Item = S>) -> Vec<u8> {
