@@ -93,13 +93,7 @@ pub fn export_text(
         if n > 0 {
             w.write_all(b"---\n")?;
         }
-        let notes: Vec<store::portable::text::TextNote> =
-            store::journal::annotations(&store.journal(h.id)?)
-                .into_iter()
-                .filter(|a| !a.withdrawn)
-                .map(|a| (a.ply, a.glyph, a.comment))
-                .collect();
-        let text = store::portable::text::write_annotated(&store.record(h.id)?, &notes);
+        let text = store::portable::text::write_record(&store.record(h.id)?);
         w.write_all(text.as_bytes())?;
         n += 1;
     }

@@ -19,7 +19,7 @@
 use crate::storecmd;
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
-use rules_core::{Actor, GameKind, GameState, ToAct, Viewer};
+use rules_core::{GameKind, GameState, ToAct, Viewer};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -352,10 +352,6 @@ fn replay(
     Ok(state)
 }
 
-fn actor(a: Actor) -> String {
-    a.to_string()
-}
-
 fn verify_game(
     log: &dyn GameLog,
     header: &Header,
@@ -498,6 +494,7 @@ fn verify_game(
         Ok(now) => Some(first_difference(
             log,
             header,
+            current,
             &entries,
             now.as_ref(),
             recorded.as_ref(),
@@ -513,7 +510,7 @@ fn verify_game(
             entry: ply
                 .checked_sub(1)
                 .and_then(|i| entries.get(i as usize))
-                .map(|e| format!("{}: {}", actor(e.actor), e.notation))
+                .map(|e| format!("{}: {}", e.actor, e.notation))
                 .unwrap_or_default(),
             why,
             rule,
@@ -526,6 +523,7 @@ fn verify_game(
 fn first_difference(
     log: &dyn GameLog,
     header: &Header,
+    current: &str,
     entries: &[Entry],
     now: &dyn GameState,
     recorded: &dyn GameState,
@@ -546,20 +544,11 @@ fn first_difference(
         });
         out
     };
-    let (a, b) = (
-        views(&header.rules_version),
-        views(now_version(log, header)),
-    );
+    let (a, b) = (views(&header.rules_version), views(current));
     let ply = a
         .iter()
         .zip(&b)
         .position(|(x, y)| x != y)
         .unwrap_or(a.len().min(b.len()));
     Refusal::new(ply as u32, "end", why)
-}
-
-fn now_version<'a>(log: &'a dyn GameLog, header: &Header) -> &'a str {
-    log.registry()
-        .get(header.kind)
-        .map_or("", |r| r.rules_version())
 }

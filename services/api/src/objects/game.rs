@@ -404,7 +404,7 @@ impl Game {
         if !self.finished() {
             return Ok(None);
         }
-        let record = self.portable(ctx).await?.0;
+        let record = self.portable(ctx).await?;
         let line = serde_json::to_string(&record).map_err(|e| ApiError::Internal(e.to_string()))?;
         crate::budget::charge_str(ctx, &line)?;
         Ok(Some(line))
@@ -418,8 +418,7 @@ impl Game {
         if !self.finished() {
             return Ok(None);
         }
-        let (record, notes) = self.portable(ctx).await?;
-        let text = store::portable::text::write_annotated(&record, &notes);
+        let text = store::portable::text::write_record(&self.portable(ctx).await?);
         crate::budget::charge_str(ctx, &text)?;
         Ok(Some(text))
     }
@@ -443,17 +442,8 @@ impl Game {
 }
 
 impl Game {
-    /// The portable record of the revision shown, and its annotations as game-text notes.
-    async fn portable(
-        &self,
-        ctx: &Context<'_>,
-    ) -> Result<
-        (
-            store::portable::GameRecord,
-            Vec<store::portable::text::TextNote>,
-        ),
-        ApiError,
-    > {
+    /// The portable record of the revision shown (with the annotations the store keeps).
+    async fn portable(&self, ctx: &Context<'_>) -> Result<store::portable::GameRecord, ApiError> {
         let (id, pinned) = (self.header.id, self.pinned.clone());
         blocking(app(ctx), move |s| {
             let mut record = s.record(id)?;
@@ -462,18 +452,7 @@ impl Game {
                     r.notation = e.notation.clone();
                 }
             }
-            let notes = record
-                .annotations
-                .iter()
-                .map(|a| {
-                    (
-                        a.ply,
-                        a.glyph.as_deref().and_then(store::journal::Glyph::parse),
-                        a.comment.clone(),
-                    )
-                })
-                .collect();
-            Ok((record, notes))
+            Ok(record)
         })
         .await
     }

@@ -174,6 +174,20 @@ pub fn annotations(t: &GameText) -> Result<Vec<TextNote>, RecordError> {
     Ok(out)
 }
 
+/// A record as text with its own annotations as comments: what `ludolog export --text` and
+/// `Game.text` write.
+pub fn write_record(record: &GameRecord) -> String {
+    let notes: Vec<TextNote> = record
+        .annotations
+        .iter()
+        .map(|a| {
+            let glyph = a.glyph.as_deref().and_then(crate::journal::Glyph::parse);
+            (a.ply, glyph, a.comment.clone())
+        })
+        .collect();
+    write_annotated(record, &notes)
+}
+
 /// A record as text, with annotations as comments (see [`annotations`], which reads them
 /// back as they were).
 pub fn write_annotated(record: &GameRecord, notes: &[TextNote]) -> String {
