@@ -260,6 +260,30 @@ impl Analysis {
         crate::ratings::ratings(map.values().filter(|g| g.kind == kind))
     }
 
+    /// `player`'s rating after each of their last `last` rated games of `kind`, oldest first,
+    /// and the rating they have now: the walk `ratings` makes, computed on request (nothing is
+    /// kept between requests, so memory does not grow with players or games).
+    pub fn rating_history(
+        &self,
+        kind: GameKind,
+        player: &str,
+        last: usize,
+    ) -> (
+        Vec<crate::ratings::RatingPoint>,
+        Option<crate::ratings::PlayerRating>,
+    ) {
+        let map = self.read();
+        crate::ratings::history(map.values().filter(|g| g.kind == kind), player, last)
+    }
+
+    /// `player`'s results in each kind they have finished a game of, with their rating there.
+    pub fn player_results(&self, player: &str) -> Vec<crate::players::KindResult> {
+        let map = self.read();
+        crate::players::results(map.values(), player, |kind| {
+            crate::ratings::history(map.values().filter(|g| g.kind == kind), player, 0).1
+        })
+    }
+
     /// Whether the store's projections were made by this version for every finished game
     /// (see [`Analysis::mark_projections_current`]).
     pub fn projections_current(&self, store: &dyn GameLog) -> Result<bool, AnalysisError> {

@@ -7,12 +7,14 @@
 //! - `stats`: win rates with Wilson intervals, score distributions, lengths, tie rate.
 //! - `exports`: the `games` and `moves` tables as CSV or NDJSON, streamed.
 //! - `positions`: the per-ply feature index, CEL filters over it, paging, state-hash lookup.
-//! - `ratings`: Weng-Lin (OpenSkill) player ratings per game kind.
+//! - `ratings`: Weng-Lin (OpenSkill) player ratings per game kind, and one player's history.
+//! - `players`: one player's results by game kind and player count.
 //! - `charts`: SVG charts of the statistics.
 
 pub mod charts;
 pub mod exports;
 pub mod index;
+pub mod players;
 pub mod positions;
 pub mod ratings;
 pub mod stats;

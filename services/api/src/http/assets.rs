@@ -41,6 +41,9 @@ static ASSETS: LazyLock<HashMap<&'static str, Asset>> = LazyLock::new(|| {
         "viewer/game.html" => "text/html; charset=utf-8",
         "viewer/study.html" => "text/html; charset=utf-8",
         "viewer/study.js" => "text/javascript; charset=utf-8",
+        "viewer/player.html" => "text/html; charset=utf-8",
+        "viewer/player.js" => "text/javascript; charset=utf-8",
+        "viewer/player.css" => "text/css; charset=utf-8",
         "viewer/viewer.js" => "text/javascript; charset=utf-8",
         "viewer/patch.js" => "text/javascript; charset=utf-8",
         "viewer/record.js" => "text/javascript; charset=utf-8",
@@ -98,6 +101,11 @@ pub async fn game_page(headers: HeaderMap) -> Result<Response, HttpError> {
 /// `/study/{id}`: a study's page (its script reads the id from the path).
 pub async fn study_page(headers: HeaderMap) -> Result<Response, HttpError> {
     asset(Path("viewer/study.html".into()), headers).await
+}
+
+/// `/players/{name}`: a player's page (its script reads the name from the path).
+pub async fn player_page(headers: HeaderMap) -> Result<Response, HttpError> {
+    asset(Path("viewer/player.html".into()), headers).await
 }
 
 /// GraphiQL, from the embedded assets, opening with the README's first query. No inline
@@ -190,7 +198,12 @@ mod tests {
 
     #[test]
     fn no_viewer_page_has_an_inline_script() {
-        for page in ["viewer/index.html", "viewer/game.html", "viewer/study.html"] {
+        for page in [
+            "viewer/index.html",
+            "viewer/game.html",
+            "viewer/study.html",
+            "viewer/player.html",
+        ] {
             let html = std::str::from_utf8(ASSETS[page].bytes).unwrap();
             let scripts = html.matches("<script").count();
             assert!(scripts > 0, "{page}");

@@ -69,6 +69,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/games/{id}", get(assets::game_page))
         .route("/embed/games/{id}", get(assets::game_page))
         .route("/study/{id}", get(assets::study_page))
+        .route("/players/{name}", get(assets::player_page))
         .fallback(|| async { HttpError::NotFound("no such page".into()) })
         .layer(RequestBodyLimitLayer::new(limits.max_body))
         .layer(TimeoutLayer::with_status_code(

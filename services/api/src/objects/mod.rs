@@ -1,8 +1,9 @@
 //! The objects queries return — `Game` (`game.rs`), `Position` (`position.rs`),
 //! `IndexedPosition` (`indexed.rs`), what a game's journal shows (`journal.rs`: annotations,
-//! takebacks, withdrawn entries), a finished game's revisions (`revision.rs`) and `Study`
-//! (`study.rs`) — and the one way entries are shown (`entries`): as a
-//! viewer may see them, numbered by the ply they lead to.
+//! takebacks, withdrawn entries), a finished game's revisions (`revision.rs`), `Study`
+//! (`study.rs`) and `Player` (`player.rs`: a name's games, results and rating history) — and
+//! the one way entries are shown (`entries`): as a viewer may see them, numbered by the ply
+//! they lead to.
 //!
 //! Ply numbering, everywhere: position *n* is the game after *n* entries; the entry that turns
 //! position *n − 1* into position *n* is entry (or move, or frame) *n*. So the deal is entry 1,
@@ -12,6 +13,7 @@ mod entries;
 mod game;
 mod indexed;
 pub mod journal;
+mod player;
 mod position;
 pub mod revision;
 mod study;
@@ -19,5 +21,6 @@ mod study;
 pub use entries::visible_moves;
 pub use game::Game;
 pub use indexed::IndexedPosition;
+pub use player::Player;
 pub use position::Position;
 pub use study::StudyObject;

@@ -13,6 +13,7 @@ mod subscription;
 
 pub use journal::{JournalMutation, TakebackResult};
 pub use mutation::{CreatedGame, GameMutation, PlayResult};
+pub(crate) use query::{games_filter, list_games};
 pub use query::{Node, Query, StatsFilterInput};
 pub use revision::{CorrectionResult, RevisionMutation};
 pub use subscription::Subscription;

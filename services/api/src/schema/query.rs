@@ -1,8 +1,8 @@
-//! `Query`: rules, games, positions, statistics, ratings, position search.
+//! `Query`: rules, games, players, positions, statistics, ratings, position search.
 
 use super::{app, blocking, page, parse_id};
 use crate::error::{ApiError, ApiResult};
-use crate::objects::{Game, IndexedPosition};
+use crate::objects::{Game, IndexedPosition, Player};
 use crate::types::*;
 use crate::App;
 use async_graphql::connection::{Connection, Edge, EmptyFields};
@@ -330,25 +330,54 @@ impl Query {
         first: Option<i32>,
         after: Option<String>,
     ) -> Result<Connection<String, Game, EmptyFields, EmptyFields>> {
-        let app = app(ctx);
-        let first = page(app, first)?;
-        let kind = kind.map(rules_core::GameKind::from);
-        let after = after.map(|a| parse_id(&a)).transpose()?;
-        let filter = Filter {
-            kind,
-            status: status.map(|s| match s {
-                GameStatus::Active => Status::Active,
-                GameStatus::Finished => Status::Finished,
-            }),
-            player,
-        };
-        let page = blocking(app, move |s| Ok(s.list(&filter, first, after)?)).await?;
-        let mut conn = Connection::new(after.is_some(), page.next.is_some());
-        conn.edges.extend(
-            page.games
-                .into_iter()
-                .map(|h| Edge::new(h.id.to_string(), Game::new(h))),
-        );
-        Ok(conn)
+        list_games(app(ctx), games_filter(kind, status, player), first, after).await
     }
+
+    /// A player by name: their games, results by game kind and rating history (the player
+    /// pages, `/players/{name}`). Null when no game has a seat of that name; a name no game
+    /// could have (empty, longer than 64 characters, control characters) is a `BAD_INPUT`
+    /// error.
+    #[graphql(complexity = "5 + child_complexity")]
+    async fn player(&self, ctx: &Context<'_>, name: String) -> Result<Option<Player>> {
+        store::store::check_name(&name).map_err(ApiError::from)?;
+        let filter = games_filter(None, None, Some(name.clone()));
+        let page = blocking(app(ctx), move |s| Ok(s.list(&filter, 1, None)?)).await?;
+        Ok((!page.games.is_empty()).then_some(Player { name }))
+    }
+}
+
+/// The store's filter of `games(kind:, status:, player:)`.
+pub(crate) fn games_filter(
+    kind: Option<GameKind>,
+    status: Option<GameStatus>,
+    player: Option<String>,
+) -> Filter {
+    Filter {
+        kind: kind.map(rules_core::GameKind::from),
+        status: status.map(|s| match s {
+            GameStatus::Active => Status::Active,
+            GameStatus::Finished => Status::Finished,
+        }),
+        player,
+    }
+}
+
+/// A page of the games `filter` accepts, newest first, after the game `after` (a cursor, which
+/// is a game id): `games` and `Player.games`.
+pub(crate) async fn list_games(
+    app: &Arc<App>,
+    filter: Filter,
+    first: Option<i32>,
+    after: Option<String>,
+) -> Result<Connection<String, Game, EmptyFields, EmptyFields>> {
+    let first = page(app, first)?;
+    let after = after.map(|a| parse_id(&a)).transpose()?;
+    let page = blocking(app, move |s| Ok(s.list(&filter, first, after)?)).await?;
+    let mut conn = Connection::new(after.is_some(), page.next.is_some());
+    conn.edges.extend(
+        page.games
+            .into_iter()
+            .map(|h| Edge::new(h.id.to_string(), Game::new(h))),
+    );
+    Ok(conn)
 }
