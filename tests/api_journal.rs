@@ -374,7 +374,7 @@ fn annotations(server: &Server, id: &str) -> Vec<Value> {
 fn annotations_and_studies_over_http() {
     let server = Server::start(&[
         "--admin-token",
-        "root-secret",
+        "root-secret-0123456789",
         "--annotators",
         &format!("Ana={ANA},Bea=bea-token-0123456789"),
     ]);
@@ -406,7 +406,7 @@ fn annotations_and_studies_over_http() {
     data(&annotate(&server, Some(ANA), &id, 0, Some("?!"), ""));
     data(&annotate(
         &server,
-        Some("root-secret"),
+        Some("root-secret-0123456789"),
         &id,
         2,
         None,
@@ -681,10 +681,10 @@ fn a_game_texts_comments_are_kept_as_annotations_and_written_back() {
     );
 
     // The same text over HTTP: its annotations, by `imported`.
-    let server = Server::start(&["--no-samples", "--admin-token", "root-secret"]);
+    let server = Server::start(&["--no-samples", "--admin-token", "root-secret-0123456789"]);
     let v = gql(
         &server,
-        Some("root-secret"),
+        Some("root-secret-0123456789"),
         "mutation($t: String!) { importGame(text: $t) { id annotations { ply glyph comment author } } }",
         json!({ "t": t }),
     );

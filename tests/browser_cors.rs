@@ -14,7 +14,7 @@ const PAGE: &str = r#"<!doctype html><html><body><pre id="out">pending</pre><scr
 const api = new URLSearchParams(location.search).get("api");
 fetch(api + "/graphql", {
   method: "POST",
-  headers: { "content-type": "application/json", "authorization": "Bearer spectator-token" },
+  headers: { "content-type": "application/json", "authorization": "Bearer spectator-token-0123" },
   body: JSON.stringify({ query: "{ rules { kind } }" }),
 })
   .then((r) => r.json())

@@ -198,10 +198,10 @@ fn imports_name_the_ply_and_the_line() {
         "{err}"
     );
     // ... and by importGame, from a text and from a record.
-    let server = Server::start(&["--no-samples", "--admin-token", "root-secret"]);
+    let server = Server::start(&["--no-samples", "--admin-token", "root-secret-0123456789"]);
     let v = gql(
         &server,
-        Some("root-secret"),
+        Some("root-secret-0123456789"),
         "mutation($t: String) { importGame(text: $t) { id } }",
         json!({ "t": spoiled }),
     );
@@ -212,7 +212,7 @@ fn imports_name_the_ply_and_the_line() {
     bad["entries"][k]["notation"] = "pick z9".into();
     let v = gql(
         &server,
-        Some("root-secret"),
+        Some("root-secret-0123456789"),
         "mutation($r: String) { importGame(record: $r) { id } }",
         json!({ "r": bad.to_string() }),
     );
@@ -220,7 +220,7 @@ fn imports_name_the_ply_and_the_line() {
     // The good record: `moves` has entries[k] at ply k + 1.
     let v = gql(
         &server,
-        Some("root-secret"),
+        Some("root-secret-0123456789"),
         "mutation($r: String) { importGame(record: $r) { id } }",
         json!({ "r": record.to_string() }),
     );

@@ -193,7 +193,14 @@ impl<E: Executor> Guarded<E> {
         }
         let doc = match req.parsed_query() {
             Ok(doc) => doc,
-            Err(e) => {
+            Err(mut e) => {
+                // A syntax error in words (`syntax`), read again from the text: the parser's
+                // own message is a picture of the line with rule names.
+                if let Err(pe) = async_graphql::parser::parse_query(&req.query) {
+                    if let Some(sentence) = crate::syntax::sentence(&req.query, &pe) {
+                        e.message = sentence;
+                    }
+                }
                 let mut r = Response::from_errors(vec![e]);
                 label_all(&mut r);
                 return Err(Box::new(r));

@@ -20,6 +20,7 @@
 //! - `budget`: the response budget large answers charge while they are built, and the
 //!   extension that gives each execution its own (with the journals it read).
 //! - `guard`: the schema as every transport runs it: limits first, a panic net around it.
+//! - `syntax`: GraphQL syntax errors as one sentence with their line and column.
 //! - `offload`: long documents validated off the runtime's worker threads.
 //! - `order`: every answer's fields put back in selection order (async-graphql inserts them as
 //!   they complete).
@@ -44,6 +45,7 @@ pub mod perspective;
 pub mod schema;
 pub mod shape;
 pub mod stats;
+pub mod syntax;
 pub mod typed;
 pub mod types;
 
@@ -168,14 +170,36 @@ pub fn build_schema(app: Arc<App>) -> schema::LudologSchema {
     .finish()
 }
 
-/// The schema in SDL, as `schema/schema.graphql` holds it, for the games of `registry`.
+/// The schema in SDL, as `schema/schema.graphql` holds it, for the games of `registry`: what
+/// introspection says, all of it — `@specifiedBy` on the scalars that name their specification
+/// (`DateTime`: RFC 3339) and the schema's own description (`SCHEMA_DESCRIPTION`).
 pub fn sdl(registry: &rules_core::Registry) -> String {
     typed::install(registry);
-    async_graphql::Schema::build(
+    let sdl = async_graphql::Schema::build(
         schema::Query,
         schema::Mutation::default(),
         schema::Subscription,
     )
     .finish()
-    .sdl()
+    .sdl_with_options(async_graphql::SDLExportOptions::new().include_specified_by());
+    describe_schema(sdl)
+}
+
+/// What introspection answers for `__schema { description }`: async-graphql gives every schema
+/// this text, and leaves it out of its SDL. (A test compares the file with a live server's
+/// introspection, so a new text from async-graphql shows there.)
+pub const SCHEMA_DESCRIPTION: &str = "A GraphQL Schema defines the capabilities of a GraphQL \
+    server. It exposes all available types and directives on the server, as well as the entry \
+    points for query, mutation, and subscription operations.";
+
+/// `sdl` with the schema definition described as introspection describes it.
+fn describe_schema(sdl: String) -> String {
+    match sdl.rfind("\nschema {") {
+        Some(at) => format!(
+            "{}\n\"\"\"\n{SCHEMA_DESCRIPTION}\n\"\"\"{}",
+            &sdl[..at],
+            &sdl[at..]
+        ),
+        None => sdl,
+    }
 }

@@ -46,10 +46,13 @@ pub enum Command {
         #[arg(long)]
         #[arg(value_parser = kind_parser())]
         game: GameKind,
+        /// Seats in every game.
         #[arg(long, default_value_t = 4)]
         players: u8,
+        /// How many games to play.
         #[arg(long, default_value_t = 100)]
         games: u64,
+        /// Seed of the run: each game is dealt from a seed that follows from it.
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Print one JSON object instead of text.
@@ -61,12 +64,14 @@ pub enum Command {
     },
     /// List the game kinds, their player counts and rules versions.
     Rules {
+        /// Print JSON (with each game's feature names and data coverage) instead of text.
         #[arg(long)]
         json: bool,
     },
     /// Import game records (NDJSON, one game per line), validating every entry; with
     /// `--text`, games written by hand (schema/notation/game-text.md).
     Import {
+        /// The file to read (NDJSON records, or game text with `--text`).
         file: PathBuf,
         /// The file is game text, not NDJSON records.
         #[arg(long)]
@@ -86,6 +91,7 @@ pub enum Command {
         /// Write game text, not NDJSON records.
         #[arg(long)]
         text: bool,
+        /// Only games of this kind (default: every kind).
         #[arg(long, value_parser = kind_parser())]
         kind: Option<GameKind>,
         /// File to write, or `-` for standard output.
@@ -121,6 +127,7 @@ pub enum Command {
     /// which would end differently, and where each departs. Exits non-zero if any game no
     /// longer replays as recorded. Works while `serve` holds the store (on a copy it makes).
     Verify {
+        /// Only games of this kind (default: every kind).
         #[arg(long, value_parser = kind_parser())]
         kind: Option<GameKind>,
         /// A NATS JetStream store (`nats://host:port[,…]`) instead of the folder.
@@ -146,6 +153,7 @@ pub enum Command {
     },
     /// Print the view of a game at a ply as JSON.
     Replay {
+        /// The game's id (as `ludolog export` and the API show it).
         game: String,
         /// Ply (number of entries applied); default: the latest.
         #[arg(long)]
@@ -158,12 +166,16 @@ pub enum Command {
     },
     /// Statistics of the finished games of a kind (win rates by seat and tag, scores, lengths).
     Stats {
+        /// The game kind.
         #[arg(long, value_parser = kind_parser())]
         kind: GameKind,
+        /// Only games with this many seats.
         #[arg(long)]
         players: Option<usize>,
+        /// Only games this player took part in (by name).
         #[arg(long)]
         player: Option<String>,
+        /// Only games in which some seat has this tag (e.g. `djinn:haurvatat`).
         #[arg(long)]
         tag: Option<String>,
         /// Games created at or after this time (RFC 3339, e.g. 2026-01-01T00:00:00Z).
@@ -180,6 +192,7 @@ pub enum Command {
     },
     /// Player ratings of a game kind (Weng-Lin / OpenSkill), best first.
     Ratings {
+        /// The game kind.
         #[arg(long, value_parser = kind_parser())]
         kind: GameKind,
         #[command(flatten)]
@@ -188,6 +201,7 @@ pub enum Command {
     /// Export a table for analysts (finished games only): `games` (a row per game and seat) or
     /// `moves` (a row per entry), as CSV or NDJSON. Columns: schema/exports.md.
     Table {
+        /// The game kind.
         #[arg(long, value_parser = kind_parser())]
         kind: GameKind,
         /// `games` or `moves`.
@@ -196,6 +210,7 @@ pub enum Command {
         /// `csv` or `ndjson`.
         #[arg(long, default_value = "csv")]
         format: String,
+        /// File to write, or `-` for standard output.
         #[arg(long)]
         out: PathBuf,
         #[command(flatten)]
@@ -204,8 +219,10 @@ pub enum Command {
     /// Export the indexed positions of finished games that pass a CEL filter, as NDJSON
     /// (`--where 'round == 3 && seats.exists(s, s.viziers >= 5)'`; names: `ludolog rules --json`).
     Positions {
+        /// The game kind.
         #[arg(long, value_parser = kind_parser())]
         kind: GameKind,
+        /// A CEL expression over the position's features (default: every position).
         #[arg(long = "where")]
         filter: Option<String>,
         /// Output file (default: standard output).
@@ -229,16 +246,20 @@ pub enum Command {
     },
     /// Make sample records: random games played through a scratch store, exported.
     Sample {
+        /// The game kind.
         #[arg(long)]
         #[arg(value_parser = kind_parser())]
         game: GameKind,
         /// Player counts, used in turn (e.g. `2,3,4`).
         #[arg(long, value_delimiter = ',', default_value = "2,3,4")]
         players: Vec<u8>,
+        /// How many games to make.
         #[arg(long, default_value_t = 200)]
         games: u64,
+        /// Seed of the first game; each game's seed follows from it.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// The NDJSON file to write.
         #[arg(long)]
         out: PathBuf,
     },
@@ -265,8 +286,10 @@ pub enum Command {
 pub enum Bench {
     /// Measure durable appends per second with concurrent writers, one game each.
     Append {
+        /// Concurrent writers, each appending to a game of its own.
         #[arg(long, default_value_t = 16)]
         writers: usize,
+        /// How long to measure, in seconds.
         #[arg(long, default_value_t = 10.0)]
         seconds: f64,
         /// Measure a NATS JetStream store (`nats://host:port[,…]`) instead of the folder's.
@@ -280,8 +303,10 @@ pub enum Bench {
     },
     /// Measure the latency of reading the state at random plies of stored games.
     Read {
+        /// How many reads to time.
         #[arg(long, default_value_t = 10_000)]
         reads: usize,
+        /// Seed of the random choice of games and plies.
         #[arg(long, default_value_t = 1)]
         seed: u64,
         #[command(flatten)]
@@ -289,8 +314,10 @@ pub enum Bench {
     },
     /// Generate random game records in memory and measure importing them (speed, disk, memory).
     Import {
+        /// How many game records to generate and import.
         #[arg(long, default_value_t = 10_000)]
         games: u64,
+        /// Seed of the generated games.
         #[arg(long, default_value_t = 1)]
         seed: u64,
         #[command(flatten)]
@@ -298,6 +325,7 @@ pub enum Bench {
     },
     /// Measure `statistics` latency over the stored games' projections.
     Stats {
+        /// How many `statistics` queries to time.
         #[arg(long, default_value_t = 300)]
         queries: usize,
         #[command(flatten)]
@@ -305,13 +333,16 @@ pub enum Bench {
     },
     /// Measure position queries: full scans of the feature index with a CEL filter.
     Positions {
+        /// The game kind whose index is scanned.
         #[arg(long, default_value = "five-tribes", value_parser = kind_parser())]
         kind: GameKind,
+        /// The CEL filter of every scan.
         #[arg(
             long = "where",
             default_value = "round == 3 && seats.exists(s, s.viziers >= 5)"
         )]
         filter: String,
+        /// How many times each scan is repeated.
         #[arg(long, default_value_t = 5)]
         runs: usize,
         /// Workers for the parallel scans (default: one per core).

@@ -44,11 +44,15 @@ pub struct ServeArgs {
     /// Do not import the samples into an empty store.
     #[arg(long, env = "LUDOLOG_NO_SAMPLES")]
     pub no_samples: bool,
-    /// Token for `importGame`; without one, imports are refused.
+    /// The admin's token (`importGame`, `correctGame`, `/admin/backup`); without one, imports
+    /// are refused. Every token — this one, an annotator's, a seat's or the recorder's, and
+    /// whatever a request sends as `Authorization: Bearer` — is 16 to 256 characters of A-Z
+    /// a-z 0-9 - . _ ~ + /, then any number of =.
     #[arg(long, env = "LUDOLOG_ADMIN_TOKEN", hide_env_values = true)]
     pub admin_token: Option<String>,
     /// Annotation tokens, comma-separated `NAME=TOKEN`: an analyst holding one annotates
-    /// any game and makes studies, under their name.
+    /// any game and makes studies, under their name. Each token follows the rule every token
+    /// does (see `--admin-token`).
     #[arg(
         long,
         env = "LUDOLOG_ANNOTATORS",
@@ -323,10 +327,7 @@ pub fn settings(args: ServeArgs) -> Result<Settings> {
             ..store::Config::default()
         },
         api: api::ApiConfig {
-            admin_token: args
-                .admin_token
-                .or(file.admin_token)
-                .filter(|t| !t.is_empty()),
+            admin_token: admin_token(args.admin_token.or(file.admin_token))?,
             annotators: annotators(args.annotators.or(file.annotators).unwrap_or_default())?,
             limits,
             cors_origins: args
@@ -554,8 +555,18 @@ async fn shutdown_signal() {
     }
 }
 
-/// Annotation tokens from `NAME=TOKEN` items: names as players' are, tokens as a bearer
-/// token may be written, at least 16 characters.
+/// The admin token, if set (an empty one is none), held to the rule every token follows.
+fn admin_token(token: Option<String>) -> Result<Option<String>> {
+    let Some(token) = token.filter(|t| !t.is_empty()) else {
+        return Ok(None);
+    };
+    // The error names the rule, never the text (it may be a secret).
+    api::auth::check_token(&token).map_err(|e| anyhow::anyhow!("--admin-token: {e}"))?;
+    Ok(Some(token))
+}
+
+/// Annotation tokens from `NAME=TOKEN` items: names as players' are, tokens as every token
+/// is (`api::auth::check_token`).
 fn annotators(items: Vec<String>) -> Result<Vec<(String, String)>> {
     let mut out: Vec<(String, String)> = Vec::new();
     for item in items.iter().filter(|i| !i.trim().is_empty()) {
@@ -565,13 +576,7 @@ fn annotators(items: Vec<String>) -> Result<Vec<(String, String)>> {
         };
         let name = name.trim();
         store::store::check_name(name).map_err(|e| anyhow::anyhow!("annotator name: {e}"))?;
-        let ok =
-            token.len() >= 16 && api::auth::Caller::parse(Some(&format!("Bearer {token}"))).is_ok();
-        if !ok {
-            anyhow::bail!(
-                "annotator {name}: a token is 16 to 256 characters of A-Z a-z 0-9 - . _ ~ + /"
-            );
-        }
+        api::auth::check_token(token).map_err(|e| anyhow::anyhow!("annotator {name}: {e}"))?;
         if out.iter().any(|(n, t)| n == name || t == token) {
             anyhow::bail!("annotator {name} (or its token) is given twice");
         }

@@ -35,8 +35,9 @@ pub const MAX_SEATS: usize = 8;
 /// Why an expression was refused or failed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FilterError {
-    /// The text is not CEL. `line` and `column` count from 1.
-    #[error("syntax error at line {line}, column {column}: {message}")]
+    /// The text is not CEL. `line` and `column` count from 1; `message` says in words what
+    /// was expected and what was found there (`syntax`).
+    #[error("Syntax error at line {line}, column {column}: {message}")]
     Syntax {
         message: String,
         line: u32,
@@ -145,10 +146,15 @@ impl Filter {
         let program = Program::compile(source).map_err(|e| {
             let first = e.errors.first();
             let (line, column) = first.map_or((1, 1), |p| (p.pos.0, p.pos.1));
+            let line = u32::try_from(line.max(1)).unwrap_or(1);
+            let column = u32::try_from(column.max(1)).unwrap_or(1);
             FilterError::Syntax {
-                message: first.map_or_else(|| e.to_string(), |p| p.msg.clone()),
-                line: u32::try_from(line.max(1)).unwrap_or(1),
-                column: u32::try_from(column.max(1)).unwrap_or(1),
+                message: first.map_or_else(
+                    || "not a CEL expression".to_string(),
+                    |p| super::syntax::in_words(source, line, column, &p.msg),
+                ),
+                line,
+                column,
             }
         })?;
         let at = |id: u64| {

@@ -30,6 +30,7 @@ pub mod filter;
 mod guard;
 mod output;
 mod scan;
+mod syntax;
 mod typing;
 mod values;
 

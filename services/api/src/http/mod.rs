@@ -19,6 +19,7 @@ pub mod ratelimit;
 pub mod reply;
 mod slots;
 mod socket;
+pub mod spool;
 
 use crate::guard::Guarded;
 use crate::App;
@@ -45,6 +46,8 @@ pub(crate) struct Shared {
     limiter: ratelimit::Limiter,
     /// Open WebSockets, capped in total and per client address.
     sockets: slots::Slots,
+    /// Exports written out as files, answered whole or in ranges (`spool`).
+    spools: Arc<spool::Spools>,
 }
 
 /// The router of the whole service. Serve it with `listen::serve` (or axum's
@@ -91,6 +94,7 @@ pub fn router(app: Arc<App>) -> Router {
         .with_state(Shared {
             responses: Arc::new(cache::ResponseCache::new(app.config.response_cache_bytes)),
             sockets: slots::Slots::new(limits.max_sockets, limits.max_sockets_per_addr),
+            spools: Arc::new(spool::Spools::new(app.store.dir().join("spool"))),
             limiter,
             app,
             guarded,
@@ -107,9 +111,21 @@ fn cors(origins: &[String]) -> CorsLayer {
     };
     CorsLayer::new()
         .allow_origin(allow)
-        .allow_methods([Method::GET, Method::POST, Method::OPTIONS])
-        .allow_headers([header::CONTENT_TYPE, header::AUTHORIZATION, header::ACCEPT])
-        .expose_headers([header::ETAG, header::RETRY_AFTER])
+        .allow_methods([Method::GET, Method::HEAD, Method::POST, Method::OPTIONS])
+        .allow_headers([
+            header::CONTENT_TYPE,
+            header::AUTHORIZATION,
+            header::ACCEPT,
+            header::RANGE,
+            header::IF_RANGE,
+        ])
+        .expose_headers([
+            header::ETAG,
+            header::RETRY_AFTER,
+            header::CONTENT_RANGE,
+            header::ACCEPT_RANGES,
+            header::CONTENT_LENGTH,
+        ])
         .max_age(Duration::from_secs(600))
 }
 

@@ -11,7 +11,7 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{json, Map, Value};
 
 /// An error answered outside GraphQL's execution.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum HttpError {
     /// 404 `NOT_FOUND`.
     NotFound(String),
@@ -37,6 +37,9 @@ pub enum HttpError {
     Internal(String),
     /// 503 `UNAVAILABLE`.
     Unavailable(String),
+    /// 416 `RANGE_NOT_SATISFIABLE`: a byte range past the end of a file of this many bytes
+    /// (answered with `Content-Range: bytes */<length>`).
+    RangeNotSatisfiable(u64),
 }
 
 impl HttpError {
@@ -67,6 +70,11 @@ impl HttpError {
             Unauthorized(m) => (StatusCode::UNAUTHORIZED, "UNAUTHORIZED", m.clone()),
             Internal(m) => (StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL", m.clone()),
             Unavailable(m) => (StatusCode::SERVICE_UNAVAILABLE, "UNAVAILABLE", m.clone()),
+            RangeNotSatisfiable(len) => (
+                StatusCode::RANGE_NOT_SATISFIABLE,
+                "RANGE_NOT_SATISFIABLE",
+                format!("the range asked for starts past the end of this file's {len} bytes"),
+            ),
         }
     }
 }
@@ -112,6 +120,11 @@ impl IntoResponse for HttpError {
                 r.headers_mut().insert(header::RETRY_AFTER, v);
             }
         }
+        if let HttpError::RangeNotSatisfiable(len) = self {
+            if let Ok(v) = HeaderValue::from_str(&format!("bytes */{len}")) {
+                r.headers_mut().insert(header::CONTENT_RANGE, v);
+            }
+        }
         r
     }
 }
@@ -154,7 +167,8 @@ pub fn body_error(e: axum::Error) -> HttpError {
 }
 
 /// Rewrites plain error answers from layers below the handlers as JSON with a code. Answers
-/// that are already JSON pass unchanged.
+/// that are already JSON pass unchanged, GraphQL's own media type included (a request error
+/// answered as `application/graphql-response+json` is a 400 that keeps its message and code).
 pub async fn json_errors(resp: Response) -> Response {
     let status = resp.status();
     if !(status.is_client_error() || status.is_server_error()) {
@@ -164,7 +178,9 @@ pub async fn json_errors(resp: Response) -> Response {
         .headers()
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("application/json"));
+        .is_some_and(|v| {
+            v.starts_with("application/json") || v.starts_with("application/graphql-response+json")
+        });
     if is_json {
         return resp;
     }
