@@ -324,8 +324,17 @@ fn annotations_show_in_the_move_list_and_a_study_has_its_page() {
         "the comment is text, never markup"
     );
     assert_eq!(
-        page.eval("document.querySelectorAll('.annotation').length"),
+        page.eval("document.querySelectorAll('#moves .annotation').length"),
         1
+    );
+    // Beside the current move too, with its glyph.
+    assert_eq!(
+        page.eval("document.querySelector('#current-notes').textContent"),
+        "A bold bid: <b>not</b> markup — Ana"
+    );
+    assert_eq!(
+        page.eval("document.querySelector('#current-move .glyph').textContent"),
+        "!?"
     );
     page.eval(
         "document.querySelector('.move[data-ply=\"3\"]').scrollIntoView({ block: 'center' })",

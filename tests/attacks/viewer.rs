@@ -334,7 +334,7 @@ fn markup_from_the_api_is_text_and_could_not_run() {
         format!("Five Tribes: {both}")
     );
     let mine = text(&mut page, "#perspective-select option:checked");
-    assert_eq!(mine, format!("My seat (0 · {})", names[0]));
+    assert_eq!(mine, format!("My seat: {} (seat 0)", names[0]));
     let heads = page.eval(
         "[...document.querySelectorAll('#score-table th[data-seat]')].map((th) => [Number(th.dataset.seat), th.textContent])",
     );
@@ -346,9 +346,10 @@ fn markup_from_the_api_is_text_and_could_not_run() {
         );
     }
     for (s, name) in names.iter().enumerate() {
-        let words = json!(format!("seat {s} ({name})"));
+        // Each seat's panel is headed by its player's name, as text.
         let drawn = page.eval(&format!(
-            "document.querySelector('#board').textContent.includes({words})"
+            "document.querySelector('#board .seat-panel[data-seat=\"{s}\"] .seat-name').textContent.startsWith({})",
+            json!(name)
         ));
         assert_eq!(drawn, true, "the board names seat {s}");
     }

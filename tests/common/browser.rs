@@ -91,6 +91,8 @@ pub struct Page {
     next_id: u64,
     /// Console errors and exceptions seen so far.
     pub errors: Vec<String>,
+    /// Every response the page received so far: URL, status and MIME type.
+    pub responses: Vec<Response>,
     _profile: tempfile::TempDir,
 }
 
@@ -137,10 +139,18 @@ impl Page {
             ws,
             next_id: 0,
             errors: Vec::new(),
+            responses: Vec::new(),
             _profile: profile,
         };
         page.call("Runtime.enable", serde_json::json!({}));
         page.call("Page.enable", serde_json::json!({}));
+        page.call("Network.enable", serde_json::json!({}));
+        // The window's size is only a request (a headless window has a minimum width): the
+        // viewport is set exactly, as a phone's when narrow.
+        page.call(
+            "Emulation.setDeviceMetricsOverride",
+            serde_json::json!({ "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width <= 480 }),
+        );
         page.navigate(url);
         page
     }
@@ -170,6 +180,14 @@ impl Page {
             Some("Runtime.consoleAPICalled") if v["params"]["type"] == "error" => {
                 self.errors
                     .push(format!("console.error: {}", v["params"]["args"]));
+            }
+            Some("Network.responseReceived") => {
+                let r = &v["params"]["response"];
+                self.responses.push(Response {
+                    url: r["url"].as_str().unwrap_or_default().to_string(),
+                    status: r["status"].as_u64().unwrap_or_default(),
+                    mime: r["mimeType"].as_str().unwrap_or_default().to_string(),
+                });
             }
             Some("Runtime.exceptionThrown") => {
                 self.errors
@@ -242,6 +260,36 @@ impl Page {
             std::fs::create_dir_all(dir).unwrap();
         }
         std::fs::write(path, png).unwrap();
+    }
+}
+
+/// A response the page received.
+#[derive(Debug, Clone)]
+pub struct Response {
+    pub url: String,
+    pub status: u64,
+    pub mime: String,
+}
+
+impl Page {
+    /// Touches the page at `from` and slides to `to` (a swipe), as a finger would.
+    pub fn swipe(&mut self, from: (f64, f64), to: (f64, f64)) {
+        let point = |(x, y): (f64, f64)| serde_json::json!([{ "x": x, "y": y }]);
+        self.call(
+            "Input.dispatchTouchEvent",
+            serde_json::json!({ "type": "touchStart", "touchPoints": point(from) }),
+        );
+        let mid = ((from.0 + to.0) / 2.0, (from.1 + to.1) / 2.0);
+        for p in [mid, to] {
+            self.call(
+                "Input.dispatchTouchEvent",
+                serde_json::json!({ "type": "touchMove", "touchPoints": point(p) }),
+            );
+        }
+        self.call(
+            "Input.dispatchTouchEvent",
+            serde_json::json!({ "type": "touchEnd", "touchPoints": [] }),
+        );
     }
 }
 

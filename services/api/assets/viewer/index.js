@@ -1,6 +1,7 @@
 // The list page: recent games, filtered by kind, status and player (the API's `games`).
 // Rows are built as DOM nodes with every value set as text or as a property, never as markup.
 import { gql } from './api.js';
+import { seatName } from './names.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -31,7 +32,7 @@ function el(tag, props = {}, ...children) {
 function result(g) {
   if (!g.outcome) return el('td', { className: 'result', textContent: '—' });
   const o = g.outcome;
-  const winners = o.winners.map((s) => g.players[s] || `seat ${s}`).join(' & ');
+  const winners = o.winners.map((s) => seatName(g.players, s)).join(' & ');
   const totals = [...o.scores].sort((a, b) => b.total - a.total).map((s) => s.total).join('–');
   return el('td', { className: 'result', dataset: { winners: o.winners.join(',') } },
     el('strong', { textContent: winners }), ` ${o.winners.length > 1 ? 'share' : 'won'} ${totals}`);
@@ -40,7 +41,7 @@ function row(g) {
   const players = [];
   g.players.forEach((p, i) => {
     if (i) players.push(', ');
-    players.push(el('a', { href: `?${new URLSearchParams({ player: p })}`, className: 'player', textContent: p }));
+    players.push(el('a', { href: `/players/${encodeURIComponent(p)}`, className: 'player', textContent: p }));
   });
   return el('tr', { dataset: { game: g.id, kind: g.kind, status: g.status } },
     el('td', {}, el('a', { href: gameLink(g.id), textContent: KIND_NAMES[g.kind] || g.kind }), ' ', el('code', { textContent: g.id })),

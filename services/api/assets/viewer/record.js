@@ -2,8 +2,9 @@
 // text: reasons and notations are whatever people typed): the revisions of a corrected record,
 // and the entries takebacks withdrew, shown struck through where they were taken back.
 
-// The revisions box: which revision is shown, what each correction changed, by whom and why,
-// with a link to every revision (the latest is the game's own page).
+// The revisions box: which revision is shown, then — folded, so a long history never pushes
+// the board down — what each correction changed, by whom and why, with a link to every
+// revision (the latest is the game's own page).
 export function showRevisions(box, meta) {
   const revs = meta.revisions || [];
   if (revs.length < 2) { box.hidden = true; return; }
@@ -33,7 +34,11 @@ export function showRevisions(box, meta) {
     }
     list.append(li);
   }
-  box.append(list);
+  const more = document.createElement('details');
+  const summary = document.createElement('summary');
+  summary.textContent = `Every revision (${revs.length}): what each correction changed`;
+  more.append(summary, list);
+  box.append(more);
   box.hidden = false;
 }
 

@@ -6,6 +6,9 @@
 import { WS_URL, ApiError, esc, gql as ask } from './api.js';
 import { applyPatch } from './patch.js';
 import { showRevisions, withdrawnAt } from './record.js';
+import { seatName, named } from './names.js';
+import { setupAutoplay, setupSwipe } from './autoplay.js';
+import { showCurrentNotes, setupAnnotate } from './notes.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -16,6 +19,9 @@ const EMBED = (pathMatch && !!pathMatch[1]) || params.get('embed') === '1';
 const REVISION = /^\d+$/.test(params.get('revision') || '') ? Number(params.get('revision')) : null;
 const revVars = () => (REVISION === null ? {} : { revision: REVISION });
 const DEV = !pathMatch; // served as game.html?game=… (development)
+// How an embed looks on its host page: `?theme=dark`, `?bg=transparent` (kept in every link).
+const THEME = params.get('theme') === 'dark' ? 'dark' : null;
+const BG = params.get('bg') === 'transparent' ? 'transparent' : null;
 const CHECKPOINT_EVERY = 8;
 const TOKEN_KEY = `ludolog.token.${GAME_ID}`;
 
@@ -217,6 +223,7 @@ function render() {
     console.warn('draw failed', e);
     showMessage(`The board could not be drawn at ply ${state.ply}: ${e.message}`);
   }
+  fitTexts(svg);
   highlight(svg, state.changed);
   const cur = $('ply-current');
   cur.textContent = String(state.ply);
@@ -232,8 +239,16 @@ function render() {
   slider.value = String(state.ply);
   slider.setAttribute('aria-valuetext', `ply ${state.ply} of ${total()}`);
   const f = state.ply > 0 ? state.data.frames[state.ply - 1] : null;
-  $('current-move').textContent = f ? `${state.ply}. ${f.description}` : 'The start of the game, before the deal.';
-  $('current-move').dataset.ply = String(state.ply);
+  const cm = $('current-move');
+  cm.textContent = f ? `${state.ply}. ${named(f.description, state.game.players)}` : 'The start of the game, before the deal.';
+  cm.dataset.ply = String(state.ply);
+  for (const g of showCurrentNotes($('current-notes'), state.game.annotations, state.ply)) {
+    const el = document.createElement('span');
+    el.className = 'glyph';
+    el.textContent = g;
+    cm.append(el);
+  }
+  if (state.annotator) state.annotator.showPly(state.ply);
   markMove();
   drawGraphCursor();
   showResult();
@@ -244,7 +259,7 @@ function showResult() {
   const el = $('result');
   const o = state.game.outcome;
   if (!o || state.ply !== total()) { el.hidden = true; return; }
-  const name = (s) => state.game.players[s] || `seat ${s}`;
+  const name = (s) => seatName(state.game.players, s);
   const byTotal = [...o.scores].sort((a, b) => b.total - a.total || a.seat - b.seat);
   const best = o.winners.map(name);
   const top = byTotal.find((s) => o.winners.includes(s.seat));
@@ -252,6 +267,19 @@ function showResult() {
   el.textContent = `${best.length > 1 ? `${best.join(' and ')} share the win` : `${best[0]} wins`} with ${top ? top.total : '?'}${others.length ? ` · ${others.join(' · ')}` : ''}`;
   el.dataset.winners = o.winners.join(',');
   el.hidden = false;
+}
+
+// Texts the board drew with a width to keep (`data-fit`): measured once drawn and squeezed
+// when they run over, so a long name is narrower, never cut off by what is drawn next to it.
+function fitTexts(svg) {
+  for (const t of svg.querySelectorAll('text[data-fit]')) {
+    const max = Number(t.dataset.fit);
+    if (!(max > 0)) continue;
+    if (t.getComputedTextLength() > max) {
+      t.setAttribute('textLength', String(max));
+      t.setAttribute('lengthAdjust', 'spacingAndGlyphs');
+    }
+  }
 }
 
 // Highlights the board elements whose data-path is a prefix of a changed path (or the
@@ -310,7 +338,7 @@ function buildMoves() {
 function actorLabel(actor) {
   if (actor === 'dealer') return 'dealer';
   const s = Number(actor);
-  if (Number.isInteger(s) && state.game.players[s] !== undefined) return `seat ${s} · ${state.game.players[s]}`;
+  if (Number.isInteger(s) && state.game.players[s] !== undefined) return seatName(state.game.players, s);
   return actor;
 }
 function moveItem(f, p, newTurn) {
@@ -323,7 +351,7 @@ function moveItem(f, p, newTurn) {
   const a = document.createElement('a');
   a.href = linkFor(p);
   a.dataset.ply = String(p);
-  a.innerHTML = `<span class="ply-no">${esc(p)}</span>${newTurn ? `<span class="actor">${esc(actorLabel(f.actor))}</span>` : ''}<span class="desc">${esc(f.description)}</span><code class="notation">${esc(f.move)}</code>`;
+  a.innerHTML = `<span class="ply-no">${esc(p)}</span>${newTurn ? `<span class="actor">${esc(actorLabel(f.actor))}</span>` : ''}<span class="desc">${esc(named(f.description, state.game.players))}</span><code class="notation">${esc(f.move)}</code>`;
   li.appendChild(a);
   annotate(a, p);
   return li;
@@ -412,7 +440,7 @@ function drawScores(scores) {
   for (const s of scores) for (const b of s.breakdown) if (!cats.includes(b.category)) cats.push(b.category);
   // One column per seat, one row per category: narrow enough for the side panel.
   let h = '<thead><tr><th scope="col">Category</th>';
-  for (const s of scores) h += `<th scope="col" data-seat="${esc(s.seat)}"><span class="swatch" data-seat="${esc(s.seat)}"></span>${esc(state.game.players[s.seat] || `seat ${s.seat}`)}</th>`;
+  for (const s of scores) h += `<th scope="col" data-seat="${esc(s.seat)}"><span class="swatch" data-seat="${esc(s.seat)}"></span>${esc(seatName(state.game.players, s.seat))}</th>`;
   h += '</tr></thead><tbody>';
   for (const c of cats) {
     h += `<tr data-category="${esc(c)}"><th scope="row">${esc(c.replace(/[-_]/g, ' '))}</th>`;
@@ -453,7 +481,7 @@ function drawGraph() {
       d += `${pen ? 'L' : 'M'}${x(p).toFixed(1)},${y(v).toFixed(1)}`;
       pen = true;
     });
-    out += `<path class="series" data-seat="${esc(s.seat)}" d="${esc(d)}" stroke="${esc(seatColour(s.seat))}"><title>${esc(state.game.players[s.seat] || `seat ${s.seat}`)}</title></path>`;
+    out += `<path class="series" data-seat="${esc(s.seat)}" d="${esc(d)}" stroke="${esc(seatColour(s.seat))}"><title>${esc(seatName(state.game.players, s.seat))}</title></path>`;
   }
   out += `<line id="graph-cursor" class="cursor" y1="${t}" y2="${h - b}"/>`;
   svg.innerHTML = out;
@@ -483,6 +511,8 @@ function linkFor(ply, forShare = false, embed = false) {
     if (embed) q.set('embed', '1');
   }
   if (REVISION !== null) q.set('revision', String(REVISION));
+  if (THEME) q.set('theme', THEME);
+  if (BG) q.set('bg', BG);
   q.set('ply', String(ply));
   if (state.persp.seat !== null && state.persp.seat !== undefined) q.set('seat', String(state.persp.seat));
   else if (state.persp.perspective) q.set('perspective', state.persp.perspective.toLowerCase());
@@ -544,10 +574,10 @@ function perspectiveOptions() {
   if (g.status === 'FINISHED') {
     opts.push({ label: 'Everything (omniscient)', seat: null, perspective: 'OMNISCIENT' });
     opts.push({ label: 'Spectator', seat: null, perspective: 'SPECTATOR' });
-    g.players.forEach((name, s) => opts.push({ label: `Seat ${s} · ${name}`, seat: s, perspective: null }));
+    g.players.forEach((_, s) => opts.push({ label: `${seatName(g.players, s)} (seat ${s})`, seat: s, perspective: null }));
   } else {
     opts.push({ label: 'Spectator', seat: null, perspective: 'SPECTATOR' });
-    if (g.mySeat !== null && g.mySeat !== undefined) opts.push({ label: `My seat (${g.mySeat} · ${g.players[g.mySeat]})`, seat: g.mySeat, perspective: null });
+    if (g.mySeat !== null && g.mySeat !== undefined) opts.push({ label: `My seat: ${seatName(g.players, g.mySeat)} (seat ${g.mySeat})`, seat: g.mySeat, perspective: null });
   }
   return opts;
 }
@@ -768,10 +798,33 @@ function buildLegend() {
 
 // ---------- token ----------
 function setupToken() {
-  if (state.game.status !== 'ACTIVE' || EMBED) return;
+  if (EMBED) return;
   $('token-pane').hidden = false;
+  // A game in play: the token (which seat am I?) comes first; a finished game: after the rest.
+  if (state.game.status !== 'ACTIVE') $('side').append($('token-pane'));
   const st = $('token-status');
-  st.textContent = token() ? (state.game.mySeat !== null && state.game.mySeat !== undefined ? `The token opens seat ${state.game.mySeat}.` : 'The token opens no seat of this game.') : 'No token: you see the game as a spectator.';
+  const seat = state.game.mySeat !== null && state.game.mySeat !== undefined;
+  st.textContent = token()
+    ? (seat ? `The token opens seat ${state.game.mySeat} (${seatName(state.game.players, state.game.mySeat)}); you may annotate.`
+      : (state.game.status === 'ACTIVE' ? 'The token opens no seat of this game; a recorder\'s or an analyst\'s token may annotate.' : 'A token is set: annotate any position below the board (the server checks it).'))
+    : (state.game.status === 'ACTIVE' ? 'No token: you see the game as a spectator. A token also lets you annotate.' : 'To annotate this game, enter a seat\'s, the recorder\'s or an analyst\'s token.');
+  state.annotator = setupAnnotate({
+    form: $('annotate-form'),
+    hasToken: () => !!token(),
+    ply: () => state.ply,
+    save: async (ply, glyph, comment) => {
+      await gql('mutation Annotate($id: ID!, $ply: Int!, $glyph: String, $comment: String!) { annotate(gameId: $id, ply: $ply, glyph: $glyph, comment: $comment) { ply } }',
+        { id: GAME_ID, ply, glyph, comment });
+      const d = await gql('query Notes($id: ID!, $revision: Int) { game(id: $id, revision: $revision) { annotations { ply glyph comment author } } }', { id: GAME_ID, ...revVars() });
+      return d.game.annotations;
+    },
+    onSaved: (annotations) => {
+      state.game.annotations = annotations;
+      buildMoves();
+      render();
+    },
+  });
+  state.annotator.showPly(state.ply);
   $('token-form').addEventListener('submit', (ev) => {
     ev.preventDefault();
     const t = $('token-input').value.trim();
@@ -797,6 +850,7 @@ function onKey(ev) {
   if (ev.key === '?') { ev.preventDefault(); if (!closeOverlays()) openOverlay('help'); return; }
   if (!$('help').hidden || !$('share').hidden) return;
   if (!state.data) return;
+  if (['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End'].includes(ev.key)) state.autoplay.stop();
   switch (ev.key) {
     case 'ArrowLeft': goTo(state.ply - 1); break;
     case 'ArrowRight': goTo(state.ply + 1); break;
@@ -804,6 +858,7 @@ function onKey(ev) {
     case 'ArrowDown': nextRound(); break;
     case 'Home': goTo(0); break;
     case 'End': goTo(total()); break;
+    case 'p': state.autoplay.toggle(); return ev.preventDefault();
     case 'f': cyclePerspective(1); break;
     case 's': cyclePerspective(-1); break;
     default: return;
@@ -842,9 +897,39 @@ function setupDownloads() {
   });
 }
 
+// ---------- title: the players, each a link to their page; the game kind's charts ----------
+const KIND_PATHS = { FIVE_TRIBES: 'five-tribes', CLANS_OF_CALEDONIA: 'clans-of-caledonia', MOMBASA: 'mombasa' };
+function showTitle(meta, kindName) {
+  const h = $('game-title');
+  h.replaceChildren(`${kindName}: `);
+  meta.players.forEach((p, i) => {
+    if (i) h.append(', ');
+    const a = document.createElement('a');
+    a.href = `/players/${encodeURIComponent(p)}`;
+    a.className = 'player';
+    a.textContent = p;
+    h.append(a);
+  });
+  const nav = $('kind-links');
+  const path = KIND_PATHS[meta.kind];
+  if (!path || EMBED) return;
+  const n = meta.players.length;
+  const link = (file, text) => {
+    const a = document.createElement('a');
+    a.href = `/charts/${path}/${file}.svg?players=${n}`;
+    a.textContent = text;
+    return a;
+  };
+  nav.replaceChildren(`${kindName} with ${n}: `, link('win-rate-by-seat', 'wins by seat'), ' · ', link('score-by-category', 'scores'), ' · ', link('win-rate-by-tag', 'wins by choice'));
+  nav.hidden = false;
+}
+
 // ---------- start ----------
 async function main() {
   if (EMBED) document.body.classList.add('embed');
+  if (THEME) document.documentElement.classList.add(THEME);
+  if (BG) document.documentElement.classList.add(BG);
+  state.autoplay = setupAutoplay({ button: $('btn-play'), speed: $('play-speed'), step: () => goTo(state.ply + 1), atEnd: () => !state.data || state.ply >= total() });
   if (DEV) $('home-link').href = 'index.html';
   if (!GAME_ID) { showMessage('No game given: open /games/<id>, or game.html?game=<id> in development.'); return; }
   let meta;
@@ -859,7 +944,7 @@ async function main() {
   state.layout = meta.layoutJson;
   document.body.dataset.kind = meta.kind;
   const kindName = KIND_NAMES[meta.kind] || meta.kind;
-  $('game-title').textContent = `${kindName}: ${meta.players.join(', ')}`;
+  showTitle(meta, kindName);
   document.title = `${kindName} ${meta.id} · Ludolog`;
   $('game-status').textContent = meta.status.toLowerCase();
   $('game-status').dataset.status = meta.status;
@@ -927,14 +1012,16 @@ async function main() {
   goTo(start);
   if (warnings.length) showMessage(warnings.join(' '), 'warning');
 
-  // Wiring.
-  $('btn-first').addEventListener('click', () => goTo(0));
-  $('btn-last').addEventListener('click', () => goTo(total()));
-  $('btn-prev').addEventListener('click', () => goTo(state.ply - 1));
-  $('btn-next').addEventListener('click', () => goTo(state.ply + 1));
-  $('btn-prev-round').addEventListener('click', prevRound);
-  $('btn-next-round').addEventListener('click', nextRound);
-  $('ply-slider').addEventListener('input', (ev) => goTo(Number(ev.target.value)));
+  // Wiring. Moving by hand stops autoplay.
+  const byHand = (f) => (ev) => { state.autoplay.stop(); f(ev); };
+  $('btn-first').addEventListener('click', byHand(() => goTo(0)));
+  $('btn-last').addEventListener('click', byHand(() => goTo(total())));
+  $('btn-prev').addEventListener('click', byHand(() => goTo(state.ply - 1)));
+  $('btn-next').addEventListener('click', byHand(() => goTo(state.ply + 1)));
+  $('btn-prev-round').addEventListener('click', byHand(prevRound));
+  $('btn-next-round').addEventListener('click', byHand(nextRound));
+  $('ply-slider').addEventListener('input', byHand((ev) => goTo(Number(ev.target.value))));
+  setupSwipe($('board-wrap'), { next: byHand(() => goTo(state.ply + 1)), prev: byHand(() => goTo(state.ply - 1)) });
   $('perspective-select').addEventListener('change', (ev) => setPerspective(perspectiveOptions()[Number(ev.target.value)]));
   $('btn-help').addEventListener('click', () => openOverlay('help'));
   $('help-close').addEventListener('click', closeOverlays);
@@ -946,9 +1033,10 @@ async function main() {
     const a = ev.target.closest('a[data-ply]');
     if (!a) return;
     ev.preventDefault();
+    state.autoplay.stop();
     goTo(Number(a.dataset.ply));
   });
-  $('score-graph').addEventListener('click', graphClick);
+  $('score-graph').addEventListener('click', byHand(graphClick));
   for (const id of ['help', 'share']) $(id).addEventListener('click', (ev) => { if (ev.target.id === id) closeOverlays(); });
   document.addEventListener('keydown', onKey);
   restartLive();

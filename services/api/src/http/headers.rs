@@ -8,7 +8,8 @@
 //! export or a chart opened on its own in a browser can neither run a script nor be framed.
 //! Only paths under `/embed/` may be framed, by anyone (that is what the Share button's
 //! snippet does); everything else says `frame-ancestors 'none'` and `X-Frame-Options: DENY`
-//! (for browsers that predate `frame-ancestors`).
+//! (for browsers that predate `frame-ancestors`). A `304 Not Modified` carries none of them:
+//! the browser keeps those stored with what it revalidated.
 
 use axum::extract::Request;
 use axum::http::{header, HeaderMap, HeaderValue};
@@ -25,6 +26,17 @@ pub async fn security(req: Request, next: Next) -> Response {
     let graphiql = path == "/graphql";
     let host = authority(req.headers(), req.uri().authority().map(|a| a.as_str()));
     let mut resp = next.run(req).await;
+    if resp.status() == axum::http::StatusCode::NOT_MODIFIED {
+        // A revalidated answer carries no body and no type: the browser keeps the headers it
+        // stored with the page and updates them with these, so a policy chosen here (by a
+        // type that is not there) would replace the page's own — a reloaded viewer page
+        // would become a sandboxed document without storage. None is sent.
+        resp.headers_mut().insert(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        );
+        return resp;
+    }
     let html = resp
         .headers()
         .get(header::CONTENT_TYPE)

@@ -1,7 +1,7 @@
 // Clans of Caledonia: the hex map assembled from the layout's module sides (terrain, land
 // costs, lochs, rivers, deltas, ports), units and buildings by clan colour, the market with
 // its price tracks, the export boxes, the round's scoring tile and one panel per seat.
-import { esc, attrs, text, rect, title, plural, seatName, group, cap } from './common.js';
+import { esc, attrs, text, fitText, rect, title, plural, seatName, seatHeader, group, cap } from './common.js';
 
 export const CLAN_COLOURS = {
   buchanan: '#c62828', campbell: '#d4a017', cunningham: '#546e7a', fergusson: '#1e6fd9', macdonald: '#7b1fa2',
@@ -49,6 +49,29 @@ function unitIcon(cx, cy, unit, fill, extra, label) {
   return group('unit', label, `${shape}<text x="${cx}" y="${cy + 4}" text-anchor="middle" class="unit-letter">${esc(u.letter)}</text>`, extra);
 }
 
+// The path of every hex edge between two modules, or between a module and the outside.
+function moduleEdges(hexes) {
+  const edges = new Map();
+  for (const h of hexes) {
+    if (h.kind === 'off-map') continue;
+    const [cx, cy] = centre(h);
+    for (let k = 0; k < 6; k++) {
+      const a = corner(cx, cy, 30 + 60 * k);
+      const b = corner(cx, cy, 90 + 60 * k);
+      const key = [a, b].map((p) => p.map((n) => Math.round(n * 10)).join(',')).sort().join('|');
+      const e = edges.get(key) || { a, b, modules: [] };
+      e.modules.push(h.module);
+      edges.set(key, e);
+    }
+  }
+  let d = '';
+  for (const e of edges.values()) {
+    if (e.modules.length === 2 && e.modules[0] === e.modules[1]) continue;
+    d += `M${e.a[0].toFixed(1)},${e.a[1].toFixed(1)}L${e.b[0].toFixed(1)},${e.b[1].toFixed(1)}`;
+  }
+  return d;
+}
+
 function itemWords(list) {
   return (list || []).map((i) => `${i.count} ${i.item}`).join(', ');
 }
@@ -70,11 +93,11 @@ export function draw(svg, v, layout, persp) {
   let out = rect(0, 0, W, H, 'board-bg');
 
   // status
-  let status = `Round ${v.round} · ${v.phase}`;
+  let status = v.phase === 'over' ? 'Game over' : `Round ${v.round} · ${v.phase}`;
   if (v.toAct !== null && v.toAct !== undefined) status += ` · ${nameOf(v.toAct)} to act`;
   if (v.turn) status += ` (${v.turn.step}${v.turn.mainActionDone ? ', main action done' : ''})`;
   if (v.draw) status += ` · bonus draw for seat ${v.draw.seat}: ${v.draw.contracts ? v.draw.contracts.map((c) => `#${c.id}`).join(', ') : `${v.draw.count} contracts drawn`}`;
-  out += `<text x="${MX}" y="24" class="status" id="cc-status" data-path="/toAct" data-leaf="1">${esc(status)}</text>`;
+  out += fitText(MX, 24, status, W - 2 * MX, 'status', { id: 'cc-status', 'data-path': '/toAct', 'data-leaf': 1 });
   const order = (v.turnOrder || []).map((s) => s).join(' → ');
   out += text(MX, 42, `Turn order: ${order || '—'}${(v.nextTurnOrder || []).length ? ` · passed: ${v.nextTurnOrder.join(', ')}` : ''}`, 'muted');
 
@@ -153,12 +176,12 @@ export function draw(svg, v, layout, persp) {
     }
   }
   out += `<g class="rivers" aria-hidden="true">${rivers}</g>`;
-  // module outlines
+  // module outlines: the hex edges between two modules or at the map's rim, each once
+  out += `<path class="module-outline" d="${moduleEdges(hexes)}"/>`;
   for (const mod of layout.modules || []) {
     if (!sideOf.has(mod.module)) continue;
     const x0 = MX + (mod.firstColumn * HW);
     const y0 = MY + mod.firstRow * 1.5 * S;
-    out += `<rect class="module-outline" x="${x0.toFixed(1)}" y="${y0.toFixed(1)}" width="${(mod.columns * HW + HW / 2).toFixed(1)}" height="${(mod.rows * 1.5 * S + S / 2).toFixed(1)}"/>`;
     out += text(x0 + 4, y0 + 10, `${mod.module.toUpperCase()}${sideOf.get(mod.module)}`, 'module-label');
   }
 
@@ -191,10 +214,10 @@ export function draw(svg, v, layout, persp) {
     const c = box.contract;
     let b = rect(bx, by, 118, 58, `contract${c ? '' : ' empty'}`, { rx: 4 });
     if (c) {
-      b += text(bx + 5, by + 13, `#${c.id} (box ${box.number})`, 'contract-id');
-      b += text(bx + 5, by + 28, `asks ${itemWords(c.asks)}`, 'tiny');
-      b += text(bx + 5, by + 42, `pays ${itemWords(c.pays.slice(0, 2))}`, 'tiny');
-      if (c.pays.length > 2) b += text(bx + 5, by + 54, itemWords(c.pays.slice(2)), 'tiny');
+      b += fitText(bx + 5, by + 13, `#${c.id} (box ${box.number})`, 108, 'contract-id');
+      b += fitText(bx + 5, by + 28, `asks ${itemWords(c.asks)}`, 108, 'tiny');
+      b += fitText(bx + 5, by + 42, `pays ${itemWords(c.pays.slice(0, 2))}`, 108, 'tiny');
+      if (c.pays.length > 2) b += fitText(bx + 5, by + 54, itemWords(c.pays.slice(2)), 108, 'tiny');
     } else b += text(bx + 5, by + 30, `box ${box.number}: empty`, 'muted');
     out += group('export-box', c ? `Export box ${box.number}: contract ${c.id}, asks ${itemWords(c.asks)}; pays ${itemWords(c.pays)}` : `Export box ${box.number}: empty`, b,
       { 'data-path': `/exportBoxes/${i}`, 'data-box': box.number, 'data-contract': c ? c.id : '' });
@@ -209,19 +232,19 @@ export function draw(svg, v, layout, persp) {
     const bx = RX + i * 73;
     const cur = st.round === v.round;
     let b = rect(bx, y, 69, 50, `scoring${cur ? ' current' : ''}`, { rx: 4 });
-    b += text(bx + 4, y + 13, `R${st.round}: tile ${st.tile}`, 'tiny bold');
+    b += fitText(bx + 4, y + 13, `R${st.round}: tile ${st.tile}`, 61, 'tiny bold');
     const cond = (info.condition || '').replace(/-/g, ' ');
-    b += text(bx + 4, y + 27, cond, 'tiny');
-    b += text(bx + 4, y + 41, `${info.glory} glory / ${info.per}${info.fieldGlory ? ` (fields ${info.fieldGlory})` : ''}`, 'tiny');
+    b += fitText(bx + 4, y + 27, cond, 61, 'tiny');
+    b += fitText(bx + 4, y + 41, `${info.glory} glory / ${info.per}${info.fieldGlory ? ` (fields ${info.fieldGlory})` : ''}`, 61, 'tiny');
     out += group('scoring-tile', `Round ${st.round} scoring tile ${st.tile}: ${cond}, ${info.glory} glory per ${info.per}${cur ? ' (this round)' : ''}`, b,
       { 'data-round': st.round, 'data-tile': st.tile, 'data-current': cur });
   });
   y += 66;
   const it = v.importTrack || {};
-  out += text(RX, y, `Imports delivered: cotton ${it.cotton || 0}, tobacco ${it.tobacco || 0}, sugar cane ${it.sugarCane || 0}`, 'small', { 'data-path': '/importTrack', 'data-leaf': 1 });
+  out += fitText(RX, y, `Imports delivered: cotton ${it.cotton || 0}, tobacco ${it.tobacco || 0}, sugar cane ${it.sugarCane || 0}`, W - RX - 10, 'small', { 'data-path': '/importTrack', 'data-leaf': 1 });
   if (v.phase === 'clans' || (v.clanOffer && v.round === 0)) {
     y += 16;
-    out += text(RX, y, `Clans on offer: ${(v.clanOffer || []).map((c) => `${c.clan} (start tile ${c.startTile})`).join(', ')}`, 'tiny');
+    out += fitText(RX, y, `Clans on offer: ${(v.clanOffer || []).map((c) => `${c.clan} (start tile ${c.startTile})`).join(', ')}`, W - RX - 10, 'tiny');
   }
   y += 16;
   out += `<g class="unit-key" aria-hidden="true">${Object.entries(UNIT).map(([k, u], i) => `<text x="${RX + (i % 5) * 74}" y="${y + Math.floor(i / 5) * 13}" class="tiny">${u.letter} ${k}</text>`).join('')}</g>`;
@@ -235,8 +258,8 @@ export function draw(svg, v, layout, persp) {
     const P = (f) => `/seats/${i}/${f}`;
     let b = rect(sx, seatTop, sw - 8, seatH - 8, `seat-bg${toAct ? ' to-play' : ''}`, { rx: 6, stroke: colour });
     b += rect(sx, seatTop, sw - 8, 22, '', { rx: 6, fill: colour });
-    b += text(sx + 8, seatTop + 16, `${nameOf(s.seat)}${s.passed ? ' · passed' : ''}${toAct ? ' ▶' : ''}`, 'seat-name');
-    const line = (k, str, path) => text(sx + 8, seatTop + 38 + k * 15, str, 'seat-line', path ? { 'data-path': path, 'data-leaf': 1 } : {});
+    b += seatHeader(sx, seatTop, sw - 8, `${nameOf(s.seat)}${s.passed ? ' · passed' : ''}${toAct ? ' ▶' : ''}`, s.seat);
+    const line = (k, str, path) => fitText(sx + 8, seatTop + 38 + k * 15, str, sw - 24, 'seat-line', path ? { 'data-path': path, 'data-leaf': 1 } : {});
     b += line(0, `£${s.money} · glory ${s.glory} · hops ${s.hops} · meat ${s.meat}`, P('money'));
     const g = s.goods || {};
     b += line(1, `wool ${g.wool} milk ${g.milk} grain ${g.grain}`, P('goods'));

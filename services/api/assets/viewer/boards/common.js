@@ -1,4 +1,11 @@
 // Small helpers shared by the board modules: SVG strings (drawn with one innerHTML per step).
+import { seatName as nameOf } from '../names.js';
+
+/** A text that must stay inside `width` units: the viewer measures it once drawn and
+ *  squeezes it (`textLength`) if it runs over, so a long name is narrower, never cut. */
+export function fitText(x, y, str, width, cls = '', extra = {}) {
+  return text(x, y, str, cls, { 'data-fit': width, ...extra });
+}
 export function esc(s) {
   return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
 }
@@ -20,9 +27,15 @@ export function title(str) {
 export function plural(n, one, many) {
   return `${n} ${n === 1 ? one : many || `${one}s`}`;
 }
+/** A seat by its player's name (the number only where two seats share a name). */
 export function seatName(persp, s) {
-  const n = persp && persp.players && persp.players[s];
-  return n ? `seat ${s} (${n})` : `seat ${s}`;
+  return nameOf(persp && persp.players, s);
+}
+/** A seat panel's header bar text: the player's name (squeezed to fit, never cut) and, at
+ *  the right, the seat's number — what the markers on the tracks carry. */
+export function seatHeader(x, y, w, str, seat) {
+  return fitText(x + 8, y + 16, str, w - 62, 'seat-name')
+    + text(x + w - 8, y + 15, `seat ${seat}`, 'seat-no', { 'text-anchor': 'end' });
 }
 export function seatColour(persp, s) {
   const c = (persp && persp.colours) || ['#8e44ad', '#e67e22', '#16a085', '#d6336c', '#2c3e50'];

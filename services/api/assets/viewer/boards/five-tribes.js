@@ -1,7 +1,7 @@
 // Five Tribes: the Sultanate (30 tiles with type, value, meeples, camels, palms, palaces),
 // the bid track and bid queue, the market row, the djinns on offer, the supplies and one
 // panel per seat. Drawn from the view (`Position.view`) and the layout (`Game.layoutJson`).
-import { esc, attrs, text, rect, title, plural, seatName, seatColour, group, cap } from './common.js';
+import { esc, attrs, text, fitText, rect, title, plural, seatName, seatHeader, seatColour, group, cap } from './common.js';
 
 const TRIBE_COLOURS = { yellow: '#f4d03f', white: '#fbfcfc', green: '#27ae60', blue: '#2e86de', red: '#e74c3c' };
 const TYPE_FILL = {
@@ -78,8 +78,10 @@ function drawTile(tile, index, space, trs, persp, turn) {
   b += `<circle cx="${x + 14}" cy="${y + 14}" r="11" fill="${tile.blue ? '#1f5fbf' : '#9c3a1a'}" stroke="#fff" stroke-width="1.5"/>`;
   b += text(x + 14, y + 18.5, tile.value, 'tile-value', { 'text-anchor': 'middle' });
   b += text(x + 29, y + 13, tile.id, 'tile-id');
-  b += text(x + 29, y + 25, TYPE_NAME[tile.type] || tile.type, 'tile-type');
-  if (owner !== null) b += camel(x + TILE_W - 14, y + 12, seatColour(persp, owner)) + text(x + TILE_W - 13, y + 28, owner, 'camel-seat', { 'text-anchor': 'middle' });
+  b += fitText(x + 29, y + 25, TYPE_NAME[tile.type] || tile.type, TILE_W - 33, 'tile-type');
+  // The camel sits in the bottom-right corner, clear of the name and the meeples; its seat's
+  // number beside it (the colour alone is not enough for everyone).
+  if (owner !== null) b += camel(x + TILE_W - 16, y + TILE_H - 12, seatColour(persp, owner)) + text(x + TILE_W - 29, y + TILE_H - 6, owner, 'camel-seat', { 'text-anchor': 'end' });
   // meeples: up to three per row, two rows
   const present = trs.filter((t) => tile.meeples[t.plural] > 0);
   present.forEach((t, i) => {
@@ -141,7 +143,7 @@ export function draw(svg, v, layout, persp) {
   if (v.phase === 'over') status = 'Game over';
   else if (v.ending) status += ` · last round: ${endings[v.ending] || v.ending}`;
   if (v.waitingOn) status += ` · waiting on the dealer (${v.waitingOn.kind})`;
-  out += `<text x="${GX}" y="26" class="status" data-path="/turn" data-leaf="1" id="ft-status">${esc(status)}</text>`;
+  out += fitText(GX, 26, status, 980, 'status', { 'data-path': '/turn', 'data-leaf': 1, id: 'ft-status' });
   out += text(GX, 46, `Viewed as: ${v.perspective}${v.viewerSeat !== undefined && v.viewerSeat !== null ? ` (seat ${v.viewerSeat})` : ''}`, 'muted');
 
   // the Sultanate
@@ -214,9 +216,9 @@ export function draw(svg, v, layout, persp) {
     const info = (layout.djinns || []).find((x) => x.djinn === d) || { name: d, vp: '?', power: '' };
     const dx = RX + i * 116;
     let b = rect(dx, y, 110, 62, 'djinn-bg', { rx: 5 });
-    b += text(dx + 6, y + 16, info.name, 'djinn-name');
+    b += fitText(dx + 6, y + 16, info.name, 98, 'djinn-name');
     b += text(dx + 6, y + 32, `${info.vp} VP`, 'djinn-vp');
-    b += text(dx + 6, y + 48, COST_WORDS[info.cost] || info.cost, 'tiny');
+    b += fitText(dx + 6, y + 48, COST_WORDS[info.cost] || info.cost, 98, 'tiny');
     out += group('djinn', `Djinn ${info.name}, ${info.vp} victory points: ${info.power}`, b, { 'data-path': `/djinnRow/${i}`, 'data-djinn': d });
   });
 
@@ -231,7 +233,20 @@ export function draw(svg, v, layout, persp) {
   out += `<g class="supply" data-palms="${esc(v.palmsLeft)}" data-palaces="${esc(v.palacesLeft)}">${palm(RX + 6, y - 4)}${text(RX + 16, y, `${v.palmsLeft} palm trees left`, 'small')}${palace(RX + 146, y - 4)}${text(RX + 156, y, `${v.palacesLeft} palaces left`, 'small')}</g>`;
   y += 18;
   const disc = (v.resourceDiscard || []).filter((c) => c.count > 0).map((c) => `${c.card}×${c.count}`).join(', ');
-  out += text(RX, y, `Discard: ${disc || 'none'}${(v.djinnDiscard || []).length ? `; djinns: ${v.djinnDiscard.join(', ')}` : ''}`, 'tiny', { 'data-path': '/resourceDiscard', 'data-leaf': 1 });
+  // The discard on as many lines as it needs (at most three), each kept inside the board.
+  const lines = [];
+  for (const part of [`Discard: ${disc || 'none'}`, (v.djinnDiscard || []).length ? `Djinns discarded: ${v.djinnDiscard.join(', ')}` : null]) {
+    if (!part) continue;
+    let cur = '';
+    for (const w of part.split(' ')) {
+      if (cur && (cur + w).length > 58) { lines.push(cur.trimEnd()); cur = '  '; }
+      cur += `${w} `;
+    }
+    lines.push(cur.trimEnd());
+  }
+  lines.slice(0, 3).forEach((l, i) => {
+    out += fitText(RX, y + i * 12, l, 1000 - RX - 10, 'tiny', i === 0 ? { 'data-path': '/resourceDiscard', 'data-leaf': 1 } : {});
+  });
 
   // seats
   const sy = GY + layout.rows * (TILE_H + GAP) + 14;
@@ -243,7 +258,7 @@ export function draw(svg, v, layout, persp) {
     const toPlay = turn && turn.seat === s.seat;
     let b = rect(sx, sy, sw - 8, seatsH - 8, `seat-bg${toPlay ? ' to-play' : ''}`, { rx: 6, stroke: colour });
     b += rect(sx, sy, sw - 8, 22, '', { rx: 6, fill: colour });
-    b += text(sx + 8, sy + 16, `${seatName(persp, s.seat)}${toPlay ? ' ▶' : ''}`, 'seat-name');
+    b += seatHeader(sx, sy, sw - 8, `${seatName(persp, s.seat)}${toPlay ? ' ▶' : ''}`, s.seat);
     const gold = s.gold === null || s.gold === undefined ? 'hidden' : `${s.gold}`;
     b += text(sx + 8, sy + 40, `Gold: ${gold}`, 'seat-line seat-gold', { 'data-gold': s.gold === null || s.gold === undefined ? '' : s.gold });
     b += text(sx + 8, sy + 56, `Viziers ${s.viziers} · Elders ${s.elders}`, 'seat-line');
@@ -257,7 +272,7 @@ export function draw(svg, v, layout, persp) {
     });
     if (!cards.length) b += text(sx + 8, sy + 96, 'no cards', 'muted');
     const dj = (s.djinns || []).map((d) => ((layout.djinns || []).find((x) => x.djinn === d) || { name: d }).name);
-    b += text(sx + 8, sy + 134, dj.length ? `Djinns: ${dj.join(', ')}` : 'No djinns', 'tiny');
+    b += fitText(sx + 8, sy + 134, dj.length ? `Djinns: ${dj.join(', ')}` : 'No djinns', sw - 24, 'tiny');
     const cardWords = cards.map((c) => `${c.count} ${c.card}`).join(', ') || 'no cards';
     out += group('seat-panel', `${seatName(persp, s.seat)}: gold ${gold}, ${s.viziers} viziers, ${s.elders} elders, ${s.camels} camels left, ${s.tilesOwned} tiles; cards: ${cardWords}; djinns: ${dj.join(', ') || 'none'}`, b, {
       'data-path': `/seats/${i}`, 'data-seat': s.seat, 'data-gold': s.gold === null || s.gold === undefined ? '' : s.gold,

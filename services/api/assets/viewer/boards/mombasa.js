@@ -2,7 +2,7 @@
 // and share values, the card display, the round track with the book display, the bonus
 // spaces, and one board per seat (action slots with backs for hidden plans, rest piles,
 // diamond and bookkeeping tracks, company tracks, pounds, hand size).
-import { esc, attrs, text, rect, seatName, seatColour, group, cap } from './common.js';
+import { esc, attrs, text, fitText, rect, seatName, seatHeader, seatColour, group, cap } from './common.js';
 
 const COMPANY_FILL = { black: '#222', red: '#c62828', white: '#fafafa', orange: '#ef8a17' };
 const KIND_FILL = { coffee: '#8d6e63', banana: '#f9d949', cotton: '#eceff1', expansion: '#90a4ae', bookkeeper: '#5c6bc0', diamond: '#4dd0e1' };
@@ -111,11 +111,11 @@ export function draw(svg, v, layout, persp) {
   svg.setAttribute('aria-label', `Mombasa board, round ${v.round}, ${v.phase} phase`);
   let out = rect(0, 0, W, H, 'board-bg');
 
-  let status = `Round ${v.round} · ${v.phase}`;
+  let status = v.phase === 'over' ? 'Game over' : `Round ${v.round} · ${v.phase}`;
   if (v.turn !== null && v.turn !== undefined) status += ` · ${seatName(persp, v.turn)} to act`;
   if (v.stage && v.stage.kind && v.stage.kind !== 'top') status += ` · ${v.stage.kind}${v.stage.left ? ` (${v.stage.left} left)` : ''}${v.stage.company ? ` for ${v.stage.company}` : ''}`;
-  if (v.firstPlayer !== null && v.firstPlayer !== undefined) status += ` · first player: seat ${v.firstPlayer}`;
-  out += `<text x="${MX}" y="24" class="status" id="mb-status" data-path="/turn" data-leaf="1">${esc(status)}</text>`;
+  if (v.phase !== 'over' && v.firstPlayer !== null && v.firstPlayer !== undefined) status += ` · first player: ${seatName(persp, v.firstPlayer)}`;
+  out += fitText(MX, 24, status, W - 2 * MX, 'status', { id: 'mb-status', 'data-path': '/turn', 'data-leaf': 1 });
   out += text(MX, 42, `Deck a${v.deck ? v.deck.a : 0} b${v.deck ? v.deck.b : 0} c${v.deck ? v.deck.c : 0} d${v.deck ? v.deck.d : 0} e${v.deck ? v.deck.e : 0} · discard ${v.discard} · boxed ${v.boxedCards}`, 'muted', { 'data-path': '/deck', 'data-leaf': 1 });
 
   // map: borders, regions, bases
@@ -135,8 +135,8 @@ export function draw(svg, v, layout, persp) {
     const w = reg.rect.width * SC;
     const h = reg.rect.height * SC;
     let b = rect(x, y, w, h, 'region-bg', { rx: 4 });
-    b += text(x + 3, y + 11, `${reg.id} ${reg.name}`, 'region-name');
-    b += text(x + 3, y + 23, rewardWords(reg.reward), 'tiny');
+    b += fitText(x + 3, y + 11, `${reg.id} ${reg.name}`, w - 6, 'region-name');
+    b += fitText(x + 3, y + 23, rewardWords(reg.reward), w - 6, 'tiny');
     for (let k = 0; k < reg.mines; k++) b += `<path class="mine" d="M${x + w - 8 - k * 9},${y + h - 4} l4,-8 l4,8 z"/>`;
     const comp = rv.company ? comps.get(rv.company) : null;
     if (comp) b += `<rect class="tpost" x="${x + w / 2 - 9}" y="${y + h / 2 - 2}" width="18" height="18" rx="3" fill="${esc(comp.fill)}"/>`;
@@ -221,9 +221,9 @@ export function draw(svg, v, layout, persp) {
     const P = (f) => `/seats/${i}/${f}`;
     let b = rect(sx, seatTop, sw - 8, seatH - 8, `seat-bg${act ? ' to-play' : ''}`, { rx: 6, stroke: colour });
     b += rect(sx, seatTop, sw - 8, 22, '', { rx: 6, fill: colour });
-    b += text(sx + 8, seatTop + 16, `${seatName(persp, s.seat)}${act ? ' ▶' : ''}${s.ready ? ' · ready' : ''}${s.ended ? ' · done' : ''}`, 'seat-name');
-    b += text(sx + 8, seatTop + 38, `£${s.pounds} · hand ${s.handSize}${s.hand ? `: ${s.hand.map((c) => c.id).join(' ')}` : ''}`, 'seat-line', { 'data-path': P('pounds'), 'data-leaf': 1 });
-    b += text(sx + 8, seatTop + 53, `bonus markers ${s.bonusMarkers} · markers left ${s.markersLeft}${(s.tiles || []).length ? ` · tiles ${s.tiles.join(', ')}` : ''}`, 'tiny');
+    b += seatHeader(sx, seatTop, sw - 8, `${seatName(persp, s.seat)}${act ? ' ▶' : ''}${s.ready ? ' · ready' : ''}${s.ended ? ' · done' : ''}`, s.seat);
+    b += fitText(sx + 8, seatTop + 38, `£${s.pounds} · hand ${s.handSize}${s.hand ? `: ${s.hand.map((c) => c.id).join(' ')}` : ''}`, sw - 24, 'seat-line', { 'data-path': P('pounds'), 'data-leaf': 1 });
+    b += fitText(sx + 8, seatTop + 53, `bonus markers ${s.bonusMarkers} · markers left ${s.markersLeft}${(s.tiles || []).length ? ` · tiles ${s.tiles.join(', ')}` : ''}`, sw - 24, 'tiny');
     // slots
     const slotW = Math.min(44, (sw - 24) / 5);
     (s.slots || []).forEach((sl, k) => {
@@ -247,7 +247,7 @@ export function draw(svg, v, layout, persp) {
     // tracks
     const trackRow = (k, label, n, at, path, values) => {
       const ty = seatTop + 140 + k * 17;
-      let t = text(sx + 8, ty + 10, label, 'tiny bold');
+      let t = fitText(sx + 8, ty + 10, label, 55, 'tiny bold');
       const cw = Math.min(12, (sw - 80) / n);
       for (let q = 0; q < n; q++) {
         const x = sx + 66 + q * cw;
@@ -265,7 +265,7 @@ export function draw(svg, v, layout, persp) {
         .replace('class="track"', `class="track company-track"${attrs({ 'data-company': ct.company, 'data-track-shares': ct.trackShares, 'data-card-shares': ct.cardShares === null || ct.cardShares === undefined ? '' : ct.cardShares })}`);
     });
     const bookWords = (s.books || []).map((bk) => `${bk.book.id}${bk.faceUp ? '' : '(used)'}`).join(' ');
-    b += text(sx + 8, seatTop + 140 + 6 * 17 + 4, `books: ${bookWords || 'none'}${s.startTile ? ` · start ${s.startTile.id}` : ''}`, 'tiny');
+    b += fitText(sx + 8, seatTop + 140 + 6 * 17 + 4, `books: ${bookWords || 'none'}${s.startTile ? ` · start ${s.startTile.id}` : ''}`, sw - 24, 'tiny');
     const shares = (s.companyTracks || []).map((ct) => `${ct.company} space ${ct.space}`).join(', ');
     out += group('seat-panel', `${seatName(persp, s.seat)}: £${s.pounds}, ${s.handSize} cards in hand, diamonds space ${s.diamondSpace}, bookkeeping space ${s.bookkeepingSpace}; company tracks: ${shares}`, b, {
       'data-seat': s.seat, 'data-pounds': s.pounds, 'data-hand-size': s.handSize, 'data-diamond-space': s.diamondSpace, 'data-bookkeeping-space': s.bookkeepingSpace,
