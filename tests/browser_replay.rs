@@ -252,6 +252,21 @@ fn an_embed_takes_a_dark_theme_or_a_transparent_background() {
     let server = Server::start(&[]);
     let (id, _, _) = finished(&server, "FIVE_TRIBES");
     let background = "getComputedStyle(document.documentElement).backgroundColor";
+    // The Share dialog gives the snippet with the look chosen.
+    let mut page = Page::open(&format!("{}/games/{id}?ply=30", server.url), 1280, 900);
+    at_ply(&mut page, 30);
+    page.eval("document.querySelector('#btn-share').click()");
+    let snippet = "document.querySelector('#share-embed').value";
+    let plain = page.eval(snippet);
+    assert!(!plain.as_str().unwrap().contains("theme="), "{plain}");
+    page.eval("(() => { const b = document.querySelector('#share-dark'); b.checked = true; b.dispatchEvent(new Event('change')); })()");
+    let dark = page.eval(snippet);
+    assert!(
+        dark.as_str().unwrap().contains(&format!(
+            "/embed/games/{id}?ply=30&amp;perspective=omniscient&amp;theme=dark"
+        )),
+        "{dark}"
+    );
     let mut page = Page::open(
         &format!("{}/embed/games/{id}?ply=30&theme=dark", server.url),
         800,
