@@ -176,6 +176,20 @@ pub trait Game: 'static {
 
     /// Applies a chance outcome. On error the state is unchanged.
     fn resolve(s: &mut Self::State, c: &Self::Chance) -> Result<(), Self::Error>;
+    /// A full state consistent with everything `viewer` knows of `s` — what
+    /// `view(s, viewer)` shows and what the entries `viewer` saw told it — with the secrets
+    /// `viewer` may not know (another seat's private draw, its face-down plans, a start tile
+    /// dealt to it) resampled with `rng` from the components they could be, and everything
+    /// else as it is. OpenSpiel's `ResampleFromInfostate`: the one place a search meets
+    /// hidden information, so a player searching from it plays on what its seat knows only.
+    /// Pure and seeded. Decks are never ordered in a state (each draw is dealt when it
+    /// happens), so their order needs nothing here; a value hidden from a view but told by
+    /// public entries (Five Tribes' gold) is known, and kept. The default is for a game with
+    /// no such secret: the state itself.
+    fn determinize(s: &Self::State, viewer: Viewer, rng: &mut dyn ChanceRng) -> Self::State {
+        let _ = (viewer, rng);
+        s.clone()
+    }
 
     /// Final scores and winners, once the game is over.
     fn outcome(s: &Self::State) -> Option<Outcome>;

@@ -23,6 +23,7 @@
 //!   games share on the replay path (words on the stack, component names by hash).
 //! - [`dealer`]: the seeded, version-pinned generator that samples chance outcomes.
 //! - [`contract`]: the `Game` contract checked over a recorded game, for property tests.
+//! - [`determinize`]: [`Game::determinize`] checked at a position, for property tests.
 //! - [`playout`]: a generic random-playout driver for tests, simulation and benchmarks.
 //! - [`replay`]: a recorded log replayed from its notation text (what a store does to rebuild
 //!   a position) or from parsed actions, without a store; what the replay benchmarks measure.
@@ -34,6 +35,7 @@
 pub mod contract;
 pub mod copy_list;
 pub mod dealer;
+pub mod determinize;
 pub mod erased;
 pub mod error;
 pub mod features;

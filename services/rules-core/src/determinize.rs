@@ -1,0 +1,93 @@
+//! [`Game::determinize`] checked at one position, for property tests: what every game's
+//! determinization must keep, written once. For a position and a viewer, at each of several
+//! seeds, the sampled state
+//! - shows `viewer` exactly what the real one does (`view`, serialised), with the same seat(s)
+//!   to act and, for a seat `viewer` is, the same legal moves;
+//! - is the real state itself when `viewer` sees everything (its view is the omniscient one);
+//! - when it differs from the real one, plays on to an end under random moves and the
+//!   dealer, every listed move accepted.
+//!
+//! It answers whether the seeds gave different states (hidden parts resampled), so a game's
+//! own test can require variation where it knows a secret is pending; conservation of the
+//! components is the game's own test too (only it knows them).
+use crate::dealer::{ChanceRng, Dealer};
+use crate::game::{Game, MoveBuf, ToAct};
+use crate::ids::Viewer;
+
+/// Checks `G::determinize(s, viewer, ·)` at `seeds`; `Ok(true)` when two seeds sampled
+/// different states. `max_plies` bounds each playout to the end.
+pub fn check_at<G: Game>(
+    s: &G::State,
+    viewer: Viewer,
+    seeds: std::ops::Range<u64>,
+    max_plies: u32,
+) -> Result<bool, String>
+where
+    G::State: PartialEq,
+{
+    let json = |v: &G::View| serde_json::to_string(v).map_err(|e| format!("view: {e}"));
+    let real = json(&G::view(s, viewer))?;
+    let sees_all = real == json(&G::view(s, Viewer::Omniscient))?;
+    let mut first: Option<G::State> = None;
+    let mut varied = false;
+    let (mut mine, mut theirs) = (G::MoveList::default(), G::MoveList::default());
+    for seed in seeds {
+        let mut rng = Dealer::new(seed, 1 << 61);
+        let t = G::determinize(s, viewer, &mut rng);
+        if json(&G::view(&t, viewer))? != real {
+            return Err(format!("seed {seed}: the sampled state shows {viewer:?} something else"));
+        }
+        if sees_all && &t != s {
+            return Err(format!("seed {seed}: {viewer:?} sees everything, yet the state changed"));
+        }
+        if G::to_act(&t) != G::to_act(s) || G::seats_to_act(&t) != G::seats_to_act(s) {
+            return Err(format!("seed {seed}: another seat to act"));
+        }
+        if let Viewer::Seat(me) = viewer {
+            G::legal_moves_of(s, me, &mut mine);
+            G::legal_moves_of(&t, me, &mut theirs);
+            if mine.as_slice() != theirs.as_slice() {
+                return Err(format!("seed {seed}: {viewer:?}'s own moves differ"));
+            }
+        }
+        // The real state plays on (its game's own log shows it); a changed one must too.
+        if &t != s {
+            play_out::<G>(t.clone(), seed, max_plies).map_err(|e| format!("seed {seed}: {e}"))?;
+        }
+        match &first {
+            None => first = Some(t),
+            Some(f) => varied |= f != &t,
+        }
+    }
+    Ok(varied)
+}
+
+/// Random moves and dealt chance from `s` to the end.
+fn play_out<G: Game>(mut s: G::State, seed: u64, max_plies: u32) -> Result<(), String> {
+    let mut dealer = Dealer::new(seed, 1 << 60);
+    let mut list = G::MoveList::default();
+    for ply in 0..max_plies {
+        match G::to_act(&s) {
+            ToAct::Over => {
+                return G::outcome(&s)
+                    .map(|_| ())
+                    .ok_or_else(|| "over without an outcome".to_string())
+            }
+            ToAct::Chance => {
+                let c = G::sample_chance(&s, &mut dealer)
+                    .ok_or_else(|| format!("ply {ply}: chance waited on, none sampled"))?;
+                G::resolve(&mut s, &c).map_err(|e| format!("ply {ply}: {c:?} refused: {e}"))?;
+            }
+            ToAct::Seat(seat) => {
+                G::legal_moves(&s, &mut list);
+                let moves = list.as_slice();
+                if moves.is_empty() {
+                    return Err(format!("ply {ply}: seat {seat} has no legal move"));
+                }
+                let m = moves[dealer.below(moves.len() as u32) as usize].clone();
+                G::play(&mut s, seat, &m).map_err(|e| format!("ply {ply}: {m:?} refused: {e}"))?;
+            }
+        }
+    }
+    Err(format!("no end within {max_plies} plies"))
+}
