@@ -1,0 +1,276 @@
+//! Single-observer information-set MCTS (SO-ISMCTS, Cowling, Powley & Whitehouse 2012).
+//!
+//! One tree over the searcher's information set, its nodes the sequences of moves played
+//! from the position. Each iteration
+//! 1. **determinizes**: samples a full state consistent with what the searcher's seat knows
+//!    (`Game::determinize` from its own viewer — the only place hidden information is met);
+//! 2. **selects** down the tree among the children whose move is legal in this sample, by
+//!    UCB1 counting each child's *availability* (how often it could have been chosen) rather
+//!    than its parent's visits; chance on the way is dealt by the game's own `sample_chance`;
+//! 3. **expands** one untried legal move — while the node has fewer children than progressive
+//!    widening allows (`widen · √visits`), so a list of a thousand moves is not tried whole
+//!    before any is tried twice; the rollout policy picks which;
+//! 4. **plays out** to the end with the rollout policy and **backs up** one reward per seat,
+//!    each node crediting the seat whose move led to it.
+//!
+//! In a simultaneous step (Mombasa's planning) the searcher moves first at the root, whatever
+//! seat the game names first; below, the game's own order. The others' hidden choices are
+//! fused into the tree's nodes, as SO-ISMCTS does.
+//!
+//! Everything random comes from a stream of the seed per iteration: a search is a function of
+//! the position, the seat, the configuration and the seed.
+use crate::policy::Rollout;
+use crate::reward::rewards;
+use rules_core::{ChanceRng, Dealer, Game, MoveBuf, Seat, ToAct, Viewer};
+use rustc_hash::FxHashMap;
+
+#[derive(Debug, Clone, Copy)]
+pub struct SearchConfig {
+    pub iterations: u32,
+    pub rollout: Rollout,
+    /// UCB1's exploration constant (rewards are in `0..=1`).
+    pub exploration: f64,
+    /// Progressive widening: a node with `n` visits has at most `widen · √(n + 1)` children.
+    pub widen: f64,
+    /// A playout longer than this is scored where it stands.
+    pub max_rollout_plies: u32,
+}
+
+impl SearchConfig {
+    pub fn new(iterations: u32, rollout: Rollout) -> Self {
+        SearchConfig {
+            iterations,
+            rollout,
+            exploration: 0.7,
+            widen: 3.0,
+            max_rollout_plies: 20_000,
+        }
+    }
+}
+
+/// What a search did, for benchmarks and analysis.
+#[derive(Debug, Clone, Default)]
+pub struct SearchStats {
+    pub iterations: u32,
+    pub nodes: usize,
+    /// Plies played in playouts, in all.
+    pub rollout_plies: u64,
+    /// The chosen move's visits and mean reward for the searcher.
+    pub visits: u32,
+    pub value: f64,
+}
+
+struct Node<M> {
+    /// The seat whose move led here (its reward is credited here).
+    mover: Seat,
+    visits: u32,
+    /// Iterations in which this node's move was legal at its parent.
+    avail: u32,
+    reward: f64,
+    children: Vec<u32>,
+    by_move: FxHashMap<M, u32>,
+    moved: Option<M>,
+}
+
+impl<M> Node<M> {
+    fn new(mover: Seat, moved: Option<M>) -> Self {
+        Node {
+            mover,
+            visits: 0,
+            avail: 0,
+            reward: 0.0,
+            children: Vec::new(),
+            by_move: FxHashMap::default(),
+            moved,
+        }
+    }
+}
+
+/// The move `me` should play in `s`, searched with `cfg` from seed `seed`; `None` when `me`
+/// has no move now. A single legal move is played without search.
+pub fn search<G: Game>(
+    s: &G::State,
+    me: Seat,
+    cfg: &SearchConfig,
+    seed: u64,
+) -> Option<(G::Move, SearchStats)> {
+    let mut mine = G::MoveList::default();
+    G::legal_moves_of(s, me, &mut mine);
+    let own = mine.as_slice();
+    match own.len() {
+        0 => return None,
+        1 => return Some((own[0].clone(), SearchStats::default())),
+        _ => {}
+    }
+    let players = usize::from(G::player_count(s));
+    let mut nodes: Vec<Node<G::Move>> = vec![Node::new(me, None)];
+    let mut stats = SearchStats::default();
+    let mut list = G::MoveList::default();
+    let mut path: Vec<u32> = Vec::with_capacity(64);
+    for i in 0..cfg.iterations {
+        let mut rng = Dealer::new(seed, u64::from(i));
+        let mut st = G::determinize(s, Viewer::Seat(me), &mut rng);
+        path.clear();
+        path.push(0);
+        let mut node = 0u32;
+        let mut depth = 0u32;
+        // Selection and expansion.
+        loop {
+            let seat = match G::to_act(&st) {
+                ToAct::Over => break,
+                ToAct::Chance => {
+                    let Some(c) = G::sample_chance(&st, &mut rng) else {
+                        break;
+                    };
+                    if G::resolve(&mut st, &c).is_err() {
+                        break;
+                    }
+                    continue;
+                }
+                // At the root the searcher moves, even when a simultaneous step names
+                // another seat first.
+                ToAct::Seat(_) if depth == 0 => me,
+                ToAct::Seat(x) => x,
+            };
+            G::legal_moves_of(&st, seat, &mut list);
+            let moves = list.as_slice();
+            if moves.is_empty() {
+                break;
+            }
+            let n = &nodes[node as usize];
+            let mut untried: Vec<usize> = Vec::new();
+            let mut compatible: Vec<u32> = Vec::new();
+            for (k, m) in moves.iter().enumerate() {
+                match n.by_move.get(m) {
+                    Some(&c) => compatible.push(c),
+                    None => untried.push(k),
+                }
+            }
+            let allowed = (cfg.widen * f64::from(n.visits + 1).sqrt()).ceil() as usize;
+            for &c in &compatible {
+                nodes[c as usize].avail += 1;
+            }
+            if !untried.is_empty() && (compatible.len() < allowed || compatible.is_empty()) {
+                let k = cfg
+                    .rollout
+                    .pick_among::<G>(&st, seat, moves, &untried, &mut rng);
+                let m = moves[k].clone();
+                if G::play(&mut st, seat, &m).is_err() {
+                    break;
+                }
+                let child = nodes.len() as u32;
+                let mut fresh = Node::new(seat, Some(m.clone()));
+                fresh.avail = 1;
+                nodes.push(fresh);
+                let parent = &mut nodes[node as usize];
+                parent.children.push(child);
+                parent.by_move.insert(m, child);
+                path.push(child);
+                break;
+            }
+            // UCB1 over the children available in this sample.
+            let mut best = (f64::MIN, compatible[0]);
+            for &c in &compatible {
+                let ch = &nodes[c as usize];
+                let v = if ch.visits == 0 {
+                    f64::MAX
+                } else {
+                    ch.reward / f64::from(ch.visits)
+                        + cfg.exploration
+                            * (f64::from(ch.avail.max(1)).ln() / f64::from(ch.visits)).sqrt()
+                };
+                if v > best.0 {
+                    best = (v, c);
+                }
+            }
+            let c = best.1;
+            let Some(m) = nodes[c as usize].moved.clone() else {
+                break;
+            };
+            if G::play(&mut st, seat, &m).is_err() {
+                break;
+            }
+            node = c;
+            path.push(c);
+            depth += 1;
+        }
+        // Playout and backup.
+        let (r, plies) = playout::<G>(st, cfg, players, &mut rng);
+        stats.rollout_plies += u64::from(plies);
+        for &p in &path {
+            let n = &mut nodes[p as usize];
+            n.visits += 1;
+            n.reward += r.get(usize::from(n.mover.0)).copied().unwrap_or(0.0);
+        }
+        stats.iterations += 1;
+    }
+    // The most visited of the searcher's own moves (its moves are known exactly).
+    let root = &nodes[0];
+    let mut best: Option<(u32, f64, &G::Move)> = None;
+    for m in own {
+        let Some(&c) = root.by_move.get(m) else {
+            continue;
+        };
+        let ch = &nodes[c as usize];
+        let value = if ch.visits == 0 {
+            0.0
+        } else {
+            ch.reward / f64::from(ch.visits)
+        };
+        if best.is_none_or(|(v, q, _)| (ch.visits, value) > (v, q)) {
+            best = Some((ch.visits, value, m));
+        }
+    }
+    stats.nodes = nodes.len();
+    match best {
+        Some((visits, value, m)) => {
+            stats.visits = visits;
+            stats.value = value;
+            Some((m.clone(), stats))
+        }
+        None => {
+            let mut rng = Dealer::new(seed, u64::from(cfg.iterations));
+            let k = cfg.rollout.pick::<G>(s, me, own, &mut rng);
+            Some((own[k].clone(), stats))
+        }
+    }
+}
+
+/// Plays `st` to the end with the rollout policy: the rewards and the plies played.
+fn playout<G: Game>(
+    mut st: G::State,
+    cfg: &SearchConfig,
+    players: usize,
+    rng: &mut dyn ChanceRng,
+) -> (Vec<f64>, u32) {
+    let mut list = G::MoveList::default();
+    let mut plies = 0u32;
+    while plies < cfg.max_rollout_plies {
+        match G::to_act(&st) {
+            ToAct::Over => break,
+            ToAct::Chance => {
+                let Some(c) = G::sample_chance(&st, rng) else {
+                    break;
+                };
+                if G::resolve(&mut st, &c).is_err() {
+                    break;
+                }
+            }
+            ToAct::Seat(seat) => {
+                G::legal_moves(&st, &mut list);
+                let moves = list.as_slice();
+                if moves.is_empty() {
+                    break;
+                }
+                let k = cfg.rollout.pick::<G>(&st, seat, moves, rng);
+                if G::play(&mut st, seat, &moves[k]).is_err() {
+                    break;
+                }
+            }
+        }
+        plies += 1;
+    }
+    let outcome =
+        G::outcome(&st).unwrap_or_else(|| rules_core::Outcome::from_scores(G::scores(&st)));
+    (rewards(&outcome, players), plies)
+}
