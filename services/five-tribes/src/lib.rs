@@ -17,7 +17,8 @@
 //!   `sultanate`: the board, with the kept bit boards of each colour's tiles.
 //! - `flow`: who acts, check-then-apply, automatic steps, turns, rounds, the end.
 //! - `bidding`, `movement`, `tribes`, `tiles`, `djinns`, `market`: the rules, by concept.
-//! - `chance`: dealing, drawing and checking outcomes.
+//! - `chance`: dealing, drawing and checking outcomes; `determinize`: a state consistent with
+//!   what one viewer knows, Sibittis's hidden draw resampled (gold is known from the log).
 //! - [`scoring`], [`legal`], [`notation`], [`view`], [`features`] (for position queries);
 //!   `encoding`: a position's postcard bytes written by hand, for its state hash;
 //!   `reading`: the fast reading of notation in canonical form, tried before [`notation`]'s
@@ -28,6 +29,7 @@ mod bidding;
 pub mod board;
 mod chance;
 pub mod data;
+mod determinize;
 mod djinns;
 mod encoding;
 pub mod error;
@@ -139,6 +141,12 @@ impl Game for FiveTribes {
         s.apply_chance(c);
         s.advance();
         Ok(())
+    }
+
+    /// Only Sibittis's draw is resampled, for a viewer other than its drawer (Ruling F15);
+    /// gold is hidden in the view but told by public entries, so it is kept (`determinize`).
+    fn determinize(s: &State, viewer: Viewer, rng: &mut dyn ChanceRng) -> State {
+        s.determinize(viewer, rng)
     }
 
     fn outcome(s: &State) -> Option<Outcome> {
