@@ -62,6 +62,54 @@ pub enum Command {
         #[arg(long)]
         log: bool,
     },
+    /// Play games between bots and write them as ordinary records (NDJSON, as `export`).
+    Selfplay {
+        /// Game kind, e.g. five-tribes.
+        #[arg(long)]
+        #[arg(value_parser = kind_parser())]
+        game: GameKind,
+        /// Player counts, used in turn (e.g. `2,3,4`).
+        #[arg(long, value_delimiter = ',', default_value = "2,3,4")]
+        players: Vec<u8>,
+        /// The bots, comma-separated, in turn through the seats and rotated a seat each game:
+        /// `random`, `greedy`, `mcts:N` (N iterations a move, at most 200000) or `mcts:N:greedy`
+        /// (greedy rollouts). Each seat is named by its bot.
+        #[arg(long, value_delimiter = ',', required = true)]
+        bots: Vec<ai::BotSpec>,
+        /// How many games to play.
+        #[arg(long, default_value_t = 10)]
+        games: u64,
+        /// Seed of the first game; each game's seed follows from it.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The NDJSON file to write.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Play bots against each other, seats rotated, and print each bot's games, wins, win rate
+    /// with its Wilson 95 % interval, and mean score.
+    Arena {
+        /// Game kind, e.g. five-tribes.
+        #[arg(long)]
+        #[arg(value_parser = kind_parser())]
+        game: GameKind,
+        /// Seats in every game.
+        #[arg(long, default_value_t = 2)]
+        players: u8,
+        /// The bots, comma-separated, in turn through the seats (as `selfplay --bots`).
+        #[arg(long, value_delimiter = ',', required = true)]
+        bots: Vec<ai::BotSpec>,
+        /// How many games to play.
+        #[arg(long, default_value_t = 100)]
+        games: u64,
+        /// Seed of the run: each game is dealt from a seed that follows from it.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Print one JSON object (`games`, `players`, `bots`: a list of `{bot, games, wins,
+        /// win_rate, low, high, mean_score}`) instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// List the game kinds, their player counts and rules versions.
     Rules {
         /// Print JSON (with each game's feature names and data coverage) instead of text.

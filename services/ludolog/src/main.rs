@@ -8,6 +8,7 @@
 
 mod backup;
 mod bench;
+mod bots;
 mod cli;
 mod games;
 mod migrate;
@@ -153,6 +154,47 @@ fn main() -> Result<()> {
                 );
                 println!("mean score per seat: {:?}", r.mean_score_per_seat);
                 println!("wins per seat: {:?}", r.wins_per_seat);
+            }
+        }
+        Command::Selfplay {
+            game,
+            players,
+            bots,
+            games,
+            seed,
+            out,
+        } => {
+            let n = bots::selfplay_to(game, &players, &bots, games, seed, &out)?;
+            eprintln!("wrote {n} games to {}", out.display());
+        }
+        Command::Arena {
+            game,
+            players,
+            bots,
+            games,
+            seed,
+            json,
+        } => {
+            let r = bots::arena(game, players, &bots, games, seed)?;
+            if json {
+                print_json(&r)?;
+            } else {
+                println!(
+                    "{} games of {game} with {players} players, seats rotated:",
+                    r.games
+                );
+                for b in &r.bots {
+                    println!(
+                        "  {:<18} {:>5} seats  {:>7.1} wins  {:>5.1} % [{:.1}–{:.1}]  mean score {:.1}",
+                        b.bot,
+                        b.games,
+                        b.wins,
+                        100.0 * b.win_rate,
+                        100.0 * b.low,
+                        100.0 * b.high,
+                        b.mean_score
+                    );
+                }
             }
         }
         Command::Rules { json } => {

@@ -1,0 +1,145 @@
+//! `ludolog arena` and `ludolog selfplay` from outside: the arena's JSON report (its counts
+//! add up; MCTS beats random seats), self-play's records imported by a fresh store like any
+//! other, and bad bots refused with a clear error and nothing written.
+
+mod common;
+
+use common::{ludolog, ludolog_in};
+use serde_json::Value;
+use std::process::Command;
+
+fn run(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(ludolog()).args(args).output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn the_arena_reports_each_bot_and_mcts_beats_random() {
+    let (ok, out, err) = run(&[
+        "arena",
+        "--game",
+        "clans-of-caledonia",
+        "--players",
+        "2",
+        "--bots",
+        "mcts:40:greedy,random",
+        "--games",
+        "8",
+        "--seed",
+        "5",
+        "--json",
+    ]);
+    assert!(ok, "{err}");
+    let r: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(r["games"], 8);
+    let bots = r["bots"].as_array().unwrap();
+    assert_eq!(bots.len(), 2);
+    let wins: f64 = bots.iter().map(|b| b["wins"].as_f64().unwrap()).sum();
+    assert!(
+        (wins - 8.0).abs() < 1e-9,
+        "one win (or its shares) a game: {r}"
+    );
+    for b in bots {
+        assert_eq!(b["games"], 8, "each bot sat in every game: {b}");
+        let (lo, rate, hi) = (
+            b["low"].as_f64().unwrap(),
+            b["win_rate"].as_f64().unwrap(),
+            b["high"].as_f64().unwrap(),
+        );
+        assert!(lo <= rate && rate <= hi, "{b}");
+    }
+    assert_eq!(bots[0]["bot"], "mcts:40:greedy");
+    // The strength table is the ai crate's test and ops/; here, the better bot comes first.
+    assert!(bots[0]["wins"].as_f64() > bots[1]["wins"].as_f64(), "{r}");
+    assert!(bots[0]["mean_score"].as_f64() > bots[1]["mean_score"].as_f64(), "{r}");
+    // The same seed plays the same games.
+    let (_, again, _) = run(&[
+        "arena",
+        "--game",
+        "clans-of-caledonia",
+        "--players",
+        "2",
+        "--bots",
+        "mcts:40:greedy,random",
+        "--games",
+        "8",
+        "--seed",
+        "5",
+        "--json",
+    ]);
+    assert_eq!(again, out);
+}
+
+#[test]
+fn selfplay_writes_records_a_store_imports() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("self.ndjson");
+    let (ok, _, err) = run(&[
+        "selfplay",
+        "--game",
+        "mombasa",
+        "--players",
+        "2,3",
+        "--bots",
+        "mcts:10,greedy,random",
+        "--games",
+        "2",
+        "--seed",
+        "9",
+        "--out",
+        file.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let records: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(records.len(), 2);
+    for r in &records {
+        assert_eq!(r["status"], "finished");
+        for p in r["players"].as_array().unwrap() {
+            assert!(
+                ["mcts:10", "greedy", "random"].contains(&p.as_str().unwrap()),
+                "{p}"
+            );
+        }
+    }
+    let store = dir.path().join("store");
+    let (ok, out, err) = ludolog_in(&["import", file.to_str().unwrap()], &store);
+    assert!(ok, "{out}{err}");
+    let (ok, out, err) = ludolog_in(&["verify"], &store);
+    assert!(ok, "{out}{err}");
+}
+
+#[test]
+fn bad_bots_are_refused_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("never.ndjson");
+    for (bots, says) in [
+        ("alphazero", "unknown bot `alphazero`"),
+        ("mcts:0", "is not a number of iterations"),
+        ("mcts:99999999", "over the most a bot may spend"),
+        ("mcts:10:smart", "unknown bot"),
+    ] {
+        let (ok, _, err) = run(&[
+            "selfplay",
+            "--game",
+            "five-tribes",
+            "--bots",
+            bots,
+            "--games",
+            "1",
+            "--out",
+            file.to_str().unwrap(),
+        ]);
+        assert!(!ok && err.contains(says), "{bots}: {err}");
+        assert!(!file.exists(), "{bots}: a file was written");
+        let (ok, _, err) = run(&["arena", "--game", "mombasa", "--bots", bots]);
+        assert!(!ok && err.contains(says), "{bots}: {err}");
+    }
+}
