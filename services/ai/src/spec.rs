@@ -84,54 +84,6 @@ impl fmt::Display for BotSpec {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn specs_read_and_print_back() {
-        for t in ["random", "greedy", "mcts:1000", "mcts:4000:greedy"] {
-            assert_eq!(t.parse::<BotSpec>().unwrap().to_string(), t);
-        }
-        assert_eq!(
-            "mcts:1000:random".parse::<BotSpec>().unwrap().to_string(),
-            "mcts:1000"
-        );
-    }
-
-    #[test]
-    fn bad_specs_are_typed_errors() {
-        assert!(matches!(
-            "alphazero".parse::<BotSpec>(),
-            Err(BotError::Unknown(_))
-        ));
-        assert!(matches!(
-            "mcts:".parse::<BotSpec>(),
-            Err(BotError::BadBudget(_))
-        ));
-        assert!(matches!(
-            "mcts:0".parse::<BotSpec>(),
-            Err(BotError::BadBudget(_))
-        ));
-        assert!(matches!(
-            "mcts:-5".parse::<BotSpec>(),
-            Err(BotError::BadBudget(_))
-        ));
-        assert!(matches!(
-            "mcts:99999999999".parse::<BotSpec>(),
-            Err(BotError::OverBudget(_))
-        ));
-        assert!(matches!(
-            "mcts:10:smart".parse::<BotSpec>(),
-            Err(BotError::Unknown(_))
-        ));
-        assert!(matches!(
-            "mcts:10:greedy:x".parse::<BotSpec>(),
-            Err(BotError::Unknown(_))
-        ));
-    }
-}
-
 impl BotSpec {
     /// The move this bot plays as `seat` in `s` (`None` when `seat` has no move), from
     /// `seed`. Every bot decides from what its seat knows: MCTS determinizes from its own
@@ -177,5 +129,53 @@ impl BotSpec {
                 Some(moves[k].clone())
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_read_and_print_back() {
+        for t in ["random", "greedy", "mcts:1000", "mcts:4000:greedy"] {
+            assert_eq!(t.parse::<BotSpec>().unwrap().to_string(), t);
+        }
+        assert_eq!(
+            "mcts:1000:random".parse::<BotSpec>().unwrap().to_string(),
+            "mcts:1000"
+        );
+    }
+
+    #[test]
+    fn bad_specs_are_typed_errors() {
+        assert!(matches!(
+            "alphazero".parse::<BotSpec>(),
+            Err(BotError::Unknown(_))
+        ));
+        assert!(matches!(
+            "mcts:".parse::<BotSpec>(),
+            Err(BotError::BadBudget(_))
+        ));
+        assert!(matches!(
+            "mcts:0".parse::<BotSpec>(),
+            Err(BotError::BadBudget(_))
+        ));
+        assert!(matches!(
+            "mcts:-5".parse::<BotSpec>(),
+            Err(BotError::BadBudget(_))
+        ));
+        assert!(matches!(
+            "mcts:99999999999".parse::<BotSpec>(),
+            Err(BotError::OverBudget(_))
+        ));
+        assert!(matches!(
+            "mcts:10:smart".parse::<BotSpec>(),
+            Err(BotError::Unknown(_))
+        ));
+        assert!(matches!(
+            "mcts:10:greedy:x".parse::<BotSpec>(),
+            Err(BotError::Unknown(_))
+        ));
     }
 }
