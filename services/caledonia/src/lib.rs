@@ -22,6 +22,8 @@
 //! - `flow`: who acts, check-then-apply dispatch, turns, rounds.
 //! - `setup`, `actions`, `contracts`, `ports`, `production`: the rules, by concept.
 //! - `chance`: dealing, refills, drift, draws. [`scoring`]: round tiles and the final sheet.
+//! - `determinize`: a state consistent with what one viewer knows, another seat's
+//!   building-bonus draw dealt again (`Game::determinize`).
 //! - [`legal`], [`notation`], [`view`], [`features`]; `reading`: the fast reading of notation
 //!   in canonical form, tried before [`notation`]'s parsers.
 //! - [`layout`] and `presentation`: the layout a viewer draws, the view and layout schemas,
@@ -37,6 +39,7 @@ mod actions;
 mod chance;
 mod contracts;
 pub mod data;
+mod determinize;
 pub mod error;
 pub mod features;
 mod flow;
@@ -161,6 +164,13 @@ impl Game for Caledonia {
         })?;
         s.apply_chance(c);
         Ok(())
+    }
+
+    /// Another seat's pending building-bonus draw (Ruling C11) dealt again from itself and
+    /// the unseen contracts, for every viewer but its drawer (and the omniscient viewer); all
+    /// else is public or hidden from every viewer alike, and kept. See `determinize`.
+    fn determinize(s: &State, viewer: Viewer, rng: &mut dyn ChanceRng) -> State {
+        s.determinize(viewer, rng)
     }
 
     fn outcome(s: &State) -> Option<Outcome> {
