@@ -35,10 +35,14 @@ where
         let mut rng = Dealer::new(seed, 1 << 61);
         let t = G::determinize(s, viewer, &mut rng);
         if json(&G::view(&t, viewer))? != real {
-            return Err(format!("seed {seed}: the sampled state shows {viewer:?} something else"));
+            return Err(format!(
+                "seed {seed}: the sampled state shows {viewer:?} something else"
+            ));
         }
         if sees_all && &t != s {
-            return Err(format!("seed {seed}: {viewer:?} sees everything, yet the state changed"));
+            return Err(format!(
+                "seed {seed}: {viewer:?} sees everything, yet the state changed"
+            ));
         }
         if G::to_act(&t) != G::to_act(s) || G::seats_to_act(&t) != G::seats_to_act(s) {
             return Err(format!("seed {seed}: another seat to act"));
