@@ -332,6 +332,26 @@ pub enum Command {
 /// `ludolog bench <what>`.
 #[derive(Subcommand)]
 pub enum Bench {
+    /// Time information-set MCTS at decision positions of seeded random games, beside plain
+    /// random playouts from the same positions (prints one JSON object).
+    Search {
+        /// Game kind, e.g. five-tribes.
+        #[arg(long)]
+        #[arg(value_parser = kind_parser())]
+        game: GameKind,
+        /// Seats in every game.
+        #[arg(long, default_value_t = 2)]
+        players: u8,
+        /// How many positions to search.
+        #[arg(long, default_value_t = 20)]
+        positions: usize,
+        /// Iterations a search (and random playouts a position).
+        #[arg(long, default_value_t = 1000)]
+        iterations: u32,
+        /// Seed of the games the positions come from.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Measure durable appends per second with concurrent writers, one game each.
     Append {
         /// Concurrent writers, each appending to a game of its own.

@@ -12,6 +12,7 @@ mod bots;
 mod cli;
 mod games;
 mod migrate;
+mod searchbench;
 mod serve;
 mod simulate;
 mod storecmd;
@@ -409,6 +410,26 @@ fn main() -> Result<()> {
             drop(store);
             let _ = std::fs::remove_dir_all(&dir);
             eprintln!("wrote {n} games to {}", out.display());
+        }
+        Command::Bench(Bench::Search {
+            game,
+            players,
+            positions,
+            iterations,
+            seed,
+        }) => {
+            let r = match game {
+                GameKind::FiveTribes => searchbench::bench::<five_tribes::FiveTribes>(
+                    players, positions, iterations, seed,
+                )?,
+                GameKind::ClansOfCaledonia => searchbench::bench::<caledonia::Caledonia>(
+                    players, positions, iterations, seed,
+                )?,
+                GameKind::Mombasa => {
+                    searchbench::bench::<mombasa::Mombasa>(players, positions, iterations, seed)?
+                }
+            };
+            print_json(&r)?;
         }
         Command::Bench(Bench::Append {
             writers,
