@@ -55,7 +55,10 @@ fn the_arena_reports_each_bot_and_mcts_beats_random() {
     assert_eq!(bots[0]["bot"], "mcts:40:greedy");
     // The strength table is the ai crate's test and ops/; here, the better bot comes first.
     assert!(bots[0]["wins"].as_f64() > bots[1]["wins"].as_f64(), "{r}");
-    assert!(bots[0]["mean_score"].as_f64() > bots[1]["mean_score"].as_f64(), "{r}");
+    assert!(
+        bots[0]["mean_score"].as_f64() > bots[1]["mean_score"].as_f64(),
+        "{r}"
+    );
     // The same seed plays the same games.
     let (_, again, _) = run(&[
         "arena",
