@@ -17,7 +17,8 @@
 //! - `flow`: who acts and check-then-apply; `planning`: secret choices and their reveals;
 //!   `display`: dealing, drawing and refilling (all chance); `ending`: the end of a seat's
 //!   action phase, turn order, the preparation phase; `undo`: Rules 2's kept position for
-//!   `cancel`, and the box it reuses.
+//!   `cancel`, and the box it reuses; `determinize`: what a viewer cannot know, resampled
+//!   (`Game::determinize`).
 //! - The six actions by concept: `goods` (and buying), `map` (expansion), `books`
 //!   (bookkeeper and bookkeeping points), `diamonds`, `bonus`; `companies`: tracks, shares,
 //!   bases.
@@ -29,6 +30,7 @@ mod bonus;
 mod books;
 pub mod companies;
 pub mod data;
+mod determinize;
 mod diamonds;
 mod display;
 mod ending;
@@ -250,6 +252,13 @@ impl Game for Mombasa {
             .map_err(|rule| MbError::BadChance { rule })?;
         s.apply_chance(c);
         Ok(())
+    }
+
+    /// Resamples what `viewer` cannot know — another seat's planned cards (among the cards it
+    /// is known to hold) and the start tiles dealt to it — and keeps what public entries told
+    /// (its hand, once the plans are set aside): the reasoning is in `determinize.rs`.
+    fn determinize(s: &State, viewer: Viewer, rng: &mut dyn ChanceRng) -> State {
+        s.determinize(viewer, rng)
     }
 
     fn outcome(s: &State) -> Option<Outcome> {
