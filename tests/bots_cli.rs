@@ -36,6 +36,7 @@ fn the_arena_reports_each_bot_and_mcts_beats_random() {
     assert!(ok, "{err}");
     let r: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(r["games"], 8);
+    assert!(r["median_winning_score"].as_f64().unwrap() > 0.0, "{r}");
     let bots = r["bots"].as_array().unwrap();
     assert_eq!(bots.len(), 2);
     let wins: f64 = bots.iter().map(|b| b["wins"].as_f64().unwrap()).sum();

@@ -100,6 +100,9 @@ pub struct ArenaReport {
     pub games: u64,
     pub players: u8,
     pub bots: Vec<BotResult>,
+    /// The median of the winning totals, one a game (what "play that looks like play"
+    /// compares between self-play of bots and of random seats).
+    pub median_winning_score: f64,
 }
 
 /// Plays `games` games of `players` seats among `bots` (repeated in turn to fill the seats),
@@ -123,11 +126,15 @@ pub fn arena<G: Game>(
         }
     }
     let mut tally = vec![(0u64, 0f64, 0i64); names.len()];
+    let mut winning: Vec<i32> = Vec::new();
     for g in 0..games {
         let game_seed = seed.wrapping_mul(1_000_003).wrapping_add(g);
         let seats: Vec<BotSpec> = (0..n).map(|i| lineup[(i + g as usize) % n]).collect();
         let played = play_game::<G>(options, &seats, game_seed, 100_000)?;
         let o = &played.outcome;
+        if let Some(best) = o.scores.iter().map(|x| x.total).max() {
+            winning.push(best);
+        }
         for (i, b) in seats.iter().enumerate() {
             let k = names.iter().position(|x| *x == b.to_string()).unwrap_or(0);
             let seat = Seat(i as u8);
@@ -167,10 +174,17 @@ pub fn arena<G: Game>(
             }
         })
         .collect();
+    winning.sort_unstable();
+    let median_winning_score = match winning.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => f64::from(winning[n / 2]),
+        n => (f64::from(winning[n / 2 - 1]) + f64::from(winning[n / 2])) / 2.0,
+    };
     Ok(ArenaReport {
         games,
         players,
         bots,
+        median_winning_score,
     })
 }
 

@@ -105,8 +105,8 @@ pub enum Command {
         /// Seed of the run: each game is dealt from a seed that follows from it.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Print one JSON object (`games`, `players`, `bots`: a list of `{bot, games, wins,
-        /// win_rate, low, high, mean_score}`) instead of text.
+        /// Print one JSON object (`games`, `players`, `median_winning_score`, `bots`: a list of
+        /// `{bot, games, wins, win_rate, low, high, mean_score}`) instead of text.
         #[arg(long)]
         json: bool,
     },
