@@ -167,14 +167,8 @@ pub fn found(text: &str, line: usize, column: usize) -> String {
     quote(&token)
 }
 
-/// `token` in double quotes, escaped as JSON escapes it (no control character or line break
-/// in a message), cut at 40 characters.
-pub fn quote(token: &str) -> String {
-    let cut: String = token.chars().take(40).collect();
-    let ell = if cut.len() < token.len() { "…" } else { "" };
-    let q = serde_json::to_string(&cut).unwrap_or_else(|_| "\"?\"".into());
-    format!("{}{ell}\"", &q[..q.len() - 1])
-}
+/// `token` in double quotes, as every syntax error quotes what it read.
+pub use analysis::positions::syntax::quote;
 
 #[cfg(test)]
 mod tests {

@@ -30,7 +30,7 @@ pub mod filter;
 mod guard;
 mod output;
 mod scan;
-mod syntax;
+pub mod syntax;
 mod typing;
 mod values;
 

@@ -126,9 +126,10 @@ fn found(source: &str, line: usize, column: usize) -> String {
     quote(&rest[..end])
 }
 
-/// `text` in double quotes, escaped as JSON escapes it (no line break in a message), cut at 40
-/// characters.
-fn quote(text: &str) -> String {
+/// `text` in double quotes, escaped as JSON escapes it (no control character or line break
+/// in a message), cut at 40 characters: what a syntax error quotes of the text it read (the
+/// API's GraphQL syntax errors quote the same way).
+pub fn quote(text: &str) -> String {
     let cut: String = text.chars().take(40).collect();
     let ell = if cut.len() < text.len() { "…" } else { "" };
     let q = serde_json::to_string(&cut).unwrap_or_else(|_| "\"?\"".into());

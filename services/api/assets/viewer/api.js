@@ -48,3 +48,14 @@ export async function gql(query, variables = {}, token = null) {
   if (!res.ok) throw new ApiError(`The server answered ${res.status}.`, `HTTP_${res.status}`);
   return body.data;
 }
+
+/** An element with properties (`dataset` merged) and children (nodes or text, never markup). */
+export function el(tag, props = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (k === 'dataset') Object.assign(e.dataset, v);
+    else e[k] = v;
+  }
+  e.append(...children);
+  return e;
+}

@@ -1,6 +1,6 @@
 // The list page: recent games, filtered by kind, status and player (the API's `games`).
 // Rows are built as DOM nodes with every value set as text or as a property, never as markup.
-import { gql } from './api.js';
+import { el, gql } from './api.js';
 import { seatName } from './names.js';
 
 const $ = (id) => document.getElementById(id);
@@ -18,15 +18,6 @@ function gameLink(id, embed = false) {
     return `game.html?${q}`;
   }
   return `/${embed ? 'embed/' : ''}games/${encodeURIComponent(id)}`;
-}
-function el(tag, props = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (k === 'dataset') Object.assign(e.dataset, v);
-    else e[k] = v;
-  }
-  e.append(...children);
-  return e;
 }
 // A finished game's result: the winner(s) by name, then every total, best first.
 function result(g) {

@@ -2,7 +2,7 @@
 // as a line drawn by hand in SVG, and the player's games, each linked to the viewer. One
 // request loads everything the first screen shows (`player(name:)`), "More games" the next
 // page. Values are set as text, or escaped (`esc`) where SVG is written as markup.
-import { ApiError, esc, gql } from './api.js';
+import { ApiError, el, esc, gql } from './api.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -32,15 +32,6 @@ let after = null;
 /** The histories drawn, by kind, to draw again at a new width. */
 const histories = new Map();
 
-function el(tag, props = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (k === 'dataset') Object.assign(e.dataset, v);
-    else e[k] = v;
-  }
-  e.append(...children);
-  return e;
-}
 function gameLink(id) {
   return DEV ? `game.html?${new URLSearchParams({ game: id })}` : `/games/${encodeURIComponent(id)}`;
 }
