@@ -17,9 +17,9 @@ fn run(args: &[&str]) -> (bool, String, String) {
     )
 }
 
-#[test]
-fn the_arena_reports_each_bot_and_mcts_beats_random() {
-    let (ok, out, err) = run(&[
+/// The arena of these tests: MCTS 40 (greedy rollouts) against random, 8 games, seed 5.
+fn arena() -> (bool, String, String) {
+    run(&[
         "arena",
         "--game",
         "clans-of-caledonia",
@@ -32,7 +32,12 @@ fn the_arena_reports_each_bot_and_mcts_beats_random() {
         "--seed",
         "5",
         "--json",
-    ]);
+    ])
+}
+
+#[test]
+fn the_arena_reports_each_bot_and_mcts_beats_random() {
+    let (ok, out, err) = arena();
     assert!(ok, "{err}");
     let r: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(r["games"], 8);
@@ -61,20 +66,7 @@ fn the_arena_reports_each_bot_and_mcts_beats_random() {
         "{r}"
     );
     // The same seed plays the same games.
-    let (_, again, _) = run(&[
-        "arena",
-        "--game",
-        "clans-of-caledonia",
-        "--players",
-        "2",
-        "--bots",
-        "mcts:40:greedy,random",
-        "--games",
-        "8",
-        "--seed",
-        "5",
-        "--json",
-    ]);
+    let (_, again, _) = arena();
     assert_eq!(again, out);
 }
 

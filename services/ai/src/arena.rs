@@ -25,8 +25,8 @@ pub struct Played<G: Game> {
 }
 
 /// The seed a bot decides from, for a seat's move at a ply of a game: distinct for every
-/// decision, the same every time the game is played.
-fn decision_seed(game_seed: u64, ply: u32, seat: Seat) -> u64 {
+/// decision, the same every time the game is played (the arena's and self-play's alike).
+pub fn decision_seed(game_seed: u64, ply: u32, seat: Seat) -> u64 {
     game_seed ^ (u64::from(ply) << 20) ^ (u64::from(seat.0) << 52) ^ 0x5eed_b075
 }
 

@@ -115,16 +115,10 @@ impl BotSpec {
                     return None;
                 }
                 let mut rng = rules_core::Dealer::new(seed, 1 << 59);
-                let policy = if self == BotSpec::Greedy {
-                    Rollout::Greedy
+                let k = if self == BotSpec::Greedy {
+                    crate::policy::greedy::<G>(s, seat, moves, &mut rng)
                 } else {
-                    Rollout::Random
-                };
-                let k = match policy {
-                    Rollout::Greedy if moves.len() > 1 => {
-                        crate::policy::greedy::<G>(s, seat, moves, &mut rng)
-                    }
-                    _ => policy.pick::<G>(s, seat, moves, &mut rng),
+                    Rollout::Random.pick::<G>(s, seat, moves, &mut rng)
                 };
                 Some(moves[k].clone())
             }

@@ -4,19 +4,12 @@
 //! memory, seats rotated, and prints per bot its wins with a Wilson interval.
 use crate::storecmd;
 use ai::{ArenaReport, BotSpec};
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{anyhow, bail, Result};
 use chrono::{DateTime, Duration, Utc};
 use five_tribes::FiveTribes;
-use rules_core::{Actor, Game, GameKind, Notation, Seat, ToAct};
+use rules_core::{Actor, Game, GameKind, Notation, ToAct};
 use std::path::Path;
 use store::{Append, NewGame, Store};
-
-fn options<G: Game>(players: u8) -> Result<G::Options> {
-    let o: G::Options = serde_json::from_value(serde_json::json!({ "players": players }))
-        .with_context(|| format!("options for {players} players"))?;
-    G::new_game(&o).map_err(|e| anyhow!("{e}"))?;
-    Ok(o)
-}
 
 /// Plays the arena for `kind`.
 pub fn arena(
@@ -28,7 +21,7 @@ pub fn arena(
 ) -> Result<ArenaReport> {
     fn run<G: Game>(players: u8, bots: &[BotSpec], games: u64, seed: u64) -> Result<ArenaReport> {
         Ok(ai::arena::<G>(
-            &options::<G>(players)?,
+            &crate::games::options::<G>(players)?,
             players,
             bots,
             games,
@@ -90,7 +83,8 @@ fn selfplay_game<G: Game + Notation>(
             recorder_token_hash: None,
         })?;
         // The typed position the bots read, kept in step with the store's entries.
-        let mut s = G::new_game(&options::<G>(players)?).map_err(|e| anyhow!("{e}"))?;
+        let mut s =
+            G::new_game(&crate::games::options::<G>(players)?).map_err(|e| anyhow!("{e}"))?;
         let follow = |s: &mut G::State, entries: &[store::Entry]| -> Result<()> {
             for e in entries {
                 let action = match e.actor {
@@ -108,7 +102,7 @@ fn selfplay_game<G: Game + Notation>(
         while let ToAct::Seat(seat) = G::to_act(&s) {
             let bot = seats[usize::from(seat.0)];
             let m = bot
-                .choose::<G>(&s, seat, decision_seed(game_seed, plies, seat))
+                .choose::<G>(&s, seat, ai::arena::decision_seed(game_seed, plies, seat))
                 .ok_or_else(|| anyhow!("game {g}: seat {seat} has no move at ply {plies}"))?;
             let r = store.append(Append {
                 game: h.id,
@@ -125,10 +119,6 @@ fn selfplay_game<G: Game + Notation>(
         eprintln!("game {} of {games}: {} plies", g + 1, plies);
     }
     Ok(games)
-}
-
-fn decision_seed(game_seed: u64, ply: u32, seat: Seat) -> u64 {
-    game_seed ^ (u64::from(ply) << 20) ^ (u64::from(seat.0) << 52) ^ 0xb07
 }
 
 /// `selfplay` as the command runs it: a scratch store, exported to `out`.

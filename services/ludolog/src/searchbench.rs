@@ -62,35 +62,8 @@ fn positions<G: Game>(options: &G::Options, n: usize, seed: u64) -> Result<Vec<(
     Ok(out)
 }
 
-/// Random moves and dealt chance to the end: the plies played.
-fn playout<G: Game>(mut s: G::State, rng: &mut Dealer) -> u64 {
-    let mut list = G::MoveList::default();
-    let mut plies = 0;
-    loop {
-        match G::to_act(&s) {
-            ToAct::Over => return plies,
-            ToAct::Chance => match G::sample_chance(&s, rng) {
-                Some(c) if G::resolve(&mut s, &c).is_ok() => {}
-                _ => return plies,
-            },
-            ToAct::Seat(seat) => {
-                G::legal_moves(&s, &mut list);
-                let moves = list.as_slice();
-                if moves.is_empty() {
-                    return plies;
-                }
-                let m = moves[rng.below(moves.len() as u32) as usize].clone();
-                if G::play(&mut s, seat, &m).is_err() {
-                    return plies;
-                }
-            }
-        }
-        plies += 1;
-    }
-}
-
 pub fn bench<G: Game>(players: u8, n: usize, iterations: u32, seed: u64) -> Result<SearchBench> {
-    let options: G::Options = serde_json::from_value(serde_json::json!({ "players": players }))?;
+    let options = crate::games::options::<G>(players)?;
     let ps = positions::<G>(&options, n, seed)?;
     let cfg = ai::SearchConfig::new(iterations, ai::Rollout::Random);
     let (mut search_time, mut search_plies, mut moves) = (0.0, 0u64, Vec::new());
@@ -108,7 +81,10 @@ pub fn bench<G: Game>(players: u8, n: usize, iterations: u32, seed: u64) -> Resu
         let mut rng = Dealer::new(seed ^ i as u64, 3);
         let t = Instant::now();
         for _ in 0..iterations {
-            play_plies += playout::<G>(s.clone(), &mut rng);
+            play_plies += u64::from(
+                rules_core::playout::play_on::<G>(s.clone(), &mut rng, 100_000)
+                    .map_err(|e| anyhow!("a playout: {e}"))?,
+            );
         }
         play_time += t.elapsed().as_secs_f64();
     }

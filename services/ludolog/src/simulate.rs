@@ -46,9 +46,7 @@ fn simulate_game<G: Game + Notation>(
     seed: u64,
     log: bool,
 ) -> Result<SimReport> {
-    let options: G::Options = serde_json::from_value(serde_json::json!({ "players": players }))
-        .with_context(|| format!("options for {players} players"))?;
-    G::new_game(&options).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let options = crate::games::options::<G>(players)?;
     let n = usize::from(players);
     let mut plies = 0u64;
     let mut rounds = 0u64;

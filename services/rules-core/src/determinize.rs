@@ -10,8 +10,8 @@
 //! It answers whether the seeds gave different states (hidden parts resampled), so a game's
 //! own test can require variation where it knows a secret is pending; conservation of the
 //! components is the game's own test too (only it knows them).
-use crate::dealer::{ChanceRng, Dealer};
-use crate::game::{Game, MoveBuf, ToAct};
+use crate::dealer::Dealer;
+use crate::game::{Game, MoveBuf};
 use crate::ids::Viewer;
 
 /// Checks `G::determinize(s, viewer, ·)` at `seeds`; `Ok(true)` when two seeds sampled
@@ -56,7 +56,8 @@ where
         }
         // The real state plays on (its game's own log shows it); a changed one must too.
         if &t != s {
-            play_out::<G>(t.clone(), seed, max_plies).map_err(|e| format!("seed {seed}: {e}"))?;
+            crate::playout::play_on::<G>(t.clone(), &mut Dealer::new(seed, 1 << 60), max_plies)
+                .map_err(|e| format!("seed {seed}: {e}"))?;
         }
         match &first {
             None => first = Some(t),
@@ -64,34 +65,4 @@ where
         }
     }
     Ok(varied)
-}
-
-/// Random moves and dealt chance from `s` to the end.
-fn play_out<G: Game>(mut s: G::State, seed: u64, max_plies: u32) -> Result<(), String> {
-    let mut dealer = Dealer::new(seed, 1 << 60);
-    let mut list = G::MoveList::default();
-    for ply in 0..max_plies {
-        match G::to_act(&s) {
-            ToAct::Over => {
-                return G::outcome(&s)
-                    .map(|_| ())
-                    .ok_or_else(|| "over without an outcome".to_string())
-            }
-            ToAct::Chance => {
-                let c = G::sample_chance(&s, &mut dealer)
-                    .ok_or_else(|| format!("ply {ply}: chance waited on, none sampled"))?;
-                G::resolve(&mut s, &c).map_err(|e| format!("ply {ply}: {c:?} refused: {e}"))?;
-            }
-            ToAct::Seat(seat) => {
-                G::legal_moves(&s, &mut list);
-                let moves = list.as_slice();
-                if moves.is_empty() {
-                    return Err(format!("ply {ply}: seat {seat} has no legal move"));
-                }
-                let m = moves[dealer.below(moves.len() as u32) as usize].clone();
-                G::play(&mut s, seat, &m).map_err(|e| format!("ply {ply}: {m:?} refused: {e}"))?;
-            }
-        }
-    }
-    Err(format!("no end within {max_plies} plies"))
 }

@@ -99,3 +99,38 @@ pub fn playout<G: Game>(
         log,
     })
 }
+
+/// Plays `s` on to its end with uniformly random moves and chance from `rng`: the plies
+/// played. What a sampled state must survive (`determinize::check_at`) and what the search
+/// benchmark times beside a search's own playouts.
+pub fn play_on<G: Game>(
+    mut s: G::State,
+    rng: &mut dyn ChanceRng,
+    max_plies: u32,
+) -> Result<u32, String> {
+    let mut list = G::MoveList::default();
+    for ply in 0..max_plies {
+        match G::to_act(&s) {
+            ToAct::Over => {
+                return G::outcome(&s)
+                    .map(|_| ply)
+                    .ok_or_else(|| "over without an outcome".to_string())
+            }
+            ToAct::Chance => {
+                let c = G::sample_chance(&s, rng)
+                    .ok_or_else(|| format!("ply {ply}: chance waited on, none sampled"))?;
+                G::resolve(&mut s, &c).map_err(|e| format!("ply {ply}: {c:?} refused: {e}"))?;
+            }
+            ToAct::Seat(seat) => {
+                G::legal_moves(&s, &mut list);
+                let moves = list.as_slice();
+                if moves.is_empty() {
+                    return Err(format!("ply {ply}: seat {seat} has no legal move"));
+                }
+                let m = moves[rng.below(moves.len() as u32) as usize].clone();
+                G::play(&mut s, seat, &m).map_err(|e| format!("ply {ply}: {m:?} refused: {e}"))?;
+            }
+        }
+    }
+    Err(format!("no end within {max_plies} plies"))
+}
