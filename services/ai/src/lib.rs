@@ -17,14 +17,17 @@
 //! - [`policy`]: rollout policies — uniform random, and greedy (prefers what scores now).
 //! - [`reward`]: an outcome as a reward per seat (wins shared, a little for the score).
 //! - [`arena`]: games between bots, seats rotated; per bot, wins with a Wilson interval.
+//! - [`erased`]: [`Players`], bots for code holding games as trait objects (the service).
 
 pub mod arena;
+pub mod erased;
 pub mod mcts;
 pub mod policy;
 pub mod reward;
 pub mod spec;
 
 pub use arena::{arena, play_game, ArenaError, ArenaReport, BotResult};
+pub use erased::{PlayError, Players};
 pub use mcts::{search, SearchConfig, SearchStats};
 pub use policy::Rollout;
 pub use spec::{BotError, BotSpec, MAX_ITERATIONS};

@@ -5,7 +5,8 @@
 //! `LIMIT_EXCEEDED` (also a journal past its byte cap, and an answer past the response
 //! budget: `budget`), `BAD_INPUT`, `CORRUPT`, `INTERNAL`, the journal's `TAKEBACK_REFUSED`,
 //! `NOT_ASKED`, `WITHDRAWN`, `GAME_ACTIVE` and `CORRECTION_REFUSED`, and
-//! `IDEMPOTENCY_KEY_TAKEN` (another's key: the store's own codes, `StoreError::code`); and `BAD_QUERY` for what
+//! `IDEMPOTENCY_KEY_TAKEN` (another's key: the store's own codes, `StoreError::code`); a game's
+//! bots refused: `BOTS_DISABLED`, `UNKNOWN_BOT`, `BOT_BUDGET`, `SEAT_TAKEN`; and `BAD_QUERY` for what
 //! async-graphql itself refuses (set in `http`, with `LIMIT_EXCEEDED` for its depth and
 //! complexity limits).
 
@@ -27,6 +28,8 @@ pub enum ApiError {
     /// A position filter that does not compile or fails to evaluate.
     BadQuery(analysis::positions::FilterError),
     Internal(String),
+    /// A `createGame` whose bots were refused.
+    Bot(crate::bots::BotRefused),
 }
 
 impl From<analysis::positions::PositionsError> for ApiError {
@@ -58,6 +61,7 @@ impl ApiError {
             ApiError::BadRecord(r) => format!("bad record: {r}"),
             ApiError::BadQuery(f) => f.to_string(),
             ApiError::Internal(m) => format!("internal error: {m}"),
+            ApiError::Bot(b) => b.to_string(),
         }
     }
 
@@ -77,6 +81,7 @@ impl ApiError {
             ApiError::BadRecord(_) => "BAD_RECORD",
             ApiError::BadQuery(_) => "BAD_QUERY",
             ApiError::Internal(_) => "INTERNAL",
+            ApiError::Bot(b) => b.code(),
         }
     }
 }

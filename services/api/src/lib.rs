@@ -11,6 +11,8 @@
 //! - `types`: plain GraphQL object types.
 //! - `stats`: `statistics` as GraphQL types.
 //! - `typed`: the typed views and layouts, GraphQL types generated from each game's JSON Schema.
+//! - `bots`: seats the server plays itself — which seats are bots, the checks, the worker
+//!   pool that plays them.
 //! - `auth`: seat tokens (stored hashed) and the admin token; who may see what.
 //! - `hub`: per-game broadcast that wakes subscriptions after appends.
 //! - `metrics`: Prometheus text for `/metrics`.
@@ -30,6 +32,7 @@
 //! - `error`: `ApiError` and its codes.
 
 pub mod auth;
+pub mod bots;
 pub mod budget;
 pub mod error;
 pub mod guard;
@@ -76,6 +79,8 @@ pub struct ApiConfig {
     /// Annotation tokens: (analyst's name, token). An analyst annotates any game and makes
     /// studies.
     pub annotators: Vec<(String, String)>,
+    /// The seats this server may play itself (`createGame(bots: …)`).
+    pub bots: bots::BotConfig,
 }
 
 impl Default for ApiConfig {
@@ -91,6 +96,7 @@ impl Default for ApiConfig {
             scan_budget: analysis::positions::DEFAULT_BUDGET,
             response_cache_bytes: 64 << 20,
             annotators: Vec::new(),
+            bots: bots::BotConfig::default(),
         }
     }
 }
@@ -108,6 +114,8 @@ pub struct App {
     /// `Query.rules`, worked out once: its data hashes and coverage cost a millisecond a game
     /// to compute, and a query may ask for the field thousands of times.
     pub rules: std::sync::OnceLock<Vec<types::RulesInfo>>,
+    /// The games waiting for a bot to move, and the threads that play them.
+    pub bots: bots::pool::BotPool,
 }
 
 impl App {
@@ -124,7 +132,9 @@ impl App {
             metrics: metrics::Metrics::default(),
             corrections: Default::default(),
             rules: Default::default(),
+            bots: Default::default(),
         });
+        bots::pool::BotPool::start(&app, &app.config.bots);
         // Appends made on other nodes of a shared store wake this node's subscribers too.
         let weak = Arc::downgrade(&app);
         app.store.on_grow(Arc::new(move |game, plies| {

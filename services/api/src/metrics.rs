@@ -19,6 +19,9 @@ pub struct Metrics {
     /// Answers served from the answer cache (`http::cache`), and kept in it.
     pub cache_hits: AtomicU64,
     pub cache_inserts: AtomicU64,
+    /// Moves the server's bots played, and the times a bot could not move.
+    pub bot_moves: AtomicU64,
+    pub bot_errors: AtomicU64,
 }
 
 impl Metrics {
@@ -39,7 +42,13 @@ impl Metrics {
 
     /// The metrics as Prometheus text, with the gauges the caller measures: the store's size
     /// and game count, and the weight of the kept answers (`http::cache`).
-    pub fn render(&self, store_bytes: u64, games: usize, cache_bytes: u64) -> String {
+    pub fn render(
+        &self,
+        store_bytes: u64,
+        games: usize,
+        cache_bytes: u64,
+        bots_waiting: usize,
+    ) -> String {
         let mut s = String::new();
         let mut counter = |name: &str, help: &str, v: u64| {
             s.push_str(&format!(
@@ -77,6 +86,16 @@ impl Metrics {
             self.games_created.load(Relaxed),
         );
         counter(
+            "ludolog_bot_moves_total",
+            "Moves played by the server's bots.",
+            self.bot_moves.load(Relaxed),
+        );
+        counter(
+            "ludolog_bot_errors_total",
+            "Times a bot of the server could not move (logged with the game).",
+            self.bot_errors.load(Relaxed),
+        );
+        counter(
             "ludolog_subscriptions_total",
             "gameUpdates subscriptions started.",
             self.subscriptions.load(Relaxed),
@@ -98,6 +117,7 @@ impl Metrics {
         ));
         s.push_str(&format!("# HELP ludolog_store_bytes Bytes the store uses on disk.\n# TYPE ludolog_store_bytes gauge\nludolog_store_bytes {store_bytes}\n"));
         s.push_str(&format!("# HELP ludolog_store_games Games in the store.\n# TYPE ludolog_store_games gauge\nludolog_store_games {games}\n"));
+        s.push_str(&format!("# HELP ludolog_bot_games_waiting Games waiting for a bot thread.\n# TYPE ludolog_bot_games_waiting gauge\nludolog_bot_games_waiting {bots_waiting}\n"));
         s.push_str(&format!("# HELP ludolog_answer_cache_bytes Bytes the kept answers weigh (keys, bodies, bookkeeping).\n# TYPE ludolog_answer_cache_bytes gauge\nludolog_answer_cache_bytes {cache_bytes}\n"));
         s
     }

@@ -162,8 +162,9 @@ pub struct Move {
     /// The same in words, as this viewer may know it.
     pub description: String,
     pub recorded_at: chrono::DateTime<chrono::Utc>,
-    /// Who typed it in: the seat number (its own move) or `recorder` (the person recording the
-    /// whole table); null for the store's own deals and where nobody said (imports).
+    /// Who typed it in: the seat number (its own move), `recorder` (the person recording the
+    /// whole table) or `bot` (a bot playing the seat: the server's, or self-play's); null for
+    /// the store's own deals and where nobody said (imports).
     pub entered_by: Option<String>,
 }
 

@@ -9,6 +9,7 @@ use chrono::{DateTime, Duration, Utc};
 use five_tribes::FiveTribes;
 use rules_core::{Actor, Game, GameKind, Notation, ToAct};
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 use store::{Append, NewGame, Store};
 
 /// Plays the arena for `kind`.
@@ -36,7 +37,8 @@ pub fn arena(
 }
 
 /// Plays `games` games of `kind` among `bots` (in turn through the seats, rotated a seat each
-/// game) through `store`, each seat named by its bot.
+/// game) through `store`, each seat named by its bot, `threads` games at a time. Game `g` is
+/// dealt from a seed and dated by `g` alone, so what is written does not depend on `threads`.
 pub fn selfplay(
     store: &Store,
     kind: GameKind,
@@ -44,81 +46,100 @@ pub fn selfplay(
     bots: &[BotSpec],
     games: u64,
     seed: u64,
+    threads: u16,
 ) -> Result<u64> {
-    match kind {
-        GameKind::FiveTribes => selfplay_game::<FiveTribes>(store, players, bots, games, seed),
-        GameKind::ClansOfCaledonia => {
-            selfplay_game::<caledonia::Caledonia>(store, players, bots, games, seed)
-        }
-        GameKind::Mombasa => selfplay_game::<mombasa::Mombasa>(store, players, bots, games, seed),
+    if players.is_empty() || bots.is_empty() {
+        bail!("give at least one player count and one bot");
     }
+    type PlayOne = fn(&Store, &[u8], &[BotSpec], u64, u64) -> Result<u32>;
+    let play: PlayOne = match kind {
+        GameKind::FiveTribes => selfplay_one::<FiveTribes>,
+        GameKind::ClansOfCaledonia => selfplay_one::<caledonia::Caledonia>,
+        GameKind::Mombasa => selfplay_one::<mombasa::Mombasa>,
+    };
+    let next = AtomicU64::new(0);
+    let done = AtomicU64::new(0);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads.max(1))
+            .map(|_| {
+                scope.spawn(|| -> Result<()> {
+                    loop {
+                        let g = next.fetch_add(1, Ordering::Relaxed);
+                        if g >= games {
+                            return Ok(());
+                        }
+                        let plies = play(store, players, bots, seed, g)?;
+                        let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+                        eprintln!("game {n} of {games} (#{g}): {plies} plies");
+                    }
+                })
+            })
+            .collect();
+        workers.into_iter().try_for_each(|w| {
+            w.join()
+                .map_err(|_| anyhow!("a self-play thread panicked"))?
+        })
+    })?;
+    Ok(games)
 }
 
-fn selfplay_game<G: Game + Notation>(
+/// Plays game `g` of a self-play run; its number of entries.
+fn selfplay_one<G: Game + Notation>(
     store: &Store,
     counts: &[u8],
     bots: &[BotSpec],
-    games: u64,
     seed: u64,
-) -> Result<u64> {
-    if counts.is_empty() || bots.is_empty() {
-        bail!("give at least one player count and one bot");
-    }
+    g: u64,
+) -> Result<u32> {
     let base: DateTime<Utc> = DateTime::from_timestamp(1_767_225_600, 0).unwrap_or_default(); // 2026-01-01
-    for g in 0..games {
-        let game_seed = seed.wrapping_mul(1_000_003).wrapping_add(g);
-        let players = counts[g as usize % counts.len()];
-        let n = usize::from(players);
-        let seats: Vec<BotSpec> = (0..n)
-            .map(|i| bots[(i + g as usize) % bots.len()])
-            .collect();
-        let start = base + Duration::hours(g as i64);
-        let (h, dealt) = store.create(NewGame {
-            kind: G::KIND,
-            players: seats.iter().map(|b| b.to_string()).collect(),
-            options: serde_json::json!({ "players": players }),
-            seed: Some(game_seed),
-            at: start,
-            seat_token_hashes: vec![],
-            recorder_token_hash: None,
-        })?;
-        // The typed position the bots read, kept in step with the store's entries.
-        let mut s =
-            G::new_game(&crate::games::options::<G>(players)?).map_err(|e| anyhow!("{e}"))?;
-        let follow = |s: &mut G::State, entries: &[store::Entry]| -> Result<()> {
-            for e in entries {
-                let action = match e.actor {
-                    Actor::Seat(seat) => {
-                        rules_core::Action::Move(seat, G::parse_move(&e.notation)?)
-                    }
-                    _ => rules_core::Action::Chance(G::parse_chance(&e.notation)?),
-                };
-                G::apply(s, &action).map_err(|err| anyhow!("entry {}: {err}", e.ply))?;
-            }
-            Ok(())
-        };
-        follow(&mut s, &dealt)?;
-        let mut plies = h.plies;
-        while let ToAct::Seat(seat) = G::to_act(&s) {
-            let bot = seats[usize::from(seat.0)];
-            let m = bot
-                .choose::<G>(&s, seat, ai::arena::decision_seed(game_seed, plies, seat))
-                .ok_or_else(|| anyhow!("game {g}: seat {seat} has no move at ply {plies}"))?;
-            let r = store.append(Append {
-                game: h.id,
-                expected_ply: plies,
-                actor: Actor::Seat(seat),
-                notation: &G::format_move(&m),
-                key: None,
-                at: start + Duration::seconds(i64::from(plies) * 20),
-                entered_by: None,
-            })?;
-            follow(&mut s, &r.entries)?;
-            plies = r.header.plies;
+    let game_seed = seed.wrapping_mul(1_000_003).wrapping_add(g);
+    let players = counts[g as usize % counts.len()];
+    let n = usize::from(players);
+    let seats: Vec<BotSpec> = (0..n)
+        .map(|i| bots[(i + g as usize) % bots.len()])
+        .collect();
+    let start = base + Duration::hours(g as i64);
+    let (h, dealt) = store.create(NewGame {
+        kind: G::KIND,
+        players: seats.iter().map(|b| b.to_string()).collect(),
+        options: serde_json::json!({ "players": players }),
+        seed: Some(game_seed),
+        at: start,
+        seat_token_hashes: vec![],
+        recorder_token_hash: None,
+    })?;
+    // The typed position the bots read, kept in step with the store's entries.
+    let mut s = G::new_game(&crate::games::options::<G>(players)?).map_err(|e| anyhow!("{e}"))?;
+    let follow = |s: &mut G::State, entries: &[store::Entry]| -> Result<()> {
+        for e in entries {
+            let action = match e.actor {
+                Actor::Seat(seat) => rules_core::Action::Move(seat, G::parse_move(&e.notation)?),
+                _ => rules_core::Action::Chance(G::parse_chance(&e.notation)?),
+            };
+            G::apply(s, &action).map_err(|err| anyhow!("entry {}: {err}", e.ply))?;
         }
-        eprintln!("game {} of {games}: {} plies", g + 1, plies);
+        Ok(())
+    };
+    follow(&mut s, &dealt)?;
+    let mut plies = h.plies;
+    while let ToAct::Seat(seat) = G::to_act(&s) {
+        let bot = seats[usize::from(seat.0)];
+        let m = bot
+            .choose::<G>(&s, seat, ai::arena::decision_seed(game_seed, plies, seat))
+            .ok_or_else(|| anyhow!("game {g}: seat {seat} has no move at ply {plies}"))?;
+        let r = store.append(Append {
+            game: h.id,
+            expected_ply: plies,
+            actor: Actor::Seat(seat),
+            notation: &G::format_move(&m),
+            key: None,
+            at: start + Duration::seconds(i64::from(plies) * 20),
+            entered_by: Some(store::EnteredBy::Bot),
+        })?;
+        follow(&mut s, &r.entries)?;
+        plies = r.header.plies;
     }
-    Ok(games)
+    Ok(plies)
 }
 
 /// `selfplay` as the command runs it: a scratch store, exported to `out`.
@@ -128,12 +149,13 @@ pub fn selfplay_to(
     bots: &[BotSpec],
     games: u64,
     seed: u64,
+    threads: u16,
     out: &Path,
 ) -> Result<u64> {
     let dir = std::env::temp_dir().join(format!("ludolog-selfplay-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let store = storecmd::open(&dir)?;
-    selfplay(&store, kind, players, bots, games, seed)?;
+    selfplay(&store, kind, players, bots, games, seed, threads)?;
     let n = storecmd::export(&store, Some(kind), true, out)?;
     drop(store);
     let _ = std::fs::remove_dir_all(&dir);

@@ -82,6 +82,9 @@ pub enum Command {
         /// Seed of the first game; each game's seed follows from it.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Games played at once (1 to 64); the games and the file do not depend on it.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+        threads: u16,
         /// The NDJSON file to write.
         #[arg(long)]
         out: PathBuf,

@@ -11,6 +11,14 @@ pub fn registry() -> Registry {
         .with(Erased::<mombasa::Mombasa>::new())
 }
 
+/// Every game kind's bots, for the server's bot seats.
+pub fn bot_players() -> ai::Players {
+    ai::Players::new()
+        .with::<five_tribes::FiveTribes>()
+        .with::<caledonia::Caledonia>()
+        .with::<mombasa::Mombasa>()
+}
+
 /// `G`'s options for `players` seats (the rest default), checked by making a game with them.
 pub fn options<G: Game>(players: u8) -> Result<G::Options> {
     let o: G::Options = serde_json::from_value(serde_json::json!({ "players": players }))

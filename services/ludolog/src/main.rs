@@ -163,9 +163,10 @@ fn main() -> Result<()> {
             bots,
             games,
             seed,
+            threads,
             out,
         } => {
-            let n = bots::selfplay_to(game, &players, &bots, games, seed, &out)?;
+            let n = bots::selfplay_to(game, &players, &bots, games, seed, threads, &out)?;
             eprintln!("wrote {n} games to {}", out.display());
         }
         Command::Arena {

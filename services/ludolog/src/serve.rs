@@ -143,6 +143,14 @@ pub struct ServeArgs {
     /// [default: 64].
     #[arg(long, env = "LUDOLOG_CACHE_MIB")]
     pub cache_mib: Option<u64>,
+    /// Threads that play the seats `createGame` gives to bots, apart from the request
+    /// threads; 0 plays none (such a `createGame` is refused) [default: 1].
+    #[arg(long, env = "LUDOLOG_BOT_THREADS", value_parser = clap::value_parser!(u16).range(0..=64))]
+    pub bot_threads: Option<u16>,
+    /// The most MCTS iterations a move a bot of this server may be given (at most 200000)
+    /// [default: 5000].
+    #[arg(long, env = "LUDOLOG_BOT_MAX_ITERATIONS", value_parser = clap::value_parser!(u32).range(1..=200_000))]
+    pub bot_max_iterations: Option<u32>,
     /// Origins a web page may call the API from (CORS), comma-separated; `*` for any
     /// [default: *].
     #[arg(long, env = "LUDOLOG_CORS_ORIGIN", value_delimiter = ',')]
@@ -190,6 +198,8 @@ struct FileConfig {
     min_free_bytes: Option<u64>,
     max_journal_bytes: Option<u64>,
     cache_mib: Option<u64>,
+    bot_threads: Option<u16>,
+    bot_max_iterations: Option<u32>,
     log_json: Option<bool>,
 }
 
@@ -339,6 +349,15 @@ pub fn settings(args: ServeArgs) -> Result<Settings> {
                 .cache_mib
                 .or(file.cache_mib)
                 .map_or(defaults.response_cache_bytes, |m| m.saturating_mul(1 << 20)),
+            bots: api::bots::BotConfig {
+                players: Some(crate::games::bot_players()),
+                threads: usize::from(args.bot_threads.or(file.bot_threads).unwrap_or(1)),
+                max_iterations: args
+                    .bot_max_iterations
+                    .or(file.bot_max_iterations)
+                    .unwrap_or(api::bots::DEFAULT_MAX_ITERATIONS)
+                    .clamp(1, ai::MAX_ITERATIONS),
+            },
             ..defaults
         },
         data_dir,

@@ -147,6 +147,20 @@ pub trait GameState: Send + Sync {
     /// An entry applied to this position, in words, as `viewer` may know it (see
     /// [`Presentation`]); the notation itself when it does not parse.
     fn describe(&self, actor: Actor, notation: &str, viewer: Viewer) -> String;
+    /// The state as `Any`, for [`typed`]: the way back to a game's own types for code that is
+    /// generic over games (a bot's search) and handed an erased state.
+    fn as_any(&self) -> &dyn std::any::Any;
+}
+
+/// `state`'s typed state when it is a state of game `G` (made by `Erased<G>`).
+pub fn typed<G>(state: &dyn GameState) -> Option<&G::State>
+where
+    G: Game + 'static,
+{
+    state
+        .as_any()
+        .downcast_ref::<ErasedState<G>>()
+        .map(|s| &s.0)
 }
 
 impl Clone for Box<dyn GameState> {
@@ -324,9 +338,12 @@ where
 
 impl<G> GameState for ErasedState<G>
 where
-    G: Game + Notation + Presentation,
+    G: Game + Notation + Presentation + 'static,
     G::State: Serialize + DeserializeOwned + Send + Sync,
 {
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
     fn kind(&self) -> GameKind {
         G::KIND
     }

@@ -51,7 +51,7 @@ pub mod state_hash;
 
 pub use copy_list::CopyList;
 pub use dealer::{ChanceRng, Dealer};
-pub use erased::{EntryError, Erased, GameRules, GameState, Registry};
+pub use erased::{typed, EntryError, Erased, GameRules, GameState, Registry};
 pub use error::{NotationError, RuleViolation, TurnError};
 pub use features::{DataCoverage, FeatureSchema, Features};
 pub use game::{Action, Game, MoveBuf, ToAct};

@@ -169,12 +169,14 @@ pub struct Entry {
     pub entered_by: Option<EnteredBy>,
 }
 
-/// Who typed an entry in: a seat, its own move, or the person recording the whole table.
-/// Text: the seat number, or `recorder`.
+/// Who typed an entry in: a seat, its own move, the person recording the whole table, or a
+/// bot the service plays for the seat (self-play, or a seat given to a bot by `createGame`).
+/// Text: the seat number, `recorder` or `bot`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum EnteredBy {
     Seat(rules_core::Seat),
     Recorder,
+    Bot,
 }
 
 impl EnteredBy {
@@ -195,6 +197,7 @@ impl std::fmt::Display for EnteredBy {
         match self {
             EnteredBy::Seat(s) => write!(f, "{}", s.0),
             EnteredBy::Recorder => f.write_str("recorder"),
+            EnteredBy::Bot => f.write_str("bot"),
         }
     }
 }
@@ -204,10 +207,11 @@ impl std::str::FromStr for EnteredBy {
     fn from_str(s: &str) -> std::result::Result<Self, String> {
         match s {
             "recorder" => Ok(EnteredBy::Recorder),
+            "bot" => Ok(EnteredBy::Bot),
             _ => s
                 .parse::<u8>()
                 .map(|n| EnteredBy::Seat(rules_core::Seat(n)))
-                .map_err(|_| format!("`{s}`: a seat number or `recorder`")),
+                .map_err(|_| format!("`{s}`: a seat number, `recorder` or `bot`")),
         }
     }
 }

@@ -171,7 +171,9 @@ async fn metrics(State(s): State<Shared>) -> Response {
     .unwrap_or((0, 0));
     (
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
-        s.app.metrics.render(bytes, games, s.responses.weight())
+        s.app
+            .metrics
+            .render(bytes, games, s.responses.weight(), s.app.bots.waiting())
             + &format!(
                 "# HELP ludolog_websockets_open WebSockets open now.\n\
                  # TYPE ludolog_websockets_open gauge\nludolog_websockets_open {}\n",

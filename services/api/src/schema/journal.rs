@@ -74,6 +74,8 @@ async fn note(
     })
     .await?;
     app.hub.publish(game, noted.header.plies);
+    // A takeback carried out may leave a bot to act.
+    app.bots.wake(&noted.header);
     Ok(noted)
 }
 

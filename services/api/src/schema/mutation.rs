@@ -13,11 +13,22 @@ use store::{Append, EnteredBy, NewGame};
 #[derive(async_graphql::SimpleObject)]
 pub struct CreatedGame {
     pub game: Game,
-    /// One secret per seat, in seat order: shown once, stored only hashed.
-    pub seat_tokens: Vec<String>,
+    /// One secret per seat, in seat order: shown once, stored only hashed; null for a seat
+    /// the server plays (`bots`), which no token opens.
+    pub seat_tokens: Vec<Option<String>>,
     /// The recorder's secret, shown once: one person may enter every seat's move with it
     /// (`recordEntry`) and, for a game dealt at the table, every chance entry.
     pub recorder_token: String,
+}
+
+/// A seat the server plays itself.
+#[derive(async_graphql::InputObject)]
+pub struct BotSeat {
+    /// The seat (0 is the first); its name in `players` left empty, or the level itself.
+    pub seat: i64,
+    /// `random`, `greedy`, `mcts:N` (N iterations a move, at most the server's
+    /// `--bot-max-iterations`) or `mcts:N:greedy` (greedy rollouts).
+    pub level: String,
 }
 
 #[derive(async_graphql::SimpleObject)]
@@ -34,17 +45,27 @@ pub struct GameMutation;
 
 #[Object]
 impl GameMutation {
-    /// Creates a game; the store deals it from `seed` (default: random).
+    /// Creates a game; the store deals it from `seed` (default: random). `bots` are seats the
+    /// server plays itself, on threads of its own, each bot deciding from what its seat may
+    /// see; their moves are marked `enteredBy: "bot"` and their seats have no token. Refused,
+    /// writing nothing: an unknown level (`UNKNOWN_BOT`), a budget over the server's most
+    /// (`BOT_BUDGET`), a seat named for a person or given twice (`SEAT_TAKEN`), a server
+    /// that plays no bots (`BOTS_DISABLED`).
+    #[allow(clippy::too_many_arguments)]
     async fn create_game(
         &self,
         ctx: &Context<'_>,
         kind: GameKind,
-        players: Vec<String>,
+        mut players: Vec<String>,
         options: Option<Json<serde_json::Value>>,
         seed: Option<String>,
         #[graphql(default)] dealing: Dealing,
+        #[graphql(default)] bots: Vec<BotSeat>,
     ) -> Result<CreatedGame> {
         let app = app(ctx);
+        let asked: Vec<(i64, String)> = bots.into_iter().map(|b| (b.seat, b.level)).collect();
+        let bot_slots = crate::bots::seat_bots(&app.config.bots, &mut players, &asked)
+            .map_err(ApiError::Bot)?;
         let kind: rules_core::GameKind = kind.into();
         let seed = match (dealing, seed) {
             (Dealing::Table, Some(_)) => return Err(ApiError::BadInput(
@@ -63,11 +84,23 @@ impl GameMutation {
         let options = options
             .map(|o| o.0)
             .unwrap_or_else(|| serde_json::json!({ "players": players.len() }));
-        let tokens = (0..players.len())
-            .map(|_| new_token())
+        // A person's seat gets a token; a bot's slot holds its mark, which no token hashes to.
+        let tokens = bot_slots
+            .iter()
+            .map(|bot| match bot {
+                Some(_) => Ok(None),
+                None => new_token().map(Some),
+            })
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| ApiError::Internal(e.to_string()))?;
-        let hashes = tokens.iter().map(|t| hash_token(t)).collect();
+        let hashes = tokens
+            .iter()
+            .zip(bot_slots)
+            .map(|(token, bot)| match (token, bot) {
+                (Some(t), _) => hash_token(t),
+                (None, mark) => mark.unwrap_or_default(),
+            })
+            .collect();
         let recorder = new_token().map_err(|e| ApiError::Internal(e.to_string()))?;
         let recorder_hash = hash_token(&recorder);
         let (header, _) = blocking(app, move |s| {
@@ -85,6 +118,7 @@ impl GameMutation {
         app.metrics
             .games_created
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        app.bots.wake(&header);
         Ok(CreatedGame {
             game: Game::new(header),
             seat_tokens: tokens,
@@ -260,7 +294,7 @@ async fn enter(
 ) -> Result<PlayResult> {
     let viewer = match by {
         EnteredBy::Seat(s) => Viewer::Seat(s),
-        EnteredBy::Recorder => Viewer::Spectator,
+        EnteredBy::Recorder | EnteredBy::Bot => Viewer::Spectator,
     };
     let appended = blocking(app, move |s| {
         Ok(s.append(Append {
@@ -279,6 +313,7 @@ async fn enter(
             .appends
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         app.hub.publish(id, appended.header.plies);
+        app.bots.wake(&appended.header);
     }
     // The caller sees its own move; dealt entries as the rules let it.
     let first = appended.entries.first().map_or(0, |e| e.ply);

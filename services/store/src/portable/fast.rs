@@ -151,7 +151,7 @@ impl Record {
 impl Entry {
     fn admitted(&self) -> bool {
         // `^([0-9]{1,2}|dealer)$`, `^[^\p{Cc}]+$` (Rust's `is_control` is that category) and
-        // `^([0-9]|recorder)$`; a notation's bytes bound its characters.
+        // `^([0-9]|recorder|bot)$`; a notation's bytes bound its characters.
         let seat = |s: &str, most: usize| {
             (1..=most).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit())
         };
@@ -164,7 +164,7 @@ impl Entry {
             && self
                 .entered_by
                 .as_deref()
-                .is_none_or(|e| seat(e, 1) || e == "recorder")
+                .is_none_or(|e| seat(e, 1) || e == "recorder" || e == "bot")
     }
 
     fn into_entry(self) -> RecordEntry {
@@ -305,7 +305,7 @@ mod tests {
         assert_eq!(e["key"]["minLength"], json!(1));
         assert_eq!(e["key"]["maxLength"], json!(MAX_KEY));
         assert_eq!(e["key"]["pattern"], "^[^\\p{Cc}]+$");
-        assert_eq!(e["entered_by"]["pattern"], "^([0-9]|recorder)$");
+        assert_eq!(e["entered_by"]["pattern"], "^([0-9]|recorder|bot)$");
         assert_eq!(p["annotations"]["maxItems"], json!(MAX_ANNOTATIONS));
         assert_eq!(a["glyph"]["enum"], json!(GLYPHS));
         assert_eq!(a["comment"]["maxLength"], json!(MAX_COMMENT));
