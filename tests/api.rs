@@ -558,8 +558,24 @@ fn samples_load_health_metrics_graphiql_and_introspection() {
         .into_string()
         .unwrap();
     assert!(metrics.contains("ludolog_graphql_requests_total"));
-    // 200 sample games of each of the three games.
-    assert!(metrics.contains("ludolog_store_games 600"), "{metrics}");
+    // Every game of the three sample files (their ids never collide between files).
+    let samples: usize = ["five-tribes", "caledonia", "mombasa"]
+        .iter()
+        .map(|f| {
+            std::fs::read_to_string(format!(
+                "{}/../../data/samples/{f}.ndjson",
+                env!("CARGO_MANIFEST_DIR")
+            ))
+            .unwrap()
+            .lines()
+            .count()
+        })
+        .sum();
+    assert!(samples >= 3 * 50, "{samples} sample games");
+    assert!(
+        metrics.contains(&format!("ludolog_store_games {samples}\n")),
+        "{metrics}"
+    );
     // A browser (asking for HTML) gets GraphiQL; a GET without a query from anything else is
     // a bad request.
     let page = ureq::get(&format!("{}/graphql", server.url))

@@ -17,8 +17,9 @@ fn run(args: &[&str]) -> (bool, String, String) {
     )
 }
 
-/// The arena of these tests: MCTS 40 (greedy rollouts) against random, 8 games, seed 5.
-fn arena() -> (bool, String, String) {
+/// The arena of these tests: MCTS 40 (greedy rollouts) against random, 8 games, seed 5,
+/// `threads` games at a time.
+fn arena(threads: &str) -> (bool, String, String) {
     run(&[
         "arena",
         "--game",
@@ -31,13 +32,15 @@ fn arena() -> (bool, String, String) {
         "8",
         "--seed",
         "5",
+        "--threads",
+        threads,
         "--json",
     ])
 }
 
 #[test]
 fn the_arena_reports_each_bot_and_mcts_beats_random() {
-    let (ok, out, err) = arena();
+    let (ok, out, err) = arena("1");
     assert!(ok, "{err}");
     let r: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(r["games"], 8);
@@ -65,8 +68,8 @@ fn the_arena_reports_each_bot_and_mcts_beats_random() {
         bots[0]["mean_score"].as_f64() > bots[1]["mean_score"].as_f64(),
         "{r}"
     );
-    // The same seed plays the same games.
-    let (_, again, _) = arena();
+    // The same seed plays the same games, however many at a time.
+    let (_, again, _) = arena("2");
     assert_eq!(again, out);
 }
 

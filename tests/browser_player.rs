@@ -8,10 +8,10 @@
 mod common;
 
 use common::browser::{shots, Page, MESSAGE_SHOWN};
-use common::{data, gql, Server};
+use common::{data, gql, urlencode, Server};
 use serde_json::{json, Value};
 
-const PLAYER: &str = "bot-3";
+const PLAYER: &str = "mcts:1000";
 
 /// True once the page has drawn what its first request brought.
 const READY: &str = "document.body?.dataset.ready === 'true'";
@@ -163,9 +163,10 @@ fn a_players_page_shows_their_results_ratings_and_games() {
                 l["href"],
                 json!(format!("/games/{}", l["id"].as_str().unwrap()))
             );
-            assert_eq!(l["me"], json!(1), "{l}");
+            // A bot's name may hold two seats of a 4-player game (three levels rotate).
+            assert!(l["me"].as_u64() >= Some(1), "{l}");
             for o in l["others"].as_array().unwrap() {
-                assert!(o.as_str().unwrap().starts_with("/players/bot-"), "{l}");
+                assert!(o.as_str().unwrap().starts_with("/players/"), "{l}");
             }
             assert!(!l["result"].as_str().unwrap().is_empty());
         }
@@ -211,9 +212,10 @@ fn a_players_page_shows_their_results_ratings_and_games() {
                 "setTimeout(() => document.querySelector('#games-body a.player').click(), 0)",
             );
             page.wait_for(
+                // The page links a name as `encodeURIComponent` writes it (`mcts%3A500`).
                 &format!(
                     "location.pathname === '/players/{}'",
-                    other.as_str().unwrap()
+                    urlencode(other.as_str().unwrap())
                 ),
                 10,
             );

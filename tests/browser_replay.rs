@@ -6,17 +6,32 @@
 mod common;
 
 use common::browser::{shots, Page};
-use common::{data, gql, Server};
-use serde_json::json;
+use common::{data, gql, urlencode, Server};
+use serde_json::{json, Value};
 
+/// The newest finished game of `kind` whose seats all have different names (where two share a
+/// name the page adds the seat's number; `seats_are_named_by_their_players` wants none).
 fn finished(server: &Server, kind: &str) -> (String, u64, Vec<String>) {
     let v = gql(
         server,
         None,
-        "query($k: GameKind) { games(kind: $k, status: FINISHED, first: 1) { edges { node { id plies players } } } }",
+        "query($k: GameKind) { games(kind: $k, status: FINISHED, first: 50) { edges { node { id plies players } } } }",
         json!({ "k": kind }),
     );
-    let n = &data(&v)["games"]["edges"][0]["node"];
+    let distinct = |n: &&&Value| {
+        let p = n["players"].as_array().unwrap();
+        p.iter().collect::<std::collections::HashSet<_>>().len() == p.len()
+    };
+    let nodes: Vec<&Value> = data(&v)["games"]["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| &e["node"])
+        .collect();
+    let n = *nodes
+        .iter()
+        .find(distinct)
+        .expect("a game of distinct names");
     let players = n["players"]
         .as_array()
         .unwrap()
@@ -219,9 +234,10 @@ fn seats_are_named_by_their_players() {
         // The server's words say "Seat 2 …"; the page says the player's name.
         let seat_words = page.eval("[...document.querySelectorAll('#moves .desc, #moves .actor, #current-move, #result')].map((e) => e.textContent).filter((t) => /\\b[Ss]eat \\d/.test(t))");
         assert_eq!(seat_words, json!([]), "{kind}");
-        let named = page.eval(
-            "[...document.querySelectorAll('#moves .desc')].some((e) => /bot-\\d/.test(e.textContent))",
-        );
+        let named = page.eval(&format!(
+            "[...document.querySelectorAll('#moves .desc')].some((e) => e.textContent.startsWith({:?}))",
+            players[0]
+        ));
         assert_eq!(named, json!(true), "{kind}: moves name their players");
         // Each seat's panel is headed by its player's name, the seat's number apart.
         for (s, name) in players.iter().enumerate() {
@@ -241,7 +257,10 @@ fn seats_are_named_by_their_players() {
         let links = page.eval(
             "[...document.querySelectorAll('#game-title a.player')].map((a) => a.getAttribute('href'))",
         );
-        let want: Vec<String> = players.iter().map(|p| format!("/players/{p}")).collect();
+        let want: Vec<String> = players
+            .iter()
+            .map(|p| format!("/players/{}", urlencode(p)))
+            .collect();
         assert_eq!(links, json!(want), "{kind}");
         assert!(page.errors.is_empty(), "{kind}: {:#?}", page.errors);
     }

@@ -7,9 +7,10 @@ use serde_json::{json, Value};
 use std::path::Path;
 use std::process::Command;
 
+/// The random seats' Five Tribes games (test data: 200 games, their figures pinned below).
 const SAMPLE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../../data/samples/five-tribes.ndjson"
+    "/../../tests/data/random-samples/five-tribes.ndjson"
 );
 
 fn run(args: &[&str], data: &Path) -> (bool, String, String) {

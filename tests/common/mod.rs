@@ -41,6 +41,18 @@ pub fn ludolog_ok<S: AsRef<std::ffi::OsStr>>(args: impl IntoIterator<Item = S>) 
     out.stdout
 }
 
+/// The records of a shipped sample file (`data/samples/<file>.ndjson`), each as JSON.
+pub fn sample_records(file: &str) -> Vec<Value> {
+    std::fs::read_to_string(format!(
+        "{}/../../data/samples/{file}.ndjson",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+    .lines()
+    .map(|l| serde_json::from_str(l).unwrap())
+    .collect()
+}
+
 /// A `ludolog serve` process on a free port, killed when dropped.
 pub struct Server {
     pub child: std::process::Child,

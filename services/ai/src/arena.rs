@@ -106,14 +106,19 @@ pub struct ArenaReport {
 }
 
 /// Plays `games` games of `players` seats among `bots` (repeated in turn to fill the seats),
-/// rotating the bots one seat each game; the game seeds follow from `seed`.
+/// rotating the bots one seat each game, `threads` games at a time; the game seeds follow from
+/// `seed`, and the report does not depend on `threads`.
 pub fn arena<G: Game>(
     options: &G::Options,
     players: u8,
     bots: &[BotSpec],
     games: u64,
     seed: u64,
-) -> Result<ArenaReport, ArenaError> {
+    threads: usize,
+) -> Result<ArenaReport, ArenaError>
+where
+    G::Options: Sync,
+{
     if bots.is_empty() {
         return Err(ArenaError::NoBots);
     }
@@ -127,11 +132,14 @@ pub fn arena<G: Game>(
     }
     let mut tally = vec![(0u64, 0f64, 0i64); names.len()];
     let mut winning: Vec<i32> = Vec::new();
-    for g in 0..games {
+    let seats_of =
+        |g: u64| -> Vec<BotSpec> { (0..n).map(|i| lineup[(i + g as usize) % n]).collect() };
+    let outcomes = play_all(games, threads, |g| {
         let game_seed = seed.wrapping_mul(1_000_003).wrapping_add(g);
-        let seats: Vec<BotSpec> = (0..n).map(|i| lineup[(i + g as usize) % n]).collect();
-        let played = play_game::<G>(options, &seats, game_seed, 100_000)?;
-        let o = &played.outcome;
+        play_game::<G>(options, &seats_of(g), game_seed, 100_000).map(|p| p.outcome)
+    })?;
+    for (g, o) in outcomes.iter().enumerate() {
+        let seats = seats_of(g as u64);
         if let Some(best) = o.scores.iter().map(|x| x.total).max() {
             winning.push(best);
         }
@@ -186,6 +194,46 @@ pub fn arena<G: Game>(
         bots,
         median_winning_score,
     })
+}
+
+/// `play(g)` for every game `g` below `games`, `threads` at a time, in the order of `g`.
+fn play_all<T: Send>(
+    games: u64,
+    threads: usize,
+    play: impl Fn(u64) -> Result<T, ArenaError> + Sync,
+) -> Result<Vec<T>, ArenaError> {
+    let next = std::sync::atomic::AtomicU64::new(0);
+    let mut done: Vec<(u64, T)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads.max(1))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let g = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        if g >= games {
+                            return Ok(mine);
+                        }
+                        mine.push((g, play(g)?));
+                    }
+                })
+            })
+            .collect();
+        let mut all = Vec::new();
+        for w in workers {
+            match w.join() {
+                Ok(r) => all.extend(r?),
+                Err(_) => {
+                    return Err(ArenaError::Play {
+                        ply: 0,
+                        what: "an arena thread panicked".into(),
+                    })
+                }
+            }
+        }
+        Ok(all)
+    })?;
+    done.sort_by_key(|(g, _)| *g);
+    Ok(done.into_iter().map(|(_, t)| t).collect())
 }
 
 /// The Wilson score interval (95 %) of `wins` in `n` trials.

@@ -63,9 +63,12 @@ fn a_search_is_a_function_of_its_seed() {
 
 /// MCTS at a small budget against a random seat, two players, seats rotated: with `n` games
 /// a bot no better than random wins `k` or more of them with probability below 0.5 %.
-fn mcts_beats_random<G: Game>(games: u64, need: f64) {
+fn mcts_beats_random<G: Game>(games: u64, need: f64)
+where
+    G::Options: Sync,
+{
     let bots = ["mcts:40:greedy".parse().unwrap(), BotSpec::Random];
-    let r = arena::<G>(&options::<G>(2), 2, &bots, games, 7).unwrap();
+    let r = arena::<G>(&options::<G>(2), 2, &bots, games, 7, 2).unwrap();
     let mcts = &r.bots[0];
     eprintln!("{:?}: {:?}", G::KIND, r.bots);
     assert_eq!(mcts.games, games);

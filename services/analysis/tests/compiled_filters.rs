@@ -10,7 +10,7 @@ use five_tribes::FiveTribes;
 use rules_core::{Erased, Game, Registry};
 use store::{Config, GameLog, Store};
 
-const SAMPLE: &str = include_str!("../../../data/samples/five-tribes.ndjson");
+const SAMPLE: &str = include_str!("../../../tests/data/random-samples/five-tribes.ndjson");
 
 /// A small generator of filters over Five Tribes' features: integers, comparisons, logic,
 /// macros over seats (nested), operations that fail (overflow, division by zero, a seat out

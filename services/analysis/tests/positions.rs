@@ -12,7 +12,7 @@ use std::collections::HashSet;
 use store::{Config, GameLog, Store};
 
 const KEY: [u8; 16] = *b"0123456789abcdef";
-const SAMPLE: &str = include_str!("../../../data/samples/five-tribes.ndjson");
+const SAMPLE: &str = include_str!("../../../tests/data/random-samples/five-tribes.ndjson");
 
 fn store_with(games: usize) -> (tempfile::TempDir, Store, std::sync::Arc<Analysis>) {
     let dir = tempfile::tempdir().unwrap();

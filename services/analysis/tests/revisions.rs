@@ -13,7 +13,7 @@ use store::revision::{plan_correction, Correction};
 use store::{Config, GameId, GameLog, Store};
 
 const KEY: [u8; 16] = *b"0123456789abcdef";
-const SAMPLE: &str = include_str!("../../../data/samples/five-tribes.ndjson");
+const SAMPLE: &str = include_str!("../../../tests/data/random-samples/five-tribes.ndjson");
 const GAMES: usize = 4;
 
 fn open(dir: &std::path::Path) -> Store {

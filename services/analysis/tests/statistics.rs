@@ -309,7 +309,7 @@ fn projections_rebuilt_equal_projections_kept_incrementally() {
     let registry = Registry::new().with(Erased::<five_tribes::FiveTribes>::new());
     let store = Store::open(dir.path(), registry, Config::default()).unwrap();
     let analysis = Analysis::attach(&store, [0; 16]).unwrap();
-    let sample = include_str!("../../../data/samples/five-tribes.ndjson");
+    let sample = include_str!("../../../tests/data/random-samples/five-tribes.ndjson");
     for (i, line) in sample.lines().take(60).enumerate() {
         store.import_line(i as u64 + 1, line).unwrap();
     }

@@ -9,7 +9,7 @@ use rules_core::{
 };
 use scenario_harness::samples::records;
 
-const SAMPLES: &str = include_str!("../../../data/samples/caledonia.ndjson");
+const SAMPLES: &str = include_str!("../../../tests/data/random-samples/caledonia.ndjson");
 
 /// (sample, ply, the entry, as a spectator reads it).
 const PINNED: &[(usize, usize, &str, &str)] = &[

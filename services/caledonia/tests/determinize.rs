@@ -1,7 +1,7 @@
 //! `Game::determinize` for Clans of Caledonia. The secrets (Ruling C11): a pending
 //! building-bonus draw, seen by its drawer only, dealt again for everyone else from itself and
 //! the unseen contracts; the pile's contents, hidden from every viewer alike (the omniscient
-//! one too), kept. Over every position of the committed samples, for every viewer:
+//! one too), kept. Over every position of the random samples kept as test data, for every viewer:
 //! - the generic properties (`rules_core::determinize::check_at`: the same view, seats to act
 //!   and own moves, the state itself for a viewer who sees all the omniscient viewer does, a
 //!   changed state plays on);
@@ -19,7 +19,7 @@ use rules_core::{Action, Actor, Dealer, Game, Notation, Seat, Viewer};
 use scenario_harness::samples::records;
 use std::time::Instant;
 
-const SAMPLES: &str = include_str!("../../../data/samples/caledonia.ndjson");
+const SAMPLES: &str = include_str!("../../../tests/data/random-samples/caledonia.ndjson");
 
 /// Plies a playout from a sampled state may take to the end: a random game of four players
 /// takes well under this.

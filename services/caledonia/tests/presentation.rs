@@ -20,7 +20,7 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use support::hexes_in_play;
 
-const SAMPLES: &str = include_str!("../../../data/samples/caledonia.ndjson");
+const SAMPLES: &str = include_str!("../../../tests/data/random-samples/caledonia.ndjson");
 
 #[test]
 fn layouts_validate_and_hold_both_sides_of_every_module() {

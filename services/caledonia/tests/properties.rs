@@ -133,8 +133,9 @@ fn legal_iff_accepted_and_refusals_change_nothing() {
 #[test]
 fn old_rules_keep_the_contract_over_the_samples() {
     use rules_core::Actor;
-    let all =
-        scenario_harness::samples::records(include_str!("../../../data/samples/caledonia.ndjson"));
+    let all = scenario_harness::samples::records(include_str!(
+        "../../../tests/data/random-samples/caledonia.ndjson"
+    ));
     let mut r = Dealer::new(98, 0);
     let mut checked = 0u64;
     for (i, rec) in all.iter().enumerate().step_by(25) {

@@ -2,7 +2,7 @@
 //! data it was recorded with (`Game::rules_versions`, `Game::data_versions`), so a correction
 //! never changes an old game.
 //!
-//! The committed samples (`data/samples/caledonia.ndjson`) were recorded under
+//! The random samples kept as test data (`tests/data/random-samples/caledonia.ndjson`) were recorded under
 //! `clans-of-caledonia/2` and data version `dbffe44d9273be93` (now archived: issue 13 marked
 //! what the rules text states and added the solo board and the static-imports value). They
 //! replay under both to their recorded end and outcomes; under the current rules (`.../4`)
@@ -17,7 +17,7 @@ use caledonia::Caledonia;
 use rules_core::{Actor, Erased, Game, GameRules, GameState, Seat, ToAct};
 use scenario_harness::samples::{fingerprint, records, replay, result_line, Record};
 
-const SAMPLES: &str = include_str!("../../../data/samples/caledonia.ndjson");
+const SAMPLES: &str = include_str!("../../../tests/data/random-samples/caledonia.ndjson");
 /// The rules and data versions the samples were recorded under.
 const RECORDED: &str = "clans-of-caledonia/2";
 const RECORDED_DATA: &str = "dbffe44d9273be93";

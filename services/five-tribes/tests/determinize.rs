@@ -1,5 +1,5 @@
-//! `Game::determinize` over every position of the committed sample games
-//! (`data/samples/five-tribes.ndjson`), for every viewer: each seat, a spectator and the
+//! `Game::determinize` over every position of the random sample games kept as test data
+//! (`tests/data/random-samples/five-tribes.ndjson`), for every viewer: each seat, a spectator and the
 //! omniscient viewer.
 //!
 //! - the generic properties (`rules_core::determinize::check_at`: the same view, the same seats
@@ -19,7 +19,7 @@ use five_tribes::{Chance, FiveTribes, Move, Options, State};
 use rules_core::determinize::check_at;
 use rules_core::{Action, Actor, Dealer, Game, Notation, Seat, Viewer};
 
-const SAMPLES: &str = include_str!("../../../data/samples/five-tribes.ndjson");
+const SAMPLES: &str = include_str!("../../../tests/data/random-samples/five-tribes.ndjson");
 /// A playout from a changed state ends well within this (sample games run a few hundred plies).
 const MAX_PLIES: u32 = 20_000;
 

@@ -316,14 +316,14 @@ fn a_draw_of_the_wrong_size_is_the_draws_rule_however_long() {
 }
 
 /// Importing a seeded record stores each entry's canonical text and checks each chance entry
-/// against what the seed deals (`store::portable`): the committed samples, whose deals and
+/// against what the seed deals (`store::portable`): the random samples kept as test data, whose deals and
 /// Anun-Nak draws were written in draw order before issue 37, still agree, because the dealer
 /// writes the canonical text the parser now gives them.
 #[test]
 fn seeded_samples_still_agree_with_what_their_seed_deals() {
     let rules = Erased::<FiveTribes>::new();
     let mut dealt = 0;
-    for line in include_str!("../../../data/samples/five-tribes.ndjson").lines() {
+    for line in include_str!("../../../tests/data/random-samples/five-tribes.ndjson").lines() {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
         let seed = v["seed"].as_u64().expect("a seeded sample");
         let mut s = rules

@@ -10,7 +10,7 @@ use rules_core::{Actor, Game, Notation, Presentation, Seat, ToAct, Viewer};
 use scenario_harness::samples::{records, Record};
 use serde_json::Value;
 
-const SAMPLES: &str = include_str!("../../../data/samples/five-tribes.ndjson");
+const SAMPLES: &str = include_str!("../../../tests/data/random-samples/five-tribes.ndjson");
 const RESOURCES: &str = include_str!("../../../data/five-tribes/resources.json");
 
 /// Replays `r` under its recorded rules, calling `f` with each position and the entry played

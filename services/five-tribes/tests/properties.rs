@@ -127,7 +127,7 @@ fn positions(seed: u64) -> (u8, Vec<Action<Move, five_tribes::Chance>>) {
 fn old_rules_keep_the_contract_over_the_samples() {
     use rules_core::Actor;
     let all = scenario_harness::samples::records(include_str!(
-        "../../../data/samples/five-tribes.ndjson"
+        "../../../tests/data/random-samples/five-tribes.ndjson"
     ));
     let mut r = Dealer::new(98, 0);
     let mut checked = 0u64;

@@ -1,7 +1,7 @@
 //! Rules versions: a stored game replays under the rules version it was recorded with
 //! (`Game::rules_versions`), so a rules correction never changes an old game.
 //!
-//! The committed samples (`data/samples/five-tribes.ndjson`) were recorded under
+//! The random samples kept as test data (`tests/data/random-samples/five-tribes.ndjson`) were recorded under
 //! `five-tribes/1`, which also sold merchandise before the meeple move. They replay under it
 //! to their recorded end and outcomes; under the current rules (`five-tribes/2`: the sale is
 //! the turn's last step) the games that sold early are refused.
@@ -11,7 +11,7 @@ use five_tribes::FiveTribes;
 use rules_core::{Erased, Game, GameRules, GameState, ToAct};
 use scenario_harness::samples::{fingerprint, records, replay, result_line, Record};
 
-const SAMPLES: &str = include_str!("../../../data/samples/five-tribes.ndjson");
+const SAMPLES: &str = include_str!("../../../tests/data/random-samples/five-tribes.ndjson");
 /// The rules version the samples were recorded under.
 const RECORDED: &str = "five-tribes/1";
 /// `fingerprint` of the samples' outcomes, computed under `five-tribes/1` before rules 2

@@ -5,7 +5,7 @@
 use crate::storecmd;
 use ai::{ArenaReport, BotSpec};
 use anyhow::{anyhow, bail, Result};
-use chrono::{DateTime, Duration, Utc};
+use chrono::Duration;
 use five_tribes::FiveTribes;
 use rules_core::{Actor, Game, GameKind, Notation, ToAct};
 use std::path::Path;
@@ -19,21 +19,34 @@ pub fn arena(
     bots: &[BotSpec],
     games: u64,
     seed: u64,
+    threads: u16,
 ) -> Result<ArenaReport> {
-    fn run<G: Game>(players: u8, bots: &[BotSpec], games: u64, seed: u64) -> Result<ArenaReport> {
-        Ok(ai::arena::<G>(
-            &crate::games::options::<G>(players)?,
-            players,
-            bots,
-            games,
-            seed,
-        )?)
-    }
-    match kind {
-        GameKind::FiveTribes => run::<FiveTribes>(players, bots, games, seed),
-        GameKind::ClansOfCaledonia => run::<caledonia::Caledonia>(players, bots, games, seed),
-        GameKind::Mombasa => run::<mombasa::Mombasa>(players, bots, games, seed),
-    }
+    let run = match kind {
+        GameKind::FiveTribes => run_arena::<FiveTribes>,
+        GameKind::ClansOfCaledonia => run_arena::<caledonia::Caledonia>,
+        GameKind::Mombasa => run_arena::<mombasa::Mombasa>,
+    };
+    run(players, bots, games, seed, usize::from(threads))
+}
+
+fn run_arena<G: Game>(
+    players: u8,
+    bots: &[BotSpec],
+    games: u64,
+    seed: u64,
+    threads: usize,
+) -> Result<ArenaReport>
+where
+    G::Options: Sync,
+{
+    Ok(ai::arena::<G>(
+        &crate::games::options::<G>(players)?,
+        players,
+        bots,
+        games,
+        seed,
+        threads,
+    )?)
 }
 
 /// Plays `games` games of `kind` among `bots` (in turn through the seats, rotated a seat each
@@ -91,14 +104,13 @@ fn selfplay_one<G: Game + Notation>(
     seed: u64,
     g: u64,
 ) -> Result<u32> {
-    let base: DateTime<Utc> = DateTime::from_timestamp(1_767_225_600, 0).unwrap_or_default(); // 2026-01-01
     let game_seed = seed.wrapping_mul(1_000_003).wrapping_add(g);
     let players = counts[g as usize % counts.len()];
     let n = usize::from(players);
     let seats: Vec<BotSpec> = (0..n)
         .map(|i| bots[(i + g as usize) % bots.len()])
         .collect();
-    let start = base + Duration::hours(g as i64);
+    let start = storecmd::game_start(G::KIND, g);
     let (h, dealt) = store.create(NewGame {
         kind: G::KIND,
         players: seats.iter().map(|b| b.to_string()).collect(),
@@ -123,6 +135,9 @@ fn selfplay_one<G: Game + Notation>(
     follow(&mut s, &dealt)?;
     let mut plies = h.plies;
     while let ToAct::Seat(seat) = G::to_act(&s) {
+        if plies >= api::bots::pool::MAX_PLIES {
+            bail!("game {g}: no end after {plies} entries (a cycle the rules allow?)");
+        }
         let bot = seats[usize::from(seat.0)];
         let m = bot
             .choose::<G>(&s, seat, ai::arena::decision_seed(game_seed, plies, seat))

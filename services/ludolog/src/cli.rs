@@ -108,6 +108,9 @@ pub enum Command {
         /// Seed of the run: each game is dealt from a seed that follows from it.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Games played at once (1 to 64); the result does not depend on it.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+        threads: u16,
         /// Print one JSON object (`games`, `players`, `median_winning_score`, `bots`: a list of
         /// `{bot, games, wins, win_rate, low, high, mean_score}`) instead of text.
         #[arg(long)]

@@ -175,9 +175,10 @@ fn main() -> Result<()> {
             bots,
             games,
             seed,
+            threads,
             json,
         } => {
-            let r = bots::arena(game, players, &bots, games, seed)?;
+            let r = bots::arena(game, players, &bots, games, seed, threads)?;
             if json {
                 print_json(&r)?;
             } else {

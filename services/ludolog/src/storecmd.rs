@@ -447,6 +447,15 @@ pub fn rebuild(store: &Store, analysis: &analysis::Analysis) -> Result<store::Re
     Ok(r)
 }
 
+/// When game `g` of a made-up run of `kind` starts (`sample`, `selfplay`): hourly from
+/// 2026-01-01, each kind on its own minute, so that ids (made from the creation time) never
+/// collide between the sample files of different games.
+pub fn game_start(kind: GameKind, g: u64) -> DateTime<Utc> {
+    let base: DateTime<Utc> = DateTime::from_timestamp(1_767_225_600, 0).unwrap_or_default();
+    let kind_offset = GameKind::ALL.iter().position(|k| *k == kind).unwrap_or(0) as i64;
+    base + Duration::hours(g as i64) + Duration::minutes(17 * kind_offset)
+}
+
 /// Plays `games` random games through `store`, deterministically: seeds, choices and
 /// timestamps all follow from `seed`.
 pub fn play_random_games(
@@ -459,16 +468,12 @@ pub fn play_random_games(
     if counts.is_empty() {
         bail!("give at least one player count");
     }
-    let base: DateTime<Utc> = DateTime::from_timestamp(1_767_225_600, 0).unwrap_or_default(); // 2026-01-01
     let mut ids = Vec::new();
     let pb = bar(games, "games");
     for g in 0..games {
         let game_seed = seed.wrapping_mul(1_000_003).wrapping_add(g);
         let players = counts[g as usize % counts.len()];
-        // Hourly games; each kind on its own minute so that ids (made from the creation time)
-        // never collide between the sample files of different games.
-        let kind_offset = GameKind::ALL.iter().position(|k| *k == kind).unwrap_or(0) as i64;
-        let start = base + Duration::hours(g as i64) + Duration::minutes(17 * kind_offset);
+        let start = game_start(kind, g);
         let names = (0..players)
             .map(|i| format!("bot-{}", (g as usize + i as usize) % 7))
             .collect();

@@ -1,7 +1,7 @@
 //! Data versions: a game replays under the component data it was recorded with, after the data
 //! has been corrected (`data/mombasa/archive/`, `data/mombasa/SOURCES.md`).
 //!
-//! - The committed samples (`data/samples/mombasa.ndjson`, recorded under data version
+//! - The random samples kept as test data (`tests/data/random-samples/mombasa.ndjson`, recorded under data version
 //!   `218af102b689d316`, now archived, and rules version `mombasa/1`) still import and replay
 //!   to their recorded end with the outcomes they had, though `data_hash()` is now that of the
 //!   corrected files; replayed under the corrected data instead (same rules), some of them play
@@ -17,7 +17,7 @@ use scenario_harness::samples::{fingerprint, records, result_line, Record};
 
 /// The data version the samples were recorded with, before the correction.
 const ARCHIVED: &str = "218af102b689d316";
-const SAMPLES: &str = include_str!("../../../data/samples/mombasa.ndjson");
+const SAMPLES: &str = include_str!("../../../tests/data/random-samples/mombasa.ndjson");
 
 /// Replays a record under its recorded rules version and the data version `data_hash`: the
 /// final state, or the ply refused.

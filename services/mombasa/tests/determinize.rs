@@ -1,5 +1,5 @@
 //! `Game::determinize` for Mombasa (`src/determinize.rs`) at every position of every sample
-//! game (`data/samples/mombasa.ndjson`, 200 games of 2 to 4 players, 38 052 positions), for
+//! game (`tests/data/random-samples/mombasa.ndjson`, 200 games of 2 to 4 players, 38 052 positions), for
 //! every viewer (each seat, a spectator, the omniscient viewer):
 //! - `rules_core::determinize::check_at` holds at two seeds (the viewer is shown the same,
 //!   the same seats act, its own moves are the same, the state is unchanged for a viewer who

@@ -100,8 +100,9 @@ fn listed_iff_accepted_and_refusals_change_nothing() {
 #[test]
 fn old_rules_keep_the_contract_over_the_samples() {
     use rules_core::Actor;
-    let all =
-        scenario_harness::samples::records(include_str!("../../../data/samples/mombasa.ndjson"));
+    let all = scenario_harness::samples::records(include_str!(
+        "../../../tests/data/random-samples/mombasa.ndjson"
+    ));
     let mut checked = 0;
     for (i, rec) in all.iter().enumerate().step_by(40) {
         let log: Vec<Action<Move, Chance>> = rec

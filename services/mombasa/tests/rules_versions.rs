@@ -1,7 +1,7 @@
 //! Rules versions: a stored game replays under the rules version it was recorded with
 //! (`Game::rules_versions`), so a rules correction never changes an old game.
 //!
-//! The committed samples (`data/samples/mombasa.ndjson`) were recorded under `mombasa/1` (and
+//! The random samples kept as test data (`tests/data/random-samples/mombasa.ndjson`) were recorded under `mombasa/1` (and
 //! the archived data `218af102b689d316`). They replay under it to their recorded end and
 //! outcomes; under the current rules (`mombasa/3`; since `mombasa/2` a drawn first player,
 //! books replaced at once, ...) their logs are refused, since those rules ask for entries the
@@ -16,7 +16,7 @@ use mombasa::Options;
 use rules_core::{Actor, Dealer, Erased, Game, GameRules, GameState, Notation, Ply, ToAct};
 use scenario_harness::samples::{fingerprint, records, replay, result_line, Record};
 
-const SAMPLES: &str = include_str!("../../../data/samples/mombasa.ndjson");
+const SAMPLES: &str = include_str!("../../../tests/data/random-samples/mombasa.ndjson");
 /// The rules version the samples were recorded under.
 const RECORDED: &str = "mombasa/1";
 /// `fingerprint` of the samples' outcomes as recorded (the same number pins them in

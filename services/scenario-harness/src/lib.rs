@@ -11,7 +11,7 @@
 //! # Layout
 //! - [`Scenario`]: what the harness needs to know of a game's scenario type.
 //! - [`run_dir`]: the loop and its checks; [`Report`]: what ran and what failed.
-//! - [`samples`]: recorded games (the committed samples) replayed under the versions they
+//! - [`samples`]: recorded games (the random samples kept as test data) replayed under the versions they
 //!   were recorded with, and their outcomes as one fingerprint.
 
 pub mod samples;

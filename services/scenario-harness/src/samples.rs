@@ -1,5 +1,6 @@
-//! Recorded games, for the tests that keep old games replaying: the committed sample records
-//! (`data/samples/<game>.ndjson`, one game record a line, `schema/game-record.schema.json`)
+//! Recorded games, for the tests that keep old games replaying: the random sample records kept
+//! as test data (`tests/data/random-samples/<game>.ndjson`, one game record a line,
+//! `schema/game-record.schema.json`)
 //! read into plain values, replayed entry by entry from a state the caller makes (under the
 //! rules and data versions it chooses), and their outcomes summed up into one fingerprint.
 //!

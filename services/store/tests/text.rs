@@ -13,7 +13,7 @@ fn registry() -> rules_core::Registry {
 
 /// The first sample Five Tribes game: a record the store wrote.
 fn sample() -> GameRecord {
-    let line = include_str!("../../../data/samples/five-tribes.ndjson")
+    let line = include_str!("../../../tests/data/random-samples/five-tribes.ndjson")
         .lines()
         .next()
         .unwrap();

@@ -22,6 +22,11 @@ use store::{Append, EnteredBy, GameId, Header, Status, StoreError};
 /// The most moves one wake plays before the game goes back in the queue behind the others.
 const MOVES_PER_TURN: usize = 64;
 
+/// A game this long is not played by bots any more. No game of these rules comes near it
+/// (the longest sample is under 500 entries); it stops a rules defect that lets a game cycle
+/// (Mombasa's `expand`/`cancel`, found by self-play) from running a bot forever.
+pub const MAX_PLIES: u32 = 5_000;
+
 #[derive(Default)]
 struct Queue {
     state: Mutex<Waiting>,
@@ -139,6 +144,12 @@ fn play(app: &App, players: &ai::Players, id: GameId) -> Result<bool, ApiError> 
         let bots = bot_seats(&h);
         if h.status != Status::Active || bots.is_empty() {
             return Ok(false);
+        }
+        if h.plies >= MAX_PLIES {
+            return Err(ApiError::LimitExceeded(format!(
+                "the game has {} entries; bots stop at {MAX_PLIES}",
+                h.plies
+            )));
         }
         let state = app.store.state_at(id, h.plies)?;
         let acting = state.seats_to_act();

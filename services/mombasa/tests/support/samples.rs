@@ -1,4 +1,4 @@
-//! The committed sample games (`data/samples/mombasa.ndjson`) replayed as typed states and
+//! The random sample games kept as test data (`tests/data/random-samples/mombasa.ndjson`) replayed as typed states and
 //! actions, under the rules and data versions each was recorded with (as
 //! `tests/data_versions.rs` and `tests/rules_versions.rs` replay them), for the tests that
 //! look at every position or every entry.
@@ -7,7 +7,7 @@ use mombasa::{Chance, Mombasa, Move, Options, State};
 use rules_core::{Actor, Game, Notation, Seat};
 use scenario_harness::samples::records;
 
-pub const SAMPLES: &str = include_str!("../../../../data/samples/mombasa.ndjson");
+pub const SAMPLES: &str = include_str!("../../../../tests/data/random-samples/mombasa.ndjson");
 
 /// One entry of a sample game, parsed.
 pub enum Entry {
