@@ -31,27 +31,15 @@ fn game(server: &Server, id: &str) -> Value {
 
 /// Every entry of a game: (actor, enteredBy).
 fn entered(server: &Server, id: &str) -> Vec<(String, Option<String>)> {
-    let mut out = Vec::new();
-    let mut after: Option<String> = None;
-    loop {
-        let v = gql(
-            server,
-            None,
-            "query($id: ID!, $a: String) { game(id: $id) { moves(first: 100, after: $a) { edges { cursor node { actor enteredBy } } pageInfo { hasNextPage } } } }",
-            json!({ "id": id, "a": after }),
-        );
-        let m = &data(&v)["game"]["moves"];
-        for e in m["edges"].as_array().unwrap() {
-            out.push((
-                e["node"]["actor"].as_str().unwrap().to_string(),
-                e["node"]["enteredBy"].as_str().map(str::to_string),
-            ));
-            after = Some(e["cursor"].as_str().unwrap().to_string());
-        }
-        if !m["pageInfo"]["hasNextPage"].as_bool().unwrap() {
-            return out;
-        }
-    }
+    stored_nodes(server, id, "actor enteredBy")
+        .into_iter()
+        .map(|n| {
+            (
+                n["actor"].as_str().unwrap().to_string(),
+                n["enteredBy"].as_str().map(str::to_string),
+            )
+        })
+        .collect()
 }
 
 /// Games being played (the samples a fresh server loads are finished).

@@ -221,22 +221,28 @@ pub fn stored_moves(server: &Server, id: &str) -> Vec<(u64, String)> {
 
 /// The entries of a game as stored: (ply, actor, move) in order, page by page.
 pub fn stored_entries(server: &Server, id: &str) -> Vec<(u64, String, String)> {
+    stored_nodes(server, id, "ply actor move")
+        .into_iter()
+        .map(|n| {
+            (
+                n["ply"].as_u64().unwrap(),
+                n["actor"].as_str().unwrap().to_string(),
+                n["move"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// Every `Move` of a game with the `fields` selected, in order, page by page.
+pub fn stored_nodes(server: &Server, id: &str, fields: &str) -> Vec<Value> {
     let mut out = Vec::new();
     let mut after: Option<String> = None;
+    let query = format!("query($id: ID!, $a: String) {{ game(id: $id) {{ moves(first: 100, after: $a) {{ edges {{ cursor node {{ {fields} }} }} pageInfo {{ hasNextPage }} }} }} }}");
     loop {
-        let v = gql(
-            server,
-            None,
-            "query($id: ID!, $a: String) { game(id: $id) { moves(first: 100, after: $a) { edges { cursor node { ply actor move } } pageInfo { hasNextPage } } } }",
-            json!({ "id": id, "a": after }),
-        );
+        let v = gql(server, None, &query, json!({ "id": id, "a": after }));
         let m = &data(&v)["game"]["moves"];
         for e in m["edges"].as_array().unwrap() {
-            out.push((
-                e["node"]["ply"].as_u64().unwrap(),
-                e["node"]["actor"].as_str().unwrap().to_string(),
-                e["node"]["move"].as_str().unwrap().to_string(),
-            ));
+            out.push(e["node"].clone());
             after = Some(e["cursor"].as_str().unwrap().to_string());
         }
         if !m["pageInfo"]["hasNextPage"].as_bool().unwrap() {
