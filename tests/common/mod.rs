@@ -188,7 +188,17 @@ pub fn play_first(
     let Some(seat) = v["data"]["game"]["position"]["seatsToAct"][0].as_u64() else {
         return Ok(None);
     };
-    let token = &tokens[seat as usize];
+    Ok(play_first_as(server, id, &tokens[seat as usize], plies)?.map(|m| (plies + 1, m)))
+}
+
+/// Plays the first legal move the seat of `token` has, at `plies`: `Ok(Some(move))` when
+/// acknowledged, `Ok(None)` when the seat has no move, `Err(code)` when the server refused.
+pub fn play_first_as(
+    server: &Server,
+    id: &str,
+    token: &str,
+    plies: u64,
+) -> Result<Option<String>, String> {
     let v = gql(
         server,
         Some(token),
@@ -208,7 +218,7 @@ pub fn play_first(
     if v.get("errors").is_some() {
         return Err(code(&v));
     }
-    Ok(Some((plies + 1, m)))
+    Ok(Some(m))
 }
 
 /// The moves of a game as stored: (ply, move) in order.
