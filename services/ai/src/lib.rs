@@ -15,7 +15,8 @@
 //! - [`mcts`]: the search (single-observer ISMCTS with availability counts and progressive
 //!   widening for long move lists).
 //! - [`policy`]: rollout policies — uniform random, and greedy (prefers what scores now).
-//! - [`reward`]: an outcome as a reward per seat (wins shared, a little for the score).
+//! - [`reward`]: an outcome as a reward per seat (wins shared, a little for the score; a solo
+//!   game's score placed among those the search has seen).
 //! - [`arena`]: games between bots, seats rotated; per bot, wins with a Wilson interval.
 //! - [`erased`]: [`Players`], bots for code holding games as trait objects (the service).
 

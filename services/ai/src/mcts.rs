@@ -20,7 +20,7 @@
 //! Everything random comes from a stream of the seed per iteration: a search is a function of
 //! the position, the seat, the configuration and the seed.
 use crate::policy::Rollout;
-use crate::reward::rewards;
+use crate::reward::{rewards, Scale};
 use rules_core::{ChanceRng, Dealer, Game, MoveBuf, Seat, ToAct, Viewer};
 use rustc_hash::FxHashMap;
 
@@ -107,6 +107,7 @@ pub fn search<G: Game>(
     let mut stats = SearchStats::default();
     let mut list = G::MoveList::default();
     let mut path: Vec<u32> = Vec::with_capacity(64);
+    let mut scale = Scale::default();
     for i in 0..cfg.iterations {
         let mut rng = Dealer::new(seed, u64::from(i));
         let mut st = G::determinize(s, Viewer::Seat(me), &mut rng);
@@ -195,7 +196,7 @@ pub fn search<G: Game>(
             depth += 1;
         }
         // Playout and backup.
-        let (r, plies) = playout::<G>(st, cfg, players, &mut rng);
+        let (r, plies) = playout::<G>(st, cfg, players, &mut scale, &mut rng);
         stats.rollout_plies += u64::from(plies);
         for &p in &path {
             let n = &mut nodes[p as usize];
@@ -241,6 +242,7 @@ fn playout<G: Game>(
     mut st: G::State,
     cfg: &SearchConfig,
     players: usize,
+    scale: &mut Scale,
     rng: &mut dyn ChanceRng,
 ) -> (Vec<f64>, u32) {
     let mut list = G::MoveList::default();
@@ -272,5 +274,5 @@ fn playout<G: Game>(
     }
     let outcome =
         G::outcome(&st).unwrap_or_else(|| rules_core::Outcome::from_scores(G::scores(&st)));
-    (rewards(&outcome, players), plies)
+    (rewards(&outcome, players, scale), plies)
 }

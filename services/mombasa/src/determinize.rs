@@ -68,11 +68,11 @@ impl State {
         if matches!(self.phase, Phase::Planning | Phase::Reveal) {
             t.resample_plans(viewer, rng);
         }
-        if let Some(mut u) = t.undo.take() {
-            for (q, p) in u.seats.iter_mut().zip(&t.seats) {
-                q.dealt = p.dealt;
+        let dealt: Vec<_> = t.seats.iter().map(|p| p.dealt).collect();
+        if let Some(u) = t.undo.kept_mut() {
+            for (q, d) in u.seats.iter_mut().zip(dealt) {
+                q.dealt = d;
             }
-            t.undo = Some(u);
         }
         t
     }

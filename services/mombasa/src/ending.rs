@@ -50,6 +50,8 @@ impl State {
     pub(crate) fn finish_action(&mut self) {
         self.stage = Stage::Top;
         self.drop_undo();
+        // The turn passes: a spent cancel (rules 4) is the ending turn's.
+        self.undo = crate::undo::Undo::None;
         let n = self.players;
         let next = (1..=n)
             .map(|i| (self.turn + i) % n)

@@ -39,6 +39,7 @@ rules_core::rule_set! {
     BonusPounds = "bonus.pounds": "not enough pounds for the fee and the card's purchase price",
     EndPile = "end.pile": "take exactly one rest pile of an open slot, a non-empty one when there is one",
     CancelCommitted = "action.cancel-committed": "the action has drawn a book from the supply: it can no longer be taken back",
+    CancelUsed = "action.cancel-used": "an action was already cancelled this turn: the one begun after it cannot be taken back",
     DealDisplay = "chance.deal": "the display is not 12 cards the deck still holds, in the deck's letter order",
     DealFirst = "chance.deal": "the first player is drawn only when the options say so, and is one of the seats",
     DealBooks = "chance.deal": "the bookkeeping tiles dealt are not the ones the box holds for this setup",

@@ -5,12 +5,15 @@
 //! action began is kept (`State::undo`) until the action ends, and `cancel` restores it, so
 //! a step refused halfway never leaves a half-done action the seat cannot take back. Once
 //! the action reveals something (a book drawn to refill the display) it can no longer be
-//! cancelled; what is left then (spending bookkeeping points) always has a legal move.
+//! cancelled; what is left then (spending bookkeeping points) always has a legal move. Rules 4
+//! allow one cancel a turn: the action begun after it keeps no position, so no seat can begin
+//! and cancel actions forever.
 
 use crate::error::Rule;
 use crate::ids::NONE;
 use crate::moves::Move;
 use crate::state::{Phase, Rules, Stage, State};
+use crate::undo::Undo;
 use rules_core::{Seat, ToAct};
 
 impl State {
@@ -102,8 +105,9 @@ impl State {
             (Phase::Actions, stage, Move::Cancel) if stage != Stage::Top => {
                 match (self.rules, &self.undo) {
                     (Rules::V1, _) => Err(Rule::WrongStep),
-                    (_, None) => Err(Rule::CancelCommitted),
-                    (_, Some(_)) => Ok(()),
+                    (_, Undo::None) => Err(Rule::CancelCommitted),
+                    (_, Undo::Spent) => Err(Rule::CancelUsed),
+                    (_, Undo::Kept(_)) => Ok(()),
                 }
             }
             _ => Err(Rule::WrongStep),
@@ -145,10 +149,12 @@ impl State {
             Move::Bonus { space, .. } => self.bonus_ends_at_once(space),
             _ => false,
         };
+        // Rules 4: after a cancel, the turn's next action keeps nothing (one cancel a turn).
         let before = (self.rules >= Rules::V2
             && self.phase == Phase::Actions
             && self.stage == Stage::Top
-            && !at_once)
+            && !at_once
+            && self.undo != Undo::Spent)
             .then(|| self.keep());
         self.apply_move(seat, m);
         let unfinished =
@@ -156,7 +162,7 @@ impl State {
         debug_assert!(!(at_once && unfinished), "{m:?} left its action unfinished");
         if let Some(b) = before {
             if unfinished {
-                self.undo = Some(b);
+                self.undo = Undo::Kept(b);
             } else {
                 self.recycle(b);
             }

@@ -151,7 +151,8 @@ impl Game for Mombasa {
         Self::new_game_versioned(o, Self::RULES_VERSION, data_hash)
     }
 
-    /// `mombasa/3` (issue 37), then `mombasa/2` (issue 13), then `mombasa/1`.
+    /// `mombasa/4` (issue 39), then `mombasa/3` (issue 37), then `mombasa/2` (issue 13), then
+    /// `mombasa/1`.
     fn rules_versions() -> Vec<&'static str> {
         state::Rules::ALL.iter().map(|r| r.name()).collect()
     }

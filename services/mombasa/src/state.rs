@@ -5,6 +5,7 @@ use crate::data::{self, Card, Components};
 use crate::ids::{CardId, Company, DECK_CARDS, MAX_SEATS, NONE, OWN_CARDS, SLOTS};
 use crate::track::Track;
 use crate::undo::Spare;
+pub use crate::undo::Undo;
 use rules_core::Kept;
 use serde::{Deserialize, Serialize};
 
@@ -61,13 +62,16 @@ pub enum Rules {
     /// markers of setup step 11: ruling M15); a bonus tile another seat holds cannot be won
     /// (ruling M16: its majority space pays its steps alone).
     V3,
+    /// `mombasa/4` (issue 39): one `cancel` a turn (ruling MB18): an action begun after a
+    /// cancel cannot be cancelled, so no seat can begin and take back actions forever.
+    V4,
 }
 
 impl Rules {
     /// The version new games are created under.
-    pub const CURRENT: Rules = Rules::V3;
+    pub const CURRENT: Rules = Rules::V4;
     /// Every version this build replays, the current one first.
-    pub const ALL: [Rules; 3] = [Rules::V3, Rules::V2, Rules::V1];
+    pub const ALL: [Rules; 4] = [Rules::V4, Rules::V3, Rules::V2, Rules::V1];
 
     /// The version's name, as stored with a game.
     pub const fn name(self) -> &'static str {
@@ -75,6 +79,7 @@ impl Rules {
             Rules::V1 => "mombasa/1",
             Rules::V2 => "mombasa/2",
             Rules::V3 => "mombasa/3",
+            Rules::V4 => "mombasa/4",
         }
     }
 
@@ -285,9 +290,10 @@ pub struct State {
     /// that replaces it from the same pile ([`NONE`]: none).
     pub book_refill: u8,
     /// Rules 2: the position before the unfinished action of the seat to act began, which
-    /// `cancel` restores; `None` between actions and once the action has drawn from a pile
-    /// (what was revealed cannot be taken back).
-    pub undo: Option<Box<State>>,
+    /// `cancel` restores ([`Undo`]); nothing between actions and once the action has drawn
+    /// from a pile (what was revealed cannot be taken back); rules 4: spent once a cancel was
+    /// used this turn.
+    pub undo: Undo,
     /// The box of the last kept position, for the next one ([`crate::undo`]): not part of
     /// the position.
     #[serde(skip)]
@@ -355,7 +361,7 @@ impl State {
             options: options.clone(),
             rules,
             book_refill: NONE,
-            undo: None,
+            undo: Undo::None,
             spare: Spare::default(),
             data: hash,
             components: Kept(c),

@@ -1,5 +1,5 @@
 //! Rules 2's `cancel`: the position an unfinished action began from ([`State::undo`]), and
-//! the box it is kept in.
+//! the box it is kept in; rules 4's one cancel a turn ([`Undo::Spent`]).
 //!
 //! Every Rules-2 action that begins keeps a copy of the position (but those that always end at
 //! once: ending the turn, a diamond trader, most bonuses; `State::apply`), and most actions
@@ -9,7 +9,53 @@
 //! into it in place. The spare is not part of the position: equal to any other, hashed as nothing,
 //! never written, and not copied with the state.
 
-use crate::state::State;
+use crate::state::{Rules, State};
+use serde::{Deserialize, Serialize};
+
+/// What `cancel` can go back to ([`State::undo`]).
+///
+/// Postcard writes it exactly as it wrote the `Option<Box<State>>` it replaced (a variant
+/// index, then the position for [`Undo::Kept`]), so the positions of games under rules 1–3,
+/// where [`Undo::Spent`] never occurs, keep their bytes.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Undo {
+    /// Nothing to go back to: no unfinished action, or one that has drawn from a pile.
+    #[default]
+    None,
+    /// The position the unfinished action began from.
+    Kept(Box<State>),
+    /// Rules 4: the seat to act has cancelled an action this turn; the action it begins next
+    /// keeps nothing (one cancel a turn). Cleared when the turn passes.
+    Spent,
+}
+
+impl Undo {
+    /// The kept position, if any.
+    pub fn kept(&self) -> Option<&State> {
+        match self {
+            Undo::Kept(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    pub fn kept_mut(&mut self) -> Option<&mut State> {
+        match self {
+            Undo::Kept(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// The kept position, taken out (nothing left in its place); a spent cancel stays spent.
+    fn take_kept(&mut self) -> Option<Box<State>> {
+        match std::mem::take(self) {
+            Undo::Kept(b) => Some(b),
+            other => {
+                *self = other;
+                None
+            }
+        }
+    }
+}
 
 /// A box kept for the next [`State::undo`] (see the module docs); `None` until an action has
 /// ended once since the state was made or read.
@@ -57,7 +103,7 @@ impl State {
     /// The kept position is no longer needed (the action ended, or revealed a draw): its box
     /// becomes the spare.
     pub(crate) fn drop_undo(&mut self) {
-        if let Some(b) = self.undo.take() {
+        if let Some(b) = self.undo.take_kept() {
             self.recycle(b);
         }
     }
@@ -67,10 +113,14 @@ impl State {
         self.spare = Spare(Some(b));
     }
 
-    /// `cancel`: back to the kept position; the abandoned one's box becomes the spare.
+    /// `cancel`: back to the kept position; the abandoned one's box becomes the spare. Under
+    /// rules 4 the restored position remembers the cancel: the turn's next action keeps none.
     pub(crate) fn restore_undo(&mut self) {
-        if let Some(mut b) = self.undo.take() {
+        if let Some(mut b) = self.undo.take_kept() {
             std::mem::swap(self, &mut *b);
+            if self.rules >= Rules::V4 {
+                self.undo = Undo::Spent;
+            }
             // `b` now holds the abandoned position, whose own spare (if any) is not kept: a
             // spare never holds another.
             b.spare = Spare(None);

@@ -482,7 +482,7 @@ impl State {
             flipped: false,
             moved: 0,
             book_refill: (self.book_refill != NONE).then(|| BookSpaceId(self.book_refill).code()),
-            cancellable: self.undo.is_some(),
+            cancellable: self.undo.kept().is_some(),
         };
         match self.stage {
             StateStage::Top => {}

@@ -294,7 +294,7 @@ fn only_secrets_moved(s: &State, t: &State, viewer: Viewer) -> Result<(), String
     for (q, p) in u.seats.iter_mut().zip(&s.seats) {
         (q.hand, q.slots, q.dealt, q.start) = (p.hand, p.slots, p.dealt, p.start);
     }
-    if let (Some(a), Some(b)) = (u.undo.as_mut(), s.undo.as_ref()) {
+    if let (Some(a), Some(b)) = (u.undo.kept_mut(), s.undo.kept()) {
         for (q, p) in a.seats.iter_mut().zip(&b.seats) {
             q.dealt = p.dealt;
         }
@@ -425,7 +425,7 @@ fn random_games_under_the_current_rules_keep_them_too() {
             for v in viewers(&s) {
                 let t = determinize(&s, v, seed);
                 only_secrets_moved(&s, &t, v).unwrap_or_else(|e| panic!("{ply} {v:?}: {e}"));
-                if let Some(u) = &t.undo {
+                if let Some(u) = t.undo.kept() {
                     kept += 1;
                     assert!(u
                         .seats

@@ -4,7 +4,7 @@
 //! - `parse(format(m)) == m` for every legal move and every chance outcome;
 //! - replaying a log twice gives equal states;
 //! - Rules 2's `cancel`, on a state that reuses the box of earlier kept positions, gives back
-//!   the position the action began from;
+//!   the position the action began from; rules 4 allow it once a turn;
 //! - the notation parsers never panic on random bytes or strings.
 
 use mombasa::ids::{BookSpace, CardRef, Company, DisplayPos, Region, StartTile, Unit};
@@ -131,25 +131,36 @@ fn old_rules_keep_the_contract_over_the_samples() {
     assert!(checked > 1000, "{checked}");
 }
 
-/// Rules 2 (Ruling MB18): at every point of an unfinished action, `cancel` gives back the
-/// position the action began from, on a state that has kept the position of hundreds of
+/// A random game (as [`playout`]) under the rules version `rules`.
+fn playout_under(o: &Options, rules: &str, seed: u64) -> rules_core::Playout<Mombasa> {
+    let s = Mombasa::new_game_versioned(o, rules, &Mombasa::data_hash())
+        .unwrap()
+        .unwrap();
+    rules_core::playout::playout_from::<Mombasa>(s, seed, 20_000, true).unwrap()
+}
+
+/// Rules 2 and 3 (Ruling MB18): at every point of an unfinished action, `cancel` gives back
+/// the position the action began from, on a state that has kept the position of hundreds of
 /// earlier actions in the same reused box; playing the action's moves again then gives back
-/// the position before the cancel, and the game goes on to the playout's end.
+/// the position before the cancel (which can be cancelled again), and the game goes on to the
+/// playout's end.
 #[test]
 fn cancel_restores_where_the_action_began_with_the_box_reused() {
     use mombasa::state::{Phase, Stage, State};
     let mut cancels = 0;
     for seed in 0..12u64 {
         let o = options(seed);
-        let p = playout::<Mombasa>(&o, seed, 20_000, true).unwrap();
-        let mut s = Mombasa::new_game(&o).unwrap();
+        let p = playout_under(&o, "mombasa/3", seed);
+        let mut s = Mombasa::new_game_versioned(&o, "mombasa/3", &Mombasa::data_hash())
+            .unwrap()
+            .unwrap();
         // The position the current action began from, and the index of its first move.
         let mut began: Option<(State, usize)> = None;
         for (i, a) in p.log.iter().enumerate() {
             if let Action::Move(seat, _) = a {
                 if s.phase == Phase::Actions && s.stage == Stage::Top {
                     began = Some((s.clone(), i));
-                } else if let (Some((start, from)), true) = (&began, s.undo.is_some()) {
+                } else if let (Some((start, from)), true) = (&began, s.undo.kept().is_some()) {
                     let before = s.clone();
                     Mombasa::play(&mut s, *seat, &Move::Cancel).unwrap();
                     assert_eq!(&s, start, "seed {seed}, entry {i}");
@@ -165,6 +176,63 @@ fn cancel_restores_where_the_action_began_with_the_box_reused() {
         assert_eq!(s, p.state, "seed {seed}");
     }
     assert!(cancels > 300, "{cancels}");
+}
+
+/// Rules 4 (Ruling MB18 as amended): one cancel a turn. At every point of an unfinished
+/// action, `cancel` gives back the position the action began from, marked spent; the action's
+/// moves played again give the position before the cancel but with nothing kept, so a second
+/// `cancel` is refused (`action.cancel-used`) and changes nothing; the seat's next turn may
+/// cancel again (the playouts, which cancel at random, reach their end).
+#[test]
+fn under_rules_4_a_turn_cancels_once() {
+    use mombasa::state::{Phase, Stage, State, Undo};
+    let (mut cancels, mut refused) = (0, 0);
+    let mut cancels_in_playouts = 0;
+    for seed in 0..12u64 {
+        let o = options(seed);
+        let p = playout_under(&o, "mombasa/4", seed);
+        cancels_in_playouts += p
+            .log
+            .iter()
+            .filter(|a| matches!(a, Action::Move(_, Move::Cancel)))
+            .count();
+        let mut s = Mombasa::new_game(&o).unwrap();
+        assert_eq!(s.rules, mombasa::state::Rules::V4);
+        let mut began: Option<(State, usize)> = None;
+        for (i, a) in p.log.iter().enumerate() {
+            if let Action::Move(seat, _) = a {
+                if s.phase == Phase::Actions && s.stage == Stage::Top {
+                    began = Some((s.clone(), i));
+                } else if let (Some((start, from)), true) = (&began, s.undo.kept().is_some()) {
+                    let before = s.clone();
+                    Mombasa::play(&mut s, *seat, &Move::Cancel).unwrap();
+                    let mut spent = start.clone();
+                    spent.undo = Undo::Spent;
+                    assert_eq!(s, spent, "seed {seed}, entry {i}");
+                    for again in &p.log[*from..i] {
+                        Mombasa::apply(&mut s, again).unwrap();
+                    }
+                    let mut again = before.clone();
+                    again.undo = Undo::Spent;
+                    assert_eq!(s, again, "seed {seed}, entry {i}");
+                    let mut legal = mombasa::legal::MoveList::new();
+                    Mombasa::legal_moves(&s, &mut legal);
+                    assert!(!legal.contains(&Move::Cancel), "seed {seed}, entry {i}");
+                    let e = Mombasa::play(&mut s, *seat, &Move::Cancel).unwrap_err();
+                    assert_eq!(e.rule(), "action.cancel-used");
+                    assert_eq!(s, again);
+                    refused += 1;
+                    // The recorded game goes on from where it was.
+                    s = before;
+                    cancels += 1;
+                }
+            }
+            Mombasa::apply(&mut s, a).unwrap();
+        }
+        assert_eq!(s, p.state, "seed {seed}");
+    }
+    assert!(cancels > 300 && refused == cancels, "{cancels} {refused}");
+    assert!(cancels_in_playouts > 50, "{cancels_in_playouts}");
 }
 
 #[test]

@@ -3,11 +3,12 @@
 //!
 //! The random samples kept as test data (`tests/data/random-samples/mombasa.ndjson`) were recorded under `mombasa/1` (and
 //! the archived data `218af102b689d316`). They replay under it to their recorded end and
-//! outcomes; under the current rules (`mombasa/3`; since `mombasa/2` a drawn first player,
+//! outcomes; under the current rules (`mombasa/4`; since `mombasa/2` a drawn first player,
 //! books replaced at once, ...) their logs are refused, since those rules ask for entries the
 //! old logs lack. Games played under `mombasa/2` by a fixed rule are pinned, entry by entry and
 //! position by position, as that version played them before `mombasa/3` (no bonus marker from
-//! the company tracks, no held bonus tile won: rulings M15, M16) existed.
+//! the company tracks, no held bonus tile won: rulings M15, M16) existed; games under
+//! `mombasa/3` as they played before `mombasa/4` (one cancel a turn: ruling MB18) existed.
 
 use mombasa::ids::NONE;
 use mombasa::state::Rules;
@@ -34,7 +35,7 @@ fn replay_under(r: &Record, rules_version: &str) -> Result<Box<dyn GameState>, u
 fn every_rules_version_is_listed_the_current_one_first() {
     assert_eq!(
         Mombasa::rules_versions(),
-        ["mombasa/3", "mombasa/2", "mombasa/1"]
+        ["mombasa/4", "mombasa/3", "mombasa/2", "mombasa/1"]
     );
     assert_eq!(Mombasa::RULES_VERSION, Rules::CURRENT.name());
     let rules = Erased::<Mombasa>::new();
@@ -44,7 +45,7 @@ fn every_rules_version_is_listed_the_current_one_first() {
     for v in Mombasa::rules_versions() {
         assert!(rules.new_game_recorded(&o, v, &data).is_ok(), "{v}");
     }
-    for bad in ["mombasa/0", "mombasa/4", "", "five-tribes/1", "MOMBASA/1"] {
+    for bad in ["mombasa/0", "mombasa/5", "", "five-tribes/1", "MOMBASA/1"] {
         let e = rules.new_game_recorded(&o, bad, &data).err().unwrap();
         assert_eq!(e.code(), "rules-version", "{bad}");
     }
@@ -282,4 +283,39 @@ fn under_mombasa_3_no_marker_leaves_the_box_and_no_held_tile_is_won() {
         }
     }
     assert!(differ >= 6, "{differ} of 12");
+}
+
+/// [`fingerprint`] of [`played_line`] of the games of seeds 0..12 under `mombasa/3`,
+/// computed by the build before `mombasa/4` existed.
+const MOMBASA_3_GAMES: u64 = 11810655269133088004;
+
+/// The cancels in `p`.
+fn cancels(p: &Played) -> usize {
+    p.entries.iter().filter(|(_, t)| t == "cancel").count()
+}
+
+/// Games under `mombasa/3` play, entry by entry and position by position, as they did before
+/// `mombasa/4`, cancelling an action again and again in one turn; their logs are refused under
+/// `mombasa/4` at the second cancel of a turn (ruling MB18: one a turn).
+#[test]
+fn games_under_mombasa_3_play_as_before_mombasa_4() {
+    let mut lines = Vec::new();
+    let (mut all, mut refused) = (0, 0);
+    for seed in 0..12u64 {
+        let p = play("mombasa/3", seed);
+        all += cancels(&p);
+        let back = replay_under(&record_of(&p, seed, "mombasa/3"), "mombasa/3")
+            .unwrap_or_else(|ply| panic!("seed {seed} refused at ply {ply}"));
+        assert_eq!(result_line(back.as_ref()).unwrap(), p.result, "seed {seed}");
+        if replay_under(&record_of(&p, seed, "mombasa/3"), "mombasa/4").is_err() {
+            refused += 1;
+        }
+        lines.push(played_line(&p));
+    }
+    // The games cancel, some twice a turn, so the pin below would notice a change.
+    assert!(
+        all >= 20 && refused >= 3,
+        "{all} cancels, {refused} refused"
+    );
+    assert_eq!(fingerprint(&lines), MOMBASA_3_GAMES);
 }

@@ -47,7 +47,17 @@ pub fn playout<G: Game>(
     max_plies: u32,
     keep_log: bool,
 ) -> Result<Playout<G>, PlayoutError<G::Error>> {
-    let mut state = G::new_game(options).map_err(PlayoutError::Setup)?;
+    let state = G::new_game(options).map_err(PlayoutError::Setup)?;
+    playout_from(state, seed, max_plies, keep_log)
+}
+
+/// [`playout`] from a state of the caller's (a game under an older rules version, say).
+pub fn playout_from<G: Game>(
+    mut state: G::State,
+    seed: u64,
+    max_plies: u32,
+    keep_log: bool,
+) -> Result<Playout<G>, PlayoutError<G::Error>> {
     let mut policy = Dealer::new(seed, POLICY_STREAM);
     let mut moves = G::MoveList::default();
     let mut log = Vec::new();
