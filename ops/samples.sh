@@ -3,7 +3,7 @@
 # of the `ai` crate (issue 39), not by random seats.
 #
 #   ops/samples.sh [GAMES-PER-KIND] [THREADS] [KINDS]
-#                  (defaults: 72 games, 54 for Mombasa; 2 threads; all three kinds)
+#                  (defaults: 72 games, 2 threads, all three kinds)
 #
 # Every game is MCTS self-play at the current rules versions, player counts in turn (Five
 # Tribes and Mombasa 2, 3, 4; Caledonia 1-4), three bot levels in turn through the seats and
@@ -11,15 +11,15 @@
 # rollouts win at equal iterations but cost 2-7 times as much an iteration, which the hour
 # does not hold). Each seat's player name is its bot's level and every seat entry is marked
 # `entered_by: bot`, so a record says who played it. A move with one legal choice is played
-# without search. Mombasa's games are the longest (54 games, not 72, keep the hour). Since
-# `mombasa/4` a seat cancels at most once a turn (ruling MB18), so no game can cycle; bots still
-# stop at 5,000 entries. Budget: all three files in under an hour on this 2-core machine; the run
+# without search. Since `mombasa/4` a seat cancels at most once a turn (ruling MB18), so no
+# Mombasa game can cycle (one under `mombasa/3` did, 72,731 entries); bots still stop at 5,000
+# entries. Budget: all three files in under an hour on this 2-core machine; the run
 # prints each file's wall and CPU time (ops/BENCHMARKS.md keeps them).
 #
 # The games played by random seats that were the samples before stay as test data only:
 # tests/data/random-samples/.
 set -euo pipefail
-GAMES=${1:-}
+GAMES=${1:-72}
 THREADS=${2:-2}
 KINDS=${3:-five-tribes,clans-of-caledonia,mombasa}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,13 +30,13 @@ BOTS=mcts:2000,mcts:1000,mcts:500
 start=$(date +%s)
 for kind in ${KINDS//,/ }; do
   case $kind in
-    five-tribes) file=five-tribes counts=2,3,4 games=${GAMES:-72} ;;
-    clans-of-caledonia) file=caledonia counts=1,2,3,4 games=${GAMES:-72} ;;
-    mombasa) file=mombasa counts=2,3,4 games=${GAMES:-54} ;;
+    five-tribes) file=five-tribes counts=2,3,4 ;;
+    clans-of-caledonia) file=caledonia counts=1,2,3,4 ;;
+    mombasa) file=mombasa counts=2,3,4 ;;
     *) echo "unknown game kind $kind" >&2; exit 2 ;;
   esac
-  /usr/bin/time -f "$kind: $games games in %e s wall, %U s user + %S s system CPU" \
-    "$BIN" selfplay --game "$kind" --players "$counts" --bots "$BOTS" --games "$games" \
+  /usr/bin/time -f "$kind: $GAMES games in %e s wall, %U s user + %S s system CPU" \
+    "$BIN" selfplay --game "$kind" --players "$counts" --bots "$BOTS" --games "$GAMES" \
     --seed 1 --threads "$THREADS" --out "data/samples/$file.ndjson" 2>"target/samples-$file.log"
   tail -1 "target/samples-$file.log"
 done

@@ -1,7 +1,7 @@
 //! `ludolog verify` driven from outside: a store holding games of every rules version this
-//! build replays (the samples, recorded under the oldest; games played today; and records
-//! relabelled to the versions between), a corrected game, a running server, and then a damaged
-//! record. Every game replays as recorded until the damage; the damaged game is named and the
+//! build replays (the random games kept as test data, recorded under the oldest; games played
+//! today; and records relabelled to the versions between), a corrected game, a running server,
+//! and then a damaged record. Every game replays as recorded until the damage; the damaged game is named and the
 //! command fails; divergences under the current rules are reported, not failed.
 
 mod common;
@@ -17,9 +17,11 @@ fn run(args: &[&str], data: &Path) -> (bool, String, String) {
     ludolog_in(args, data)
 }
 
+/// The random games kept as test data (`tests/data/random-samples/`), recorded under each
+/// kind's oldest rules version (the shipped samples are played under the current ones).
 fn sample(kind: &str) -> String {
     std::fs::read_to_string(format!(
-        "{}/../../data/samples/{kind}.ndjson",
+        "{}/../../tests/data/random-samples/{kind}.ndjson",
         env!("CARGO_MANIFEST_DIR")
     ))
     .unwrap()
@@ -83,7 +85,7 @@ fn every_version_and_revision_replays_and_a_damaged_record_is_named() {
             .iter()
             .map(|v| v.as_str().unwrap().to_string())
             .collect();
-        // The samples (recorded under an old version), games played today, and sample
+        // The random samples (recorded under an old version), games played today, and sample
         // records relabelled to each version: those that still replay under it import.
         let mut lines: Vec<String> = sample(&file).lines().map(str::to_string).collect();
         // (Today's games go in last, after their relabelled copies.)
