@@ -1,6 +1,7 @@
 //! The server playing seats itself (`createGame(bots: …)`), driven from outside over HTTP:
 //! a person plays one seat through the API while the server's bot plays the other to the end
-//! (Five Tribes, turn by turn; Mombasa, with its simultaneous planning); an all-bot game
+//! (Five Tribes, turn by turn; Mombasa, with its simultaneous planning); a takeback the bot
+//! accepts at once; an all-bot game
 //! interrupted by a kill -9 plays on after the restart; every refusal is typed and writes
 //! nothing.
 mod common;
@@ -129,6 +130,80 @@ fn the_server_plays_a_bot_seat_to_the_end_while_a_person_plays_through_the_api()
         !metrics.contains("ludolog_bot_moves_total 0\n"),
         "{metrics}"
     );
+}
+
+/// A person's takeback in a game against the server's bot waits on no one: the bot accepts at
+/// once (the journal shows its acceptance), the line is taken back, and the person is to act
+/// again where the withdrawn move was. A takeback over a chance entry is still refused.
+#[test]
+fn a_takeback_against_a_bot_is_accepted_by_the_bot() {
+    let server = Server::start(&[]);
+    let v = create(
+        &server,
+        "FIVE_TRIBES",
+        &["alice", ""],
+        json!([{ "seat": 1, "level": "mcts:20" }]),
+    );
+    let c = &data(&v)["createGame"];
+    let id = c["game"]["id"].as_str().unwrap();
+    let token = c["seatTokens"][0].as_str().unwrap();
+    let ask = "mutation($id: ID!, $t: Int!) { askTakeback(gameId: $id, toPly: $t) { game { plies } takeback { askedBy toPly acceptedBy status } } }";
+    let deadline = Instant::now() + Duration::from_secs(300);
+    // The ply of alice's last move, and whether a takeback to it was asked already.
+    let mut last: Option<(u64, bool)> = None;
+    let mut refused = 0;
+    loop {
+        assert!(Instant::now() < deadline, "the bot stopped moving");
+        let g = game(&server, id);
+        assert_ne!(
+            g["status"], "FINISHED",
+            "no takeback carried out in a whole game"
+        );
+        let plies = g["plies"].as_u64().unwrap();
+        if !g["position"]["seatsToAct"]
+            .as_array()
+            .unwrap()
+            .contains(&json!(0))
+        {
+            std::thread::sleep(Duration::from_millis(20));
+            continue;
+        }
+        if let Some((at, false)) = last.filter(|&(at, _)| at + 1 < plies) {
+            last = Some((at, true));
+            let v = gql(&server, Some(token), ask, json!({ "id": id, "t": at }));
+            if v.get("errors").is_some() {
+                // A deal or draw lies between: nobody may withdraw it.
+                assert_eq!(code(&v), "TAKEBACK_REFUSED", "{v}");
+                refused += 1;
+                continue;
+            }
+            let t = &data(&v)["askTakeback"];
+            assert_eq!(t["takeback"]["status"], "WITHDRAWN", "{v}");
+            assert_eq!(t["takeback"]["acceptedBy"], json!([1]), "{v}");
+            assert_eq!(t["game"]["plies"], at, "{v}");
+            let g = game(&server, id);
+            assert_eq!(g["plies"], at, "{g}");
+            assert_eq!(g["position"]["seatsToAct"], json!([0]), "{g}");
+            let w = gql(
+                &server,
+                None,
+                "query($id: ID!) { game(id: $id) { takebacks { askedBy acceptedBy status } } }",
+                json!({ "id": id }),
+            );
+            assert_eq!(
+                data(&w)["game"]["takebacks"],
+                json!([{ "askedBy": "0", "acceptedBy": [1], "status": "WITHDRAWN" }]),
+                "{w}"
+            );
+            assert!(refused < 50, "{refused} refused first");
+            break;
+        }
+        match play_first_as(&server, id, token, plies) {
+            Ok(Some(_)) => last = Some((plies, false)),
+            Ok(None) => panic!("seat 0 is to act with no move: {g}"),
+            Err(code) => assert_eq!(code, "VERSION_CONFLICT"),
+        }
+    }
 }
 
 #[test]

@@ -100,7 +100,8 @@ async fn takeback_result(
 impl JournalMutation {
     /// Asks to take the line back to `toPly` entries (position `toPly` becomes the latest),
     /// with a seat's token or the recorder's. The recorder's is carried out at once; a seat's
-    /// waits on every other seat (or the recorder) to accept (`answerTakeback`). Refused
+    /// waits on every other seat (or the recorder) to accept (`answerTakeback`); the server's
+    /// bot seats accept at once. Refused
     /// (`TAKEBACK_REFUSED`) when it would withdraw a chance entry — a deal, draw, refill or
     /// reveal, after which someone knows something — or nothing, or when the game is over or
     /// another request is open.
@@ -127,8 +128,25 @@ impl JournalMutation {
                 .into())
             }
         };
-        let noted = note(ctx, id, by, NoteRequest::AskTakeback { to_ply }).await?;
+        let asker = match &by {
+            Author::Seat(s) => Some(*s),
+            _ => None,
+        };
+        let mut noted = note(ctx, id, by, NoteRequest::AskTakeback { to_ply }).await?;
         let request = noted.notes.first().map_or(0, |n| n.seq);
+        // The server's bots accept at once (a bot does not mind), so a takeback in a game
+        // against bots waits only on the people asked; the last of them carries it out.
+        if let Some(asker) = asker {
+            for (seat, _) in crate::bots::bot_seats(&noted.header) {
+                if seat != asker {
+                    let answer = NoteRequest::AnswerTakeback {
+                        request,
+                        accept: true,
+                    };
+                    noted = note(ctx, id, Author::Seat(seat), answer).await?;
+                }
+            }
+        }
         takeback_result(app, noted, request).await
     }
 
