@@ -154,7 +154,7 @@ impl State {
             && self.phase == Phase::Actions
             && self.stage == Stage::Top
             && !at_once
-            && self.undo != Undo::Spent)
+            && !matches!(self.undo, Undo::Spent))
             .then(|| self.keep());
         self.apply_move(seat, m);
         let unfinished =

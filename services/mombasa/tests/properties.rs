@@ -181,12 +181,13 @@ fn cancel_restores_where_the_action_began_with_the_box_reused() {
 /// Rules 4 (Ruling MB18 as amended): one cancel a turn. At every point of an unfinished
 /// action, `cancel` gives back the position the action began from, marked spent; the action's
 /// moves played again give the position before the cancel but with nothing kept, so a second
-/// `cancel` is refused (`action.cancel-used`) and changes nothing; the seat's next turn may
-/// cancel again (the playouts, which cancel at random, reach their end).
+/// `cancel` is refused (`action.cancel-used`) and changes nothing. Random playouts, which
+/// cancel whenever the pick lands on it, still reach their end (the next turn cancelling again
+/// is a scenario: `tests/scenarios/cancel.toml`).
 #[test]
 fn under_rules_4_a_turn_cancels_once() {
     use mombasa::state::{Phase, Stage, State, Undo};
-    let (mut cancels, mut refused) = (0, 0);
+    let mut cancels = 0;
     let mut cancels_in_playouts = 0;
     for seed in 0..12u64 {
         let o = options(seed);
@@ -221,7 +222,6 @@ fn under_rules_4_a_turn_cancels_once() {
                     let e = Mombasa::play(&mut s, *seat, &Move::Cancel).unwrap_err();
                     assert_eq!(e.rule(), "action.cancel-used");
                     assert_eq!(s, again);
-                    refused += 1;
                     // The recorded game goes on from where it was.
                     s = before;
                     cancels += 1;
@@ -231,7 +231,7 @@ fn under_rules_4_a_turn_cancels_once() {
         }
         assert_eq!(s, p.state, "seed {seed}");
     }
-    assert!(cancels > 300 && refused == cancels, "{cancels} {refused}");
+    assert!(cancels > 300, "{cancels}");
     assert!(cancels_in_playouts > 50, "{cancels_in_playouts}");
 }
 

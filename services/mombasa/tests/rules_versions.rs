@@ -307,7 +307,19 @@ fn games_under_mombasa_3_play_as_before_mombasa_4() {
         let back = replay_under(&record_of(&p, seed, "mombasa/3"), "mombasa/3")
             .unwrap_or_else(|ply| panic!("seed {seed} refused at ply {ply}"));
         assert_eq!(result_line(back.as_ref()).unwrap(), p.result, "seed {seed}");
-        if replay_under(&record_of(&p, seed, "mombasa/3"), "mombasa/4").is_err() {
+        if let Err(ply) = replay_under(&record_of(&p, seed, "mombasa/3"), "mombasa/4") {
+            // Refused at a cancel that followed another of the same seat, no other seat between.
+            let (actor, text) = &p.entries[ply];
+            assert_eq!(text, "cancel", "seed {seed}, entry {ply}");
+            let earlier = p.entries[..ply]
+                .iter()
+                .rev()
+                .take_while(|(a, t)| a == actor && !t.starts_with("end "))
+                .any(|(_, t)| t == "cancel");
+            assert!(
+                earlier,
+                "seed {seed}, entry {ply}: no earlier cancel this turn"
+            );
             refused += 1;
         }
         lines.push(played_line(&p));

@@ -138,12 +138,26 @@ impl JournalMutation {
         // against bots waits only on the people asked; the last of them carries it out.
         if let Some(asker) = asker {
             for (seat, _) in crate::bots::bot_seats(&noted.header) {
-                if seat != asker {
-                    let answer = NoteRequest::AnswerTakeback {
-                        request,
-                        accept: true,
-                    };
-                    noted = note(ctx, id, Author::Seat(seat), answer).await?;
+                if seat == asker {
+                    continue;
+                }
+                let answer = NoteRequest::AnswerTakeback {
+                    request,
+                    accept: true,
+                };
+                match note(ctx, id, Author::Seat(seat), answer).await {
+                    Ok(n) => noted = n,
+                    Err(e) => {
+                        // A bot moved between the ask and its answer (the line moved on), or
+                        // someone closed the request: no bot would ever answer it, so the
+                        // asker's own refusal closes it, and the asker hears why.
+                        let close = NoteRequest::AnswerTakeback {
+                            request,
+                            accept: false,
+                        };
+                        let _ = note(ctx, id, Author::Seat(asker), close).await;
+                        return Err(e.into());
+                    }
                 }
             }
         }
