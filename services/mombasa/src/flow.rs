@@ -155,7 +155,7 @@ impl State {
             && self.stage == Stage::Top
             && !at_once
             && !matches!(self.undo, Undo::Spent))
-            .then(|| self.keep());
+        .then(|| self.keep());
         self.apply_move(seat, m);
         let unfinished =
             self.phase == Phase::Actions && self.stage != Stage::Top && self.book_refill == NONE;
