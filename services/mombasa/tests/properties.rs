@@ -8,6 +8,7 @@
 //! - the notation parsers never panic on random bytes or strings.
 
 use mombasa::ids::{BookSpace, CardRef, Company, DisplayPos, Region, StartTile, Unit};
+use mombasa::state::{Phase, Stage, State, Undo};
 use mombasa::{BonusArg, Chance, Mombasa, Move, Options};
 use proptest::prelude::*;
 use rules_core::{playout, Action, ChanceRng, Dealer, Game, Notation, RuleViolation, ToAct};
@@ -139,19 +140,25 @@ fn playout_under(o: &Options, rules: &str, seed: u64) -> rules_core::Playout<Mom
     rules_core::playout::playout_from::<Mombasa>(s, seed, 20_000, true).unwrap()
 }
 
-/// Rules 2 and 3 (Ruling MB18): at every point of an unfinished action, `cancel` gives back
-/// the position the action began from, on a state that has kept the position of hundreds of
-/// earlier actions in the same reused box; playing the action's moves again then gives back
-/// the position before the cancel (which can be cancelled again), and the game goes on to the
-/// playout's end.
-#[test]
-fn cancel_restores_where_the_action_began_with_the_box_reused() {
-    use mombasa::state::{Phase, Stage, State};
-    let mut cancels = 0;
+/// Walks the random games of seeds 0..12 under `rules` and calls `check(s, start, moves, seat)`
+/// at every point of an unfinished action that can be cancelled: `s` the walking state there
+/// (one state throughout each game, so its spare box is reused), which `check` must leave as it
+/// found it; `start` the position the action began from; `moves` the action's entries so far;
+/// `seat` the seat acting. Returns the points checked and the cancels the playouts played.
+fn each_cancel_point(
+    rules: &str,
+    mut check: impl FnMut(&mut State, &State, &[Action<Move, Chance>], rules_core::Seat),
+) -> (usize, usize) {
+    let (mut points, mut played) = (0, 0);
     for seed in 0..12u64 {
         let o = options(seed);
-        let p = playout_under(&o, "mombasa/3", seed);
-        let mut s = Mombasa::new_game_versioned(&o, "mombasa/3", &Mombasa::data_hash())
+        let p = playout_under(&o, rules, seed);
+        played += p
+            .log
+            .iter()
+            .filter(|a| matches!(a, Action::Move(_, Move::Cancel)))
+            .count();
+        let mut s = Mombasa::new_game_versioned(&o, rules, &Mombasa::data_hash())
             .unwrap()
             .unwrap();
         // The position the current action began from, and the index of its first move.
@@ -162,20 +169,34 @@ fn cancel_restores_where_the_action_began_with_the_box_reused() {
                     began = Some((s.clone(), i));
                 } else if let (Some((start, from)), true) = (&began, s.undo.kept().is_some()) {
                     let before = s.clone();
-                    Mombasa::play(&mut s, *seat, &Move::Cancel).unwrap();
-                    assert_eq!(&s, start, "seed {seed}, entry {i}");
-                    for again in &p.log[*from..i] {
-                        Mombasa::apply(&mut s, again).unwrap();
-                    }
+                    check(&mut s, start, &p.log[*from..i], *seat);
                     assert_eq!(s, before, "seed {seed}, entry {i}");
-                    cancels += 1;
+                    points += 1;
                 }
             }
             Mombasa::apply(&mut s, a).unwrap();
         }
         assert_eq!(s, p.state, "seed {seed}");
     }
-    assert!(cancels > 300, "{cancels}");
+    (points, played)
+}
+
+/// Rules 2 and 3 (Ruling MB18): at every point of an unfinished action, `cancel` gives back
+/// the position the action began from, on a state that has kept the position of hundreds of
+/// earlier actions in the same reused box; playing the action's moves again then gives back
+/// the position before the cancel (which can be cancelled again).
+#[test]
+fn cancel_restores_where_the_action_began_with_the_box_reused() {
+    let (points, _) = each_cancel_point("mombasa/3", |s, start, moves, seat| {
+        Mombasa::play(s, seat, &Move::Cancel).unwrap();
+        assert_eq!(s, start);
+        for again in moves {
+            Mombasa::apply(s, again).unwrap();
+        }
+        // (`each_cancel_point` checks it is the position before the cancel again.)
+        assert!(s.undo.kept().is_some());
+    });
+    assert!(points > 300, "{points}");
 }
 
 /// Rules 4 (Ruling MB18 as amended): one cancel a turn. At every point of an unfinished
@@ -186,53 +207,32 @@ fn cancel_restores_where_the_action_began_with_the_box_reused() {
 /// is a scenario: `tests/scenarios/cancel.toml`).
 #[test]
 fn under_rules_4_a_turn_cancels_once() {
-    use mombasa::state::{Phase, Stage, State, Undo};
-    let mut cancels = 0;
-    let mut cancels_in_playouts = 0;
-    for seed in 0..12u64 {
-        let o = options(seed);
-        let p = playout_under(&o, "mombasa/4", seed);
-        cancels_in_playouts += p
-            .log
-            .iter()
-            .filter(|a| matches!(a, Action::Move(_, Move::Cancel)))
-            .count();
-        let mut s = Mombasa::new_game(&o).unwrap();
-        assert_eq!(s.rules, mombasa::state::Rules::V4);
-        let mut began: Option<(State, usize)> = None;
-        for (i, a) in p.log.iter().enumerate() {
-            if let Action::Move(seat, _) = a {
-                if s.phase == Phase::Actions && s.stage == Stage::Top {
-                    began = Some((s.clone(), i));
-                } else if let (Some((start, from)), true) = (&began, s.undo.kept().is_some()) {
-                    let before = s.clone();
-                    Mombasa::play(&mut s, *seat, &Move::Cancel).unwrap();
-                    let mut spent = start.clone();
-                    spent.undo = Undo::Spent;
-                    assert_eq!(s, spent, "seed {seed}, entry {i}");
-                    for again in &p.log[*from..i] {
-                        Mombasa::apply(&mut s, again).unwrap();
-                    }
-                    let mut again = before.clone();
-                    again.undo = Undo::Spent;
-                    assert_eq!(s, again, "seed {seed}, entry {i}");
-                    let mut legal = mombasa::legal::MoveList::new();
-                    Mombasa::legal_moves(&s, &mut legal);
-                    assert!(!legal.contains(&Move::Cancel), "seed {seed}, entry {i}");
-                    let e = Mombasa::play(&mut s, *seat, &Move::Cancel).unwrap_err();
-                    assert_eq!(e.rule(), "action.cancel-used");
-                    assert_eq!(s, again);
-                    // The recorded game goes on from where it was.
-                    s = before;
-                    cancels += 1;
-                }
-            }
-            Mombasa::apply(&mut s, a).unwrap();
+    assert_eq!(
+        Mombasa::new_game(&options(0)).unwrap().rules,
+        mombasa::state::Rules::V4
+    );
+    let (points, played) = each_cancel_point("mombasa/4", |s, start, moves, seat| {
+        let before = s.clone();
+        let mut t = s.clone();
+        Mombasa::play(&mut t, seat, &Move::Cancel).unwrap();
+        let mut spent = start.clone();
+        spent.undo = Undo::Spent;
+        assert_eq!(t, spent);
+        for again in moves {
+            Mombasa::apply(&mut t, again).unwrap();
         }
-        assert_eq!(s, p.state, "seed {seed}");
-    }
-    assert!(cancels > 300, "{cancels}");
-    assert!(cancels_in_playouts > 50, "{cancels_in_playouts}");
+        let mut again = before.clone();
+        again.undo = Undo::Spent;
+        assert_eq!(t, again);
+        let mut legal = mombasa::legal::MoveList::new();
+        Mombasa::legal_moves(&t, &mut legal);
+        assert!(!legal.contains(&Move::Cancel));
+        let e = Mombasa::play(&mut t, seat, &Move::Cancel).unwrap_err();
+        assert_eq!(e.rule(), "action.cancel-used");
+        assert_eq!(t, again);
+    });
+    assert!(points > 300, "{points}");
+    assert!(played > 50, "{played}");
 }
 
 #[test]
