@@ -25,7 +25,10 @@ fn takebacks_and_corrections_are_unsupported_and_write_nothing() {
             game: id,
             by: Author::Recorder,
             at: store_conformance::t0(),
-            request: NoteRequest::AskTakeback { to_ply: 2 },
+            request: NoteRequest::AskTakeback {
+                to_ply: 2,
+                accepted_by: vec![],
+            },
         })
         .unwrap_err();
     assert_eq!(err.code(), "UNSUPPORTED", "{err}");

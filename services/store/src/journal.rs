@@ -95,8 +95,12 @@ pub enum NoteBody {
 /// What a caller asks to write in a game's journal.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NoteRequest {
+    /// Asks to take the line back to `to_ply`; the seats in `accepted_by` (asked seats, not
+    /// the asker: the server's bots) accept in the same write, so the request and their
+    /// answers stand or fall together.
     AskTakeback {
         to_ply: u32,
+        accepted_by: Vec<Seat>,
     },
     AnswerTakeback {
         request: u32,
@@ -254,7 +258,7 @@ pub enum Planned {
 /// From which ply a request needs the line's entries (see [`Game::tail`]).
 pub fn tail_needed(req: &NoteRequest, notes: &[Note]) -> Option<u32> {
     match req {
-        NoteRequest::AskTakeback { to_ply } => Some(*to_ply),
+        NoteRequest::AskTakeback { to_ply, .. } => Some(*to_ply),
         NoteRequest::AnswerTakeback { request, .. } => takebacks(notes)
             .into_iter()
             .find(|t| t.request == *request)
@@ -289,12 +293,12 @@ pub fn plan_note(g: &Game<'_>, req: &NewNote) -> Result<Vec<Planned>> {
 
 fn plan(g: &Game<'_>, req: &NewNote) -> Result<Vec<Planned>> {
     let mut seq = g.size.notes;
-    let mut note = |body: NoteBody| {
+    let mut note = |by: Author, body: NoteBody| {
         let n = Note {
             seq,
             plies: g.header.plies,
             at: req.at,
-            by: req.by.clone(),
+            by,
             body,
         };
         seq += 1;
@@ -319,13 +323,19 @@ fn plan(g: &Game<'_>, req: &NewNote) -> Result<Vec<Planned>> {
                     plies: g.header.plies,
                 });
             }
-            Ok(vec![note(NoteBody::Annotation {
-                ply: *ply,
-                glyph: *glyph,
-                comment: comment.clone(),
-            })])
+            Ok(vec![note(
+                req.by.clone(),
+                NoteBody::Annotation {
+                    ply: *ply,
+                    glyph: *glyph,
+                    comment: comment.clone(),
+                },
+            )])
         }
-        NoteRequest::AskTakeback { to_ply } => {
+        NoteRequest::AskTakeback {
+            to_ply,
+            accepted_by,
+        } => {
             let to_ply = *to_ply;
             check_takeback(g, to_ply)?;
             if let Some(open) = takebacks(g.notes)
@@ -337,15 +347,42 @@ fn plan(g: &Game<'_>, req: &NewNote) -> Result<Vec<Planned>> {
                     open.request, open.to_ply
                 )));
             }
+            let asked = asked_seats(g.header.players.len(), &req.by);
+            if let Some(s) = accepted_by.iter().enumerate().find_map(|(i, s)| {
+                (!matches!(req.by, Author::Seat(_))
+                    || !asked.contains(s)
+                    || accepted_by[..i].contains(s))
+                .then_some(s)
+            }) {
+                return Err(StoreError::BadInput(format!(
+                    "seat {} cannot accept with the ask: a seat's request is accepted with it by the seats it asks ({}), each once",
+                    s.0,
+                    asked_text(&asked)
+                )));
+            }
             match &req.by {
                 // A solo game's seat has nobody to ask: its request is carried out at once.
-                Author::Seat(_) if !asked_seats(g.header.players.len(), &req.by).is_empty() => {
-                    Ok(vec![note(NoteBody::TakebackAsked { to_ply })])
+                Author::Seat(_) if !asked.is_empty() => {
+                    let request = g.size.notes;
+                    let mut out = vec![note(req.by.clone(), NoteBody::TakebackAsked { to_ply })];
+                    for s in accepted_by {
+                        out.push(note(
+                            Author::Seat(*s),
+                            NoteBody::TakebackAnswered {
+                                request,
+                                accept: true,
+                            },
+                        ));
+                    }
+                    if asked.iter().all(|a| accepted_by.contains(a)) {
+                        out.push(Planned::Withdraw { request, to_ply });
+                    }
+                    Ok(out)
                 }
                 Author::Seat(_) | Author::Recorder => {
                     let request = g.size.notes;
                     Ok(vec![
-                        note(NoteBody::TakebackAsked { to_ply }),
+                        note(req.by.clone(), NoteBody::TakebackAsked { to_ply }),
                         Planned::Withdraw { request, to_ply },
                     ])
                 }
@@ -403,10 +440,13 @@ fn plan(g: &Game<'_>, req: &NewNote) -> Result<Vec<Planned>> {
                     )));
                 }
             }
-            let mut out = vec![note(NoteBody::TakebackAnswered {
-                request: *request,
-                accept: *accept,
-            })];
+            let mut out = vec![note(
+                req.by.clone(),
+                NoteBody::TakebackAnswered {
+                    request: *request,
+                    accept: *accept,
+                },
+            )];
             if *accept && done {
                 out.push(Planned::Withdraw {
                     request: *request,

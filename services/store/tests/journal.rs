@@ -52,7 +52,10 @@ fn a_takeback_withdraws_up_to_the_last_chance_entry_and_is_durable() {
         let got = store.write_note(note(
             Author::Recorder,
             id,
-            NoteRequest::AskTakeback { to_ply: to },
+            NoteRequest::AskTakeback {
+                to_ply: to,
+                accepted_by: vec![],
+            },
         ));
         if to <= last_chance {
             match got {
@@ -128,7 +131,10 @@ fn seats_answer_requests_and_annotations_are_kept() {
         .write_note(note(
             Author::Seat(Seat(0)),
             id,
-            NoteRequest::AskTakeback { to_ply: to },
+            NoteRequest::AskTakeback {
+                to_ply: to,
+                accepted_by: vec![],
+            },
         ))
         .unwrap();
     assert_eq!(ask.withdrawn_to, None);
@@ -173,7 +179,10 @@ fn seats_answer_requests_and_annotations_are_kept() {
         .write_note(note(
             Author::Seat(Seat(1)),
             id,
-            NoteRequest::AskTakeback { to_ply: to },
+            NoteRequest::AskTakeback {
+                to_ply: to,
+                accepted_by: vec![],
+            },
         ))
         .unwrap();
     let request = again.notes[0].seq;
@@ -200,7 +209,10 @@ fn seats_answer_requests_and_annotations_are_kept() {
         .write_note(note(
             Author::Seat(Seat(0)),
             id,
-            NoteRequest::AskTakeback { to_ply: to },
+            NoteRequest::AskTakeback {
+                to_ply: to,
+                accepted_by: vec![],
+            },
         ))
         .unwrap();
     let e = &line[to as usize + 1];
@@ -267,4 +279,96 @@ fn a_journal_holds_at_most_its_bound() {
     assert!(matches!(e, StoreError::JournalFull { .. }), "{e}");
     assert_eq!(e.code(), "LIMIT_EXCEEDED");
     assert_eq!(store.journal(id).unwrap().len(), store::journal::MAX_NOTES);
+}
+
+/// Seats that accept with the ask (the server's bots) are written in the same write as the
+/// request: with every asked seat among them the line is taken back at once; with some, the
+/// request waits on the rest with their acceptances recorded; an accepting seat that was not
+/// asked (the asker itself, a seat twice, a seat the game lacks, any seat beside the
+/// recorder's request) is refused and nothing is written. All of it reads the same after a
+/// reopen.
+#[test]
+fn seats_accepting_with_the_ask_are_written_with_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (id, to, plies) = {
+        let store = open(dir.path());
+        let id = new_game(&store, 3, 7);
+        let plies = play_to_two_moves(&store, id);
+        let to = plies - 1;
+        let ask = |by: Author, accepted_by: Vec<Seat>| {
+            store.write_note(note(
+                by,
+                id,
+                NoteRequest::AskTakeback {
+                    to_ply: to,
+                    accepted_by,
+                },
+            ))
+        };
+        for (by, bad) in [
+            (Author::Seat(Seat(0)), vec![Seat(0)]),
+            (Author::Seat(Seat(0)), vec![Seat(1), Seat(1)]),
+            (Author::Seat(Seat(0)), vec![Seat(3)]),
+            (Author::Recorder, vec![Seat(1)]),
+        ] {
+            match ask(by.clone(), bad.clone()) {
+                Err(StoreError::BadInput(why)) => assert!(why.contains("accept"), "{why}"),
+                other => panic!("{by} with {bad:?}: {other:?}"),
+            }
+            assert_eq!(store.journal(id).unwrap(), vec![], "nothing written");
+            assert_eq!(store.header(id).unwrap().plies, plies);
+        }
+
+        // One of the two asked seats accepts with the ask: the request waits on the other.
+        let part = ask(Author::Seat(Seat(0)), vec![Seat(2)]).unwrap();
+        assert_eq!(part.withdrawn_to, None);
+        let request = part.notes[0].seq;
+        assert_eq!(part.notes.len(), 2);
+        assert_eq!(part.notes[1].by, Author::Seat(Seat(2)));
+        assert_eq!(
+            part.notes[1].body,
+            NoteBody::TakebackAnswered {
+                request,
+                accept: true
+            }
+        );
+        let t = store::journal::takebacks(&store.journal(id).unwrap());
+        assert_eq!(t[0].accepted, vec![Seat(2)]);
+        assert_eq!(t[0].outcome, store::journal::TakebackOutcome::Open);
+        // The accepting seat cannot accept again; the asker closes it by refusing.
+        let again = store.write_note(note(
+            Author::Seat(Seat(2)),
+            id,
+            NoteRequest::AnswerTakeback {
+                request,
+                accept: true,
+            },
+        ));
+        assert!(matches!(again, Err(StoreError::NotAsked(_))), "{again:?}");
+        store
+            .write_note(note(
+                Author::Seat(Seat(0)),
+                id,
+                NoteRequest::AnswerTakeback {
+                    request,
+                    accept: false,
+                },
+            ))
+            .unwrap();
+
+        // Every asked seat accepts with the ask: carried out in the same write.
+        let all = ask(Author::Seat(Seat(1)), vec![Seat(0), Seat(2)]).unwrap();
+        assert_eq!(all.withdrawn_to, Some(to));
+        assert_eq!(all.header.plies, to);
+        assert_eq!(store.header(id).unwrap().plies, to);
+        (id, to, plies)
+    };
+    let store = open(dir.path());
+    assert_eq!(store.header(id).unwrap().plies, to);
+    assert_eq!(store.entries(id, 0, plies).unwrap().len() as u32, to);
+    let t = store::journal::takebacks(&store.journal(id).unwrap());
+    assert_eq!(t.len(), 2);
+    assert_eq!(t[0].outcome, store::journal::TakebackOutcome::Refused);
+    assert_eq!(t[1].accepted, vec![Seat(0), Seat(2)]);
+    assert_eq!(t[1].outcome, store::journal::TakebackOutcome::Withdrawn);
 }

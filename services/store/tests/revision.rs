@@ -316,7 +316,10 @@ fn entries_before_a_takeback_point_are_not_corrected() {
             game: id,
             by: Author::Recorder,
             at: t0() + Duration::hours(1),
-            request: NoteRequest::AskTakeback { to_ply },
+            request: NoteRequest::AskTakeback {
+                to_ply,
+                accepted_by: vec![],
+            },
         })
         .unwrap();
     play_out(&store, id, 3, 2000);

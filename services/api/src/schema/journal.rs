@@ -132,35 +132,28 @@ impl JournalMutation {
             Author::Seat(s) => Some(*s),
             _ => None,
         };
-        let mut noted = note(ctx, id, by, NoteRequest::AskTakeback { to_ply }).await?;
+        // The server's bots accept at once (a bot does not mind), in the same write as the
+        // ask: a takeback in a game against bots waits only on the people asked, and no bot's
+        // move or crash can come between the ask and their answers.
+        let accepted_by = match asker {
+            Some(asker) => crate::bots::bot_seats(&header)
+                .into_iter()
+                .map(|(seat, _)| seat)
+                .filter(|s| *s != asker)
+                .collect(),
+            None => Vec::new(),
+        };
+        let noted = note(
+            ctx,
+            id,
+            by,
+            NoteRequest::AskTakeback {
+                to_ply,
+                accepted_by,
+            },
+        )
+        .await?;
         let request = noted.notes.first().map_or(0, |n| n.seq);
-        // The server's bots accept at once (a bot does not mind), so a takeback in a game
-        // against bots waits only on the people asked; the last of them carries it out.
-        if let Some(asker) = asker {
-            for (seat, _) in crate::bots::bot_seats(&noted.header) {
-                if seat == asker {
-                    continue;
-                }
-                let answer = NoteRequest::AnswerTakeback {
-                    request,
-                    accept: true,
-                };
-                match note(ctx, id, Author::Seat(seat), answer).await {
-                    Ok(n) => noted = n,
-                    Err(e) => {
-                        // A bot moved between the ask and its answer (the line moved on), or
-                        // someone closed the request: no bot would ever answer it, so the
-                        // asker's own refusal closes it, and the asker hears why.
-                        let close = NoteRequest::AnswerTakeback {
-                            request,
-                            accept: false,
-                        };
-                        let _ = note(ctx, id, Author::Seat(asker), close).await;
-                        return Err(e.into());
-                    }
-                }
-            }
-        }
         takeback_result(app, noted, request).await
     }
 
