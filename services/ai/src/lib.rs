@@ -17,11 +17,14 @@
 //! - [`policy`]: rollout policies — uniform random, and greedy (prefers what scores now).
 //! - [`reward`]: an outcome as a reward per seat (wins shared, a little for the score; a solo
 //!   game's score placed among those the search has seen).
+//! - [`evaluate`]: a position's evaluation for one viewer — per seat the win chance with
+//!   its interval, expected score and rank; the best moves of the seat to act.
 //! - [`arena`]: games between bots, seats rotated; per bot, wins with a Wilson interval.
 //! - [`erased`]: [`Players`], bots for code holding games as trait objects (the service).
 
 pub mod arena;
 pub mod erased;
+pub mod evaluate;
 pub mod mcts;
 pub mod policy;
 pub mod reward;
@@ -29,6 +32,7 @@ pub mod spec;
 
 pub use arena::{arena, play_game, ArenaError, ArenaReport, BotResult};
 pub use erased::{PlayError, Players};
+pub use evaluate::{evaluate, Evaluation, MoveOutlook, SeatOutlook};
 pub use mcts::{search, SearchConfig, SearchStats};
 pub use policy::Rollout;
 pub use spec::{BotError, BotSpec, MAX_ITERATIONS};

@@ -86,6 +86,69 @@ impl<M> Node<M> {
     }
 }
 
+/// What one outcome says, summed over the iterations that reached it: per seat the win share
+/// (a tie shares it), the final score and the rank (1 = first; tied seats share the better).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Tally {
+    pub n: u32,
+    pub win: Vec<f64>,
+    pub score: Vec<f64>,
+    pub rank: Vec<f64>,
+}
+
+impl Tally {
+    pub(crate) fn add(&mut self, o: &rules_core::Outcome, players: usize) {
+        if self.win.len() < players {
+            self.win.resize(players, 0.0);
+            self.score.resize(players, 0.0);
+            self.rank.resize(players, 0.0);
+        }
+        self.n += 1;
+        let winners = o.winners.len().max(1) as f64;
+        let total = |s: usize| {
+            o.scores
+                .iter()
+                .find(|x| usize::from(x.seat.0) == s)
+                .map(|x| (x.total, x.tiebreak))
+        };
+        for s in 0..players {
+            if o.winners.iter().any(|w| usize::from(w.0) == s) {
+                self.win[s] += 1.0 / winners;
+            }
+            let mine = total(s);
+            self.score[s] += f64::from(mine.map_or(0, |t| t.0));
+            let above = (0..players).filter(|&x| total(x) > mine).count();
+            self.rank[s] += 1.0 + above as f64;
+        }
+    }
+}
+
+/// A finished search: its tree, its figures, and the outcomes tallied per move at the root
+/// (for the evaluation) and over all iterations.
+pub(crate) struct Searched<M> {
+    nodes: Vec<Node<M>>,
+    pub stats: SearchStats,
+    pub all: Tally,
+    /// Per root child, the outcomes of the iterations that went through it.
+    pub by_child: FxHashMap<u32, Tally>,
+}
+
+impl<M: Clone> Searched<M> {
+    /// The root's moves with who played them, their visits and tallies, most visited first.
+    pub fn root_moves(&self) -> Vec<(M, Seat, u32, &Tally)> {
+        let mut out: Vec<(M, Seat, u32, &Tally)> = self.nodes[0]
+            .children
+            .iter()
+            .filter_map(|&c| {
+                let n = &self.nodes[c as usize];
+                Some((n.moved.clone()?, n.mover, n.visits, self.by_child.get(&c)?))
+            })
+            .collect();
+        out.sort_by_key(|m| std::cmp::Reverse(m.2));
+        out
+    }
+}
+
 /// The move `me` should play in `s`, searched with `cfg` from seed `seed`; `None` when `me`
 /// has no move now. A single legal move is played without search.
 pub fn search<G: Game>(
@@ -102,15 +165,63 @@ pub fn search<G: Game>(
         1 => return Some((own[0].clone(), SearchStats::default())),
         _ => {}
     }
+    let done = run::<G>(s, me, Viewer::Seat(me), cfg, seed, false);
+    let mut stats = done.stats;
+    let nodes = done.nodes;
+    // The most visited of the searcher's own moves (its moves are known exactly).
+    let root = &nodes[0];
+    let mut best: Option<(u32, f64, &G::Move)> = None;
+    for m in own {
+        let Some(&c) = root.by_move.get(m) else {
+            continue;
+        };
+        let ch = &nodes[c as usize];
+        let value = if ch.visits == 0 {
+            0.0
+        } else {
+            ch.reward / f64::from(ch.visits)
+        };
+        if best.is_none_or(|(v, q, _)| (ch.visits, value) > (v, q)) {
+            best = Some((ch.visits, value, m));
+        }
+    }
+    stats.nodes = nodes.len();
+    match best {
+        Some((visits, value, m)) => {
+            stats.visits = visits;
+            stats.value = value;
+            Some((m.clone(), stats))
+        }
+        None => {
+            let mut rng = Dealer::new(seed, u64::from(cfg.iterations));
+            let k = cfg.rollout.pick::<G>(s, me, own, &mut rng);
+            Some((own[k].clone(), stats))
+        }
+    }
+}
+
+/// The search itself: `cfg.iterations` iterations from `s`, each over a state sampled from
+/// what `viewer` sees, `me` moving first at the root when it is among the seats to act.
+/// `tally`: keep each outcome per root move (for the evaluation).
+pub(crate) fn run<G: Game>(
+    s: &G::State,
+    me: Seat,
+    viewer: Viewer,
+    cfg: &SearchConfig,
+    seed: u64,
+    tally: bool,
+) -> Searched<G::Move> {
     let players = usize::from(G::player_count(s));
     let mut nodes: Vec<Node<G::Move>> = vec![Node::new(me, None)];
     let mut stats = SearchStats::default();
+    let mut all = Tally::default();
+    let mut by_child: FxHashMap<u32, Tally> = FxHashMap::default();
     let mut list = G::MoveList::default();
     let mut path: Vec<u32> = Vec::with_capacity(64);
     let mut scale = Scale::default();
     for i in 0..cfg.iterations {
         let mut rng = Dealer::new(seed, u64::from(i));
-        let mut st = G::determinize(s, Viewer::Seat(me), &mut rng);
+        let mut st = G::determinize(s, viewer, &mut rng);
         path.clear();
         path.push(0);
         let mut node = 0u32;
@@ -130,7 +241,7 @@ pub fn search<G: Game>(
                 }
                 // At the root the searcher moves, even when a simultaneous step names
                 // another seat first.
-                ToAct::Seat(_) if depth == 0 => me,
+                ToAct::Seat(x) if depth == 0 && x != me && G::seats_to_act(&st).contains(&me) => me,
                 ToAct::Seat(x) => x,
             };
             G::legal_moves_of(&st, seat, &mut list);
@@ -196,55 +307,37 @@ pub fn search<G: Game>(
             depth += 1;
         }
         // Playout and backup.
-        let (r, plies) = playout::<G>(st, cfg, players, &mut scale, &mut rng);
+        let (outcome, plies) = playout::<G>(st, cfg, &mut rng);
+        let r = rewards(&outcome, players, &mut scale);
         stats.rollout_plies += u64::from(plies);
         for &p in &path {
             let n = &mut nodes[p as usize];
             n.visits += 1;
             n.reward += r.get(usize::from(n.mover.0)).copied().unwrap_or(0.0);
         }
+        if tally {
+            all.add(&outcome, players);
+            if let Some(&c) = path.get(1) {
+                by_child.entry(c).or_default().add(&outcome, players);
+            }
+        }
         stats.iterations += 1;
     }
-    // The most visited of the searcher's own moves (its moves are known exactly).
-    let root = &nodes[0];
-    let mut best: Option<(u32, f64, &G::Move)> = None;
-    for m in own {
-        let Some(&c) = root.by_move.get(m) else {
-            continue;
-        };
-        let ch = &nodes[c as usize];
-        let value = if ch.visits == 0 {
-            0.0
-        } else {
-            ch.reward / f64::from(ch.visits)
-        };
-        if best.is_none_or(|(v, q, _)| (ch.visits, value) > (v, q)) {
-            best = Some((ch.visits, value, m));
-        }
-    }
     stats.nodes = nodes.len();
-    match best {
-        Some((visits, value, m)) => {
-            stats.visits = visits;
-            stats.value = value;
-            Some((m.clone(), stats))
-        }
-        None => {
-            let mut rng = Dealer::new(seed, u64::from(cfg.iterations));
-            let k = cfg.rollout.pick::<G>(s, me, own, &mut rng);
-            Some((own[k].clone(), stats))
-        }
+    Searched {
+        nodes,
+        stats,
+        all,
+        by_child,
     }
 }
 
-/// Plays `st` to the end with the rollout policy: the rewards and the plies played.
+/// Plays `st` to the end with the rollout policy: the outcome and the plies played.
 fn playout<G: Game>(
     mut st: G::State,
     cfg: &SearchConfig,
-    players: usize,
-    scale: &mut Scale,
     rng: &mut dyn ChanceRng,
-) -> (Vec<f64>, u32) {
+) -> (rules_core::Outcome, u32) {
     let mut list = G::MoveList::default();
     let mut plies = 0u32;
     while plies < cfg.max_rollout_plies {
@@ -274,5 +367,5 @@ fn playout<G: Game>(
     }
     let outcome =
         G::outcome(&st).unwrap_or_else(|| rules_core::Outcome::from_scores(G::scores(&st)));
-    (rewards(&outcome, players, scale), plies)
+    (outcome, plies)
 }
