@@ -4,8 +4,9 @@
 //! The service's store hands out `Box<dyn GameState>`; the search is generic over a game's
 //! own types. The binary, which knows every game, fills a [`Players`] table once
 //! (`Players::new().with::<FiveTribes>()…`); the service asks it for a move in notation.
+use crate::evaluate::{Evaluation, MoveOutlook};
 use crate::spec::BotSpec;
-use rules_core::{Game, GameKind, GameState, Notation, Seat};
+use rules_core::{Game, GameKind, GameState, Notation, Seat, Viewer};
 use std::collections::HashMap;
 
 /// Why an erased state got no move.
@@ -20,11 +21,22 @@ pub enum PlayError {
 }
 
 type ChooseFn = fn(&dyn GameState, Seat, BotSpec, u64) -> Result<String, PlayError>;
+type EvaluateFn = fn(&dyn GameState, &Ask) -> Result<Evaluation<String>, PlayError>;
+
+/// What an evaluation is asked for: the viewer whose view it may read, the search's
+/// iterations, how many best moves to keep, and the seed.
+#[derive(Debug, Clone, Copy)]
+pub struct Ask {
+    pub viewer: Viewer,
+    pub iterations: u32,
+    pub best: usize,
+    pub seed: u64,
+}
 
 /// The games bots can play, by kind.
 #[derive(Default, Clone)]
 pub struct Players {
-    by_kind: HashMap<GameKind, ChooseFn>,
+    by_kind: HashMap<GameKind, (ChooseFn, EvaluateFn)>,
 }
 
 impl std::fmt::Debug for Players {
@@ -40,7 +52,7 @@ impl Players {
 
     /// The table with game `G`'s bots.
     pub fn with<G: Game + Notation>(mut self) -> Players {
-        self.by_kind.insert(G::KIND, choose::<G>);
+        self.by_kind.insert(G::KIND, (choose::<G>, evaluate::<G>));
         self
     }
 
@@ -60,8 +72,46 @@ impl Players {
     ) -> Result<String, PlayError> {
         let kind = state.kind();
         let f = self.by_kind.get(&kind).ok_or(PlayError::NoGame(kind))?;
-        f(state, seat, bot, seed)
+        f.0(state, seat, bot, seed)
     }
+
+    /// `state` evaluated as [`crate::evaluate()`] does, its moves in notation.
+    pub fn evaluate(
+        &self,
+        state: &dyn GameState,
+        ask: &Ask,
+    ) -> Result<Evaluation<String>, PlayError> {
+        let kind = state.kind();
+        let f = self.by_kind.get(&kind).ok_or(PlayError::NoGame(kind))?;
+        f.1(state, ask)
+    }
+}
+
+fn evaluate<G: Game + Notation>(
+    state: &dyn GameState,
+    ask: &Ask,
+) -> Result<Evaluation<String>, PlayError> {
+    let s = rules_core::typed::<G>(state).ok_or(PlayError::WrongState(G::KIND))?;
+    let e = crate::evaluate::<G>(s, ask.viewer, ask.iterations, ask.best, ask.seed);
+    Ok(Evaluation {
+        seats: e.seats,
+        best: e
+            .best
+            .into_iter()
+            .map(|m| MoveOutlook {
+                mv: G::format_move(&m.mv),
+                seat: m.seat,
+                visits: m.visits,
+                win: m.win,
+                low: m.low,
+                high: m.high,
+                score: m.score,
+            })
+            .collect(),
+        iterations: e.iterations,
+        playouts: e.playouts,
+        exact: e.exact,
+    })
 }
 
 fn choose<G: Game + Notation>(

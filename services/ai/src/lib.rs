@@ -31,7 +31,7 @@ pub mod reward;
 pub mod spec;
 
 pub use arena::{arena, play_game, ArenaError, ArenaReport, BotResult};
-pub use erased::{PlayError, Players};
+pub use erased::{Ask, PlayError, Players};
 pub use evaluate::{evaluate, Evaluation, MoveOutlook, SeatOutlook};
 pub use mcts::{search, SearchConfig, SearchStats};
 pub use policy::Rollout;

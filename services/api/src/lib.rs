@@ -116,6 +116,8 @@ pub struct App {
     pub rules: std::sync::OnceLock<Vec<types::RulesInfo>>,
     /// The games waiting for a bot to move, and the threads that play them.
     pub bots: bots::pool::BotPool,
+    /// Slots for evaluations running at once (`BotConfig::evaluations`).
+    pub evaluations: Arc<tokio::sync::Semaphore>,
 }
 
 impl App {
@@ -128,11 +130,12 @@ impl App {
             store,
             analysis,
             hub: hub::Hub::default(),
-            config,
             metrics: metrics::Metrics::default(),
             corrections: Default::default(),
             rules: Default::default(),
             bots: Default::default(),
+            evaluations: Arc::new(tokio::sync::Semaphore::new(config.bots.evaluations)),
+            config,
         });
         bots::pool::BotPool::start(&app, &app.config.bots);
         // Appends made on other nodes of a shared store wake this node's subscribers too.

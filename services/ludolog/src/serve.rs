@@ -151,6 +151,10 @@ pub struct ServeArgs {
     /// [default: 5000].
     #[arg(long, env = "LUDOLOG_BOT_MAX_ITERATIONS", value_parser = clap::value_parser!(u32).range(1..=200_000))]
     pub bot_max_iterations: Option<u32>,
+    /// Position evaluations (`Position.evaluation`, `bestMoves`) that may run at once, each on
+    /// one core and at most --bot-max-iterations iterations; 0 runs none [default: 1].
+    #[arg(long, env = "LUDOLOG_EVAL_THREADS", value_parser = clap::value_parser!(u16).range(0..=64))]
+    pub eval_threads: Option<u16>,
     /// Origins a web page may call the API from (CORS), comma-separated; `*` for any
     /// [default: *].
     #[arg(long, env = "LUDOLOG_CORS_ORIGIN", value_delimiter = ',')]
@@ -200,6 +204,7 @@ struct FileConfig {
     cache_mib: Option<u64>,
     bot_threads: Option<u16>,
     bot_max_iterations: Option<u32>,
+    eval_threads: Option<u16>,
     log_json: Option<bool>,
 }
 
@@ -357,6 +362,7 @@ pub fn settings(args: ServeArgs) -> Result<Settings> {
                     .or(file.bot_max_iterations)
                     .unwrap_or(api::bots::DEFAULT_MAX_ITERATIONS)
                     .clamp(1, ai::MAX_ITERATIONS),
+                evaluations: usize::from(args.eval_threads.or(file.eval_threads).unwrap_or(1)),
             },
             ..defaults
         },

@@ -23,8 +23,11 @@ pub struct BotConfig {
     pub players: Option<ai::Players>,
     /// Threads that play bot moves, apart from the request threads (0: none, bots disabled).
     pub threads: usize,
-    /// The most iterations a move a bot of this server may be given.
+    /// The most iterations a move a bot of this server may be given, and a position's
+    /// evaluation (`Position.evaluation`).
     pub max_iterations: u32,
+    /// Evaluations that may run at once (0: none).
+    pub evaluations: usize,
 }
 
 impl Default for BotConfig {
@@ -33,6 +36,7 @@ impl Default for BotConfig {
             players: None,
             threads: 1,
             max_iterations: DEFAULT_MAX_ITERATIONS,
+            evaluations: 1,
         }
     }
 }
@@ -170,6 +174,7 @@ mod tests {
             players: Some(ai::Players::new()),
             threads: 1,
             max_iterations: 1000,
+            evaluations: 1,
         }
     }
 

@@ -10,6 +10,7 @@
 //! `position(ply: 0)` is the game before it, and `playMove(expectedPly: n)` plays entry *n + 1*.
 
 mod entries;
+pub mod evaluation;
 mod game;
 mod indexed;
 pub mod journal;

@@ -15,11 +15,36 @@ pub struct Position {
     header: Header,
     ply: u32,
     state: Arc<Box<dyn GameState>>,
+    evaluations: super::evaluation::Evaluations,
 }
 
 impl Position {
     pub fn new(header: Header, ply: u32, state: Arc<Box<dyn GameState>>) -> Position {
-        Position { header, ply, state }
+        Position {
+            header,
+            ply,
+            state,
+            evaluations: Default::default(),
+        }
+    }
+
+    async fn evaluated(
+        &self,
+        ctx: &Context<'_>,
+        iterations: Option<i32>,
+        seat: Option<u8>,
+        perspective: Option<Perspective>,
+    ) -> Result<super::evaluation::Evaluation> {
+        let viewer = perspective::viewer(&self.header, &caller(ctx), seat, perspective)?;
+        let e = self
+            .evaluations
+            .get(ctx, &self.header, self.ply, &self.state, viewer, iterations)
+            .await?;
+        Ok(super::evaluation::Evaluation {
+            e,
+            state: self.state.clone(),
+            viewer,
+        })
     }
 }
 
@@ -121,6 +146,37 @@ impl Position {
             .filter(|s| viewer.sees(s.seat))
             .map(Score::from)
             .collect())
+    }
+    /// The position judged by a search of `iterations` (default 1,000; at most the server's
+    /// `--bot-max-iterations`) from what the perspective may see (as `view`: the caller's
+    /// while the game is on, everything once it is over): each seat's chance to win with its
+    /// interval, expected score and rank, and the best moves of the seat to act. A finished
+    /// game's last position is its outcome, exactly. The chances are the search's own, not
+    /// yet calibrated. Costly: a request holds at most five; refused `LIMIT_EXCEEDED` when
+    /// every evaluation slot (`--eval-threads`) stays busy.
+    #[graphql(complexity = 2000)]
+    async fn evaluation(
+        &self,
+        ctx: &Context<'_>,
+        iterations: Option<i32>,
+        seat: Option<u8>,
+        perspective: Option<Perspective>,
+    ) -> Result<super::evaluation::Evaluation> {
+        self.evaluated(ctx, iterations, seat, perspective).await
+    }
+    /// The seat to act's best moves by `evaluation` (the same search: asking both costs one),
+    /// most tried first: `first` up to 10, 3 when not given.
+    #[graphql(complexity = 2000)]
+    async fn best_moves(
+        &self,
+        ctx: &Context<'_>,
+        first: Option<i32>,
+        iterations: Option<i32>,
+        seat: Option<u8>,
+        perspective: Option<Perspective>,
+    ) -> Result<Vec<super::evaluation::BestMove>> {
+        let e = self.evaluated(ctx, iterations, seat, perspective).await?;
+        Ok(e.best(first)?)
     }
     /// A keyed hash of the full state. In finished games equal positions have equal hashes
     /// (`positionsByHash` finds them all); the key is the server's, so a client cannot hash
