@@ -1,6 +1,7 @@
-//! `ludolog arena` and `ludolog selfplay` from outside: the arena's JSON report (its counts
-//! add up; MCTS beats random seats), self-play's records imported by a fresh store like any
-//! other, and bad bots refused with a clear error and nothing written.
+//! `ludolog arena`, `ludolog selfplay` and `ludolog calibrate` from outside: the arena's JSON
+//! report (its counts add up; MCTS beats random seats), self-play's records imported by a
+//! fresh store like any other, calibration's fit and held-out report, and bad bots refused
+//! with a clear error and nothing written.
 
 mod common;
 
@@ -140,5 +141,73 @@ fn bad_bots_are_refused_and_nothing_is_written() {
         assert!(!file.exists(), "{bots}: a file was written");
         let (ok, _, err) = run(&["arena", "--game", "mombasa", "--bots", bots]);
         assert!(!ok && err.contains(says), "{bots}: {err}");
+    }
+}
+
+/// `ludolog calibrate`: a fit written to `--out` with its knots non-decreasing, held-out
+/// figures for raw and mapped chances whose bins add up to the positions judged (one forecast
+/// a seat), the same file for the same arguments whatever the threads, and bad arguments
+/// refused with nothing written.
+#[test]
+fn calibrate_writes_a_monotone_fit_and_its_held_out_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = |name: &str, threads: &str| {
+        let path = dir.path().join(name);
+        let (ok, _, err) = run(&[
+            "calibrate",
+            "--game",
+            "mombasa",
+            "--players",
+            "2",
+            "--bots",
+            "mcts:20",
+            "--games",
+            "6",
+            "--iterations",
+            "40",
+            "--every",
+            "10",
+            "--threads",
+            threads,
+            "--out",
+            path.to_str().unwrap(),
+        ]);
+        assert!(ok, "{err}");
+        std::fs::read_to_string(path).unwrap()
+    };
+    let one = out("one.json", "1");
+    assert_eq!(one, out("two.json", "2"), "threads change nothing");
+    let r: Value = serde_json::from_str(&one).unwrap();
+    let knots = r["knots"].as_array().unwrap();
+    assert!(knots.len() >= 2);
+    for w in knots.windows(2) {
+        assert!(w[0][0].as_f64() <= w[1][0].as_f64(), "{w:?}");
+        assert!(w[0][1].as_f64() <= w[1][1].as_f64(), "{w:?}");
+    }
+    let held = &r["held_out"];
+    let positions = held["positions"].as_u64().unwrap();
+    assert!(positions > 0 && r["fitted_positions"].as_u64().unwrap() > 0);
+    for which in ["raw", "calibrated"] {
+        let bins = held[which]["bins"].as_array().unwrap();
+        assert_eq!(bins.len(), 10);
+        let n: u64 = bins.iter().map(|b| b["count"].as_u64().unwrap()).sum();
+        assert_eq!(n, positions * 2, "{which}");
+        let ece = held[which]["ece"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&ece));
+    }
+
+    for bad in [
+        vec!["calibrate", "--game", "chess"],
+        vec!["calibrate", "--game", "mombasa", "--bots", "mcts:x"],
+        vec!["calibrate", "--game", "mombasa", "--games", "1"],
+        vec!["calibrate", "--game", "mombasa", "--players", "9"],
+    ] {
+        let path = dir.path().join("bad.json");
+        let mut args = bad.clone();
+        args.extend(["--out", path.to_str().unwrap()]);
+        let (ok, _, err) = run(&args);
+        assert!(!ok && !err.is_empty(), "{bad:?} was accepted");
+        assert!(!err.contains("panicked"), "{err}");
+        assert!(!path.exists(), "{bad:?} wrote a file");
     }
 }

@@ -197,7 +197,7 @@ where
 }
 
 /// `play(g)` for every game `g` below `games`, `threads` at a time, in the order of `g`.
-fn play_all<T: Send>(
+pub(crate) fn play_all<T: Send>(
     games: u64,
     threads: usize,
     play: impl Fn(u64) -> Result<T, ArenaError> + Sync,

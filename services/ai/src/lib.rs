@@ -19,10 +19,13 @@
 //!   game's score placed among those the search has seen).
 //! - [`evaluate`]: a position's evaluation for one viewer — per seat the win chance with
 //!   its interval, expected score and rank; the best moves of the seat to act.
+//! - [`calibrate`]: raw win chances to probabilities (an isotonic fit), and the figures
+//!   that judge a forecast (reliability by decile, calibration error, Brier skill).
 //! - [`arena`]: games between bots, seats rotated; per bot, wins with a Wilson interval.
 //! - [`erased`]: [`Players`], bots for code holding games as trait objects (the service).
 
 pub mod arena;
+pub mod calibrate;
 pub mod erased;
 pub mod evaluate;
 pub mod mcts;

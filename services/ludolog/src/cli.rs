@@ -116,6 +116,40 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Fit the map from the search's raw win chances to probabilities on fresh self-play
+    /// games (isotonic, on the even games) and judge it on the others: a reliability table by
+    /// decile, the expected calibration error and the Brier skill against 1/players, over all
+    /// positions, at mid-game and in the last round. Prints JSON; `--out` keeps it.
+    Calibrate {
+        /// Game kind, e.g. five-tribes.
+        #[arg(long)]
+        #[arg(value_parser = kind_parser())]
+        game: GameKind,
+        /// Seats in every game.
+        #[arg(long, default_value_t = 2)]
+        players: u8,
+        /// The bots that play the games, comma-separated (as `selfplay --bots`).
+        #[arg(long, value_delimiter = ',', default_value = "mcts:200")]
+        bots: Vec<ai::BotSpec>,
+        /// How many games to play (half to fit on, half to judge on).
+        #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u64).range(2..=100_000))]
+        games: u64,
+        /// Seed of the run.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Iterations of each position's evaluation.
+        #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u32).range(1..=200_000))]
+        iterations: u32,
+        /// Evaluate every N-th position where a seat chooses.
+        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+        every: u32,
+        /// Games played at once (1 to 64); the result does not depend on it.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+        threads: u16,
+        /// Where to write the fit and its report (JSON); printed only when not given.
+        #[arg(long)]
+        out: Option<std::path::PathBuf>,
+    },
     /// List the game kinds, their player counts and rules versions.
     Rules {
         /// Print JSON (with each game's feature names and data coverage) instead of text.

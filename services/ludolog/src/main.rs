@@ -9,6 +9,7 @@
 mod backup;
 mod bench;
 mod bots;
+mod calibrate;
 mod cli;
 mod games;
 mod migrate;
@@ -168,6 +169,37 @@ fn main() -> Result<()> {
         } => {
             let n = bots::selfplay_to(game, &players, &bots, games, seed, threads, &out)?;
             eprintln!("wrote {n} games to {}", out.display());
+        }
+        Command::Calibrate {
+            game,
+            players,
+            bots,
+            games,
+            seed,
+            iterations,
+            every,
+            threads,
+            out,
+        } => {
+            let report = calibrate::run(&calibrate::Run {
+                kind: game,
+                players,
+                bots,
+                games,
+                seed,
+                iterations,
+                every,
+                threads,
+            })?;
+            match out {
+                Some(path) => {
+                    let text = serde_json::to_string_pretty(&report)?;
+                    std::fs::write(&path, text + "\n")
+                        .with_context(|| format!("writing {}", path.display()))?;
+                    eprintln!("wrote {}", path.display());
+                }
+                None => print_json(&report)?,
+            }
         }
         Command::Arena {
             game,
