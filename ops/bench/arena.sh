@@ -14,10 +14,14 @@
 # Speed: `ludolog bench search` at 1,000 iterations, beside plain random playouts from the same
 # positions in the same run (targets: the search's own overhead at most half of each
 # iteration's time; a move under 0.5 s of one core); it runs alone, before the arenas.
-# A search runs on one core; the arenas play two games at a time (--threads 2). The full
+# A search runs on one core; the arenas play THREADS games at a time. The full
 # table is hours of both cores: PARTS, GAME-KINDS and SEED let it be played in pieces (two
 # runs of 200 games with seeds 1 and 2 are 400 different games; their wins add up).
+# THREADS (default 2) and COUNTS (the random part's player counts, default "4 3 2") narrow a
+# piece further, e.g. to leave a core free.
 set -euo pipefail
+THREADS=${THREADS:-2}
+COUNTS=${COUNTS:-4 3 2}
 GAMES=${1:-400}
 PARTS=${2:-speed,random,versus,rollouts}
 KINDS=${3:-five-tribes,clans-of-caledonia,mombasa}
@@ -37,12 +41,12 @@ fi
 
 arena() { # game players bots
   echo "### $1, $2 players: $3 ($GAMES games, seed $SEED)"
-  "$BIN" arena --game "$1" --players "$2" --bots "$3" --games "$GAMES" --seed "$SEED" --threads 2
+  "$BIN" arena --game "$1" --players "$2" --bots "$3" --games "$GAMES" --seed "$SEED" --threads "$THREADS"
 }
 echo "## Strength"
 for g in ${KINDS//,/ }; do
   if has random; then
-    for p in 4 3 2; do
+    for p in $COUNTS; do
       lineup="mcts:1000"; for _ in $(seq 2 "$p"); do lineup="$lineup,random"; done
       arena "$g" "$p" "$lineup"
     done
