@@ -10,17 +10,26 @@ use serde_json::{json, Value};
 
 const EVAL: &str = "query($id: ID!, $ply: Int, $it: Int, $p: Perspective) { game(id: $id) { plies position(ply: $ply) { seatsToAct evaluation(iterations: $it, perspective: $p) { exact iterations playouts calibrated seats { seat winChance low high expectedScore expectedRank } bestMoves(first: 3) { seat notation words winChance low high visits } } } } }";
 
-fn finished_game(server: &Server, kind: &str) -> (String, u64) {
+/// A finished sample game of `kind` (of several seats): its id, entries and seats.
+fn finished_game(server: &Server, kind: &str) -> (String, u64, usize) {
     let v = gql(
         server,
         None,
-        "query($k: GameKind!) { games(kind: $k, status: FINISHED, first: 1) { edges { node { id plies } } } }",
+        "query($k: GameKind!) { games(kind: $k, status: FINISHED, first: 10) { edges { node { id plies players } } } }",
         json!({ "k": kind }),
     );
-    let node = &data(&v)["games"]["edges"][0]["node"];
+    let node = data(&v)["games"]["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| &e["node"])
+        .find(|n| n["players"].as_array().unwrap().len() > 1)
+        .unwrap()
+        .clone();
     (
         node["id"].as_str().unwrap().to_string(),
         node["plies"].as_u64().unwrap(),
+        node["players"].as_array().unwrap().len(),
     )
 }
 
@@ -32,6 +41,24 @@ fn evaluation(server: &Server, id: &str, ply: u64, iterations: Option<u64>) -> V
         json!({ "id": id, "ply": ply, "it": iterations }),
     );
     data(&v)["game"]["position"].clone()
+}
+
+/// The player counts `data/<game>/calibration.json` has a fit for.
+fn shipped_fits(kind: &str) -> Vec<usize> {
+    let dir = match kind {
+        "FIVE_TRIBES" => "five-tribes",
+        "CLANS_OF_CALEDONIA" => "caledonia",
+        _ => "mombasa",
+    };
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/");
+    let text = std::fs::read_to_string(format!("{path}{dir}/calibration.json")).unwrap();
+    let file: Value = serde_json::from_str(&text).unwrap();
+    file["fits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["players"].as_u64().unwrap() as usize)
+        .collect()
 }
 
 fn winners(server: &Server, id: &str) -> Vec<u64> {
@@ -52,8 +79,9 @@ fn winners(server: &Server, id: &str) -> Vec<u64> {
 #[test]
 fn finished_games_are_judged_exactly_at_the_end_and_by_search_before() {
     let server = Server::start(&[]);
+    let mut calibrated = 0;
     for kind in ["FIVE_TRIBES", "CLANS_OF_CALEDONIA", "MOMBASA"] {
-        let (id, plies) = finished_game(&server, kind);
+        let (id, plies, players) = finished_game(&server, kind);
         let end = evaluation(&server, &id, plies, None)["evaluation"].clone();
         assert_eq!(end["exact"], true, "{kind}: {end}");
         assert_eq!(end["iterations"], 0);
@@ -79,7 +107,14 @@ fn finished_games_are_judged_exactly_at_the_end_and_by_search_before() {
         };
         let e = &mid["evaluation"];
         assert_eq!(e["exact"], false);
-        assert_eq!(e["calibrated"], false);
+        // Calibrated exactly where the game ships a fit for its player count
+        // (data/<game>/calibration.json); the chances still share out one win.
+        assert_eq!(
+            e["calibrated"],
+            shipped_fits(kind).contains(&players),
+            "{kind}, {players} players: {e}"
+        );
+        calibrated += usize::from(e["calibrated"] == true);
         assert_eq!(e["iterations"], 200);
         let total: f64 = e["seats"]
             .as_array()
@@ -111,6 +146,10 @@ fn finished_games_are_judged_exactly_at_the_end_and_by_search_before() {
             "{kind}: the same position, perspective and budget give the same figures"
         );
     }
+    assert!(
+        calibrated > 0,
+        "no game's evaluation went through a shipped calibration"
+    );
 }
 
 #[test]
@@ -166,7 +205,7 @@ fn a_game_in_play_is_judged_from_the_callers_perspective() {
 #[test]
 fn bad_evaluation_requests_are_refused_by_type() {
     let server = Server::start(&["--bot-max-iterations", "3000"]);
-    let (id, plies) = finished_game(&server, "FIVE_TRIBES");
+    let (id, plies, _) = finished_game(&server, "FIVE_TRIBES");
     let ask = |q: &str| gql(&server, None, q, json!({ "id": id, "ply": plies / 2 }));
     let v = ask("query($id: ID!, $ply: Int) { game(id: $id) { position(ply: $ply) { evaluation(iterations: 0) { exact } } } }");
     assert_eq!(code(&v), "BAD_INPUT", "{v}");

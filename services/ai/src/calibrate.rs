@@ -100,6 +100,32 @@ impl Isotonic {
     }
 }
 
+/// Passes an evaluation's chances through `map`: each seat's chance and its interval's ends,
+/// then the seats' chances scaled to share out one win again (the map is fitted seat by seat,
+/// so their sum drifts), and each best move's chance and interval. Marks it calibrated.
+pub fn apply<M>(e: &mut crate::Evaluation<M>, map: &Isotonic) {
+    for x in &mut e.seats {
+        x.win = map.apply(x.win);
+        x.low = map.apply(x.low).min(x.win);
+        x.high = map.apply(x.high).max(x.win);
+    }
+    let total: f64 = e.seats.iter().map(|x| x.win).sum();
+    if total > 0.0 {
+        for x in &mut e.seats {
+            let k = 1.0 / total;
+            x.win *= k;
+            x.low = (x.low * k).min(x.win);
+            x.high = (x.high * k).clamp(x.win, 1.0);
+        }
+    }
+    for m in &mut e.best {
+        m.win = map.apply(m.win);
+        m.low = map.apply(m.low).min(m.win);
+        m.high = map.apply(m.high).max(m.win);
+    }
+    e.calibrated = true;
+}
+
 /// A decile of predicted chance: its forecasts' mean prediction and mean outcome.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Bin {
@@ -308,6 +334,48 @@ mod tests {
         let iso = Isotonic::fit(&v);
         assert!((iso.apply(0.9) - 0.5).abs() < 1e-12);
         assert!(iso.apply(0.1).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_calibrated_evaluation_still_shares_out_one_win() {
+        use crate::evaluate::{Evaluation, MoveOutlook, SeatOutlook};
+        use rules_core::Seat;
+        let seat = |i: u8, win: f64| SeatOutlook {
+            seat: Seat(i),
+            win,
+            low: win - 0.05,
+            high: win + 0.05,
+            score: 0.0,
+            rank: 1.0,
+        };
+        let mut e = Evaluation {
+            seats: vec![seat(0, 0.8), seat(1, 0.2)],
+            best: vec![MoveOutlook {
+                mv: "m",
+                seat: Seat(0),
+                visits: 10,
+                win: 0.8,
+                low: 0.75,
+                high: 0.85,
+                score: 0.0,
+            }],
+            iterations: 100,
+            playouts: 50,
+            exact: false,
+            calibrated: false,
+        };
+        // The search is overconfident: 0.8 wins 60 %, 0.2 wins 30 %.
+        let map = Isotonic {
+            knots: vec![(0.0, 0.0), (0.2, 0.3), (0.8, 0.6), (1.0, 1.0)],
+        };
+        apply(&mut e, &map);
+        assert!(e.calibrated);
+        assert!((e.seats[0].win - 0.6 / 0.9).abs() < 1e-12, "{:?}", e.seats);
+        assert!((e.seats.iter().map(|x| x.win).sum::<f64>() - 1.0).abs() < 1e-12);
+        for x in &e.seats {
+            assert!(x.low <= x.win && x.win <= x.high && x.high <= 1.0, "{x:?}");
+        }
+        assert_eq!(e.best[0].win, 0.6);
     }
 
     #[test]

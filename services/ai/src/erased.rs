@@ -4,6 +4,7 @@
 //! The service's store hands out `Box<dyn GameState>`; the search is generic over a game's
 //! own types. The binary, which knows every game, fills a [`Players`] table once
 //! (`Players::new().with::<FiveTribes>()…`); the service asks it for a move in notation.
+use crate::calibrate::Isotonic;
 use crate::evaluate::{Evaluation, MoveOutlook};
 use crate::spec::BotSpec;
 use rules_core::{Game, GameKind, GameState, Notation, Seat, Viewer};
@@ -33,10 +34,12 @@ pub struct Ask {
     pub seed: u64,
 }
 
-/// The games bots can play, by kind.
+/// The games bots can play, by kind, and the calibration of each kind's evaluations by
+/// player count.
 #[derive(Default, Clone)]
 pub struct Players {
     by_kind: HashMap<GameKind, (ChooseFn, EvaluateFn)>,
+    maps: HashMap<(GameKind, u8), std::sync::Arc<Isotonic>>,
 }
 
 impl std::fmt::Debug for Players {
@@ -53,6 +56,12 @@ impl Players {
     /// The table with game `G`'s bots.
     pub fn with<G: Game + Notation>(mut self) -> Players {
         self.by_kind.insert(G::KIND, (choose::<G>, evaluate::<G>));
+        self
+    }
+
+    /// The table with `map` calibrating `kind`'s evaluations of `players` seats.
+    pub fn calibrated(mut self, kind: GameKind, players: u8, map: Isotonic) -> Players {
+        self.maps.insert((kind, players), std::sync::Arc::new(map));
         self
     }
 
@@ -83,7 +92,13 @@ impl Players {
     ) -> Result<Evaluation<String>, PlayError> {
         let kind = state.kind();
         let f = self.by_kind.get(&kind).ok_or(PlayError::NoGame(kind))?;
-        f.1(state, ask)
+        let mut e = f.1(state, ask)?;
+        if let Some(map) = self.maps.get(&(kind, state.player_count())) {
+            if !e.exact {
+                crate::calibrate::apply(&mut e, map);
+            }
+        }
+        Ok(e)
     }
 }
 
@@ -111,6 +126,7 @@ fn evaluate<G: Game + Notation>(
         iterations: e.iterations,
         playouts: e.playouts,
         exact: e.exact,
+        calibrated: e.calibrated,
     })
 }
 

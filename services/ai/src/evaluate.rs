@@ -63,6 +63,8 @@ pub struct Evaluation<M> {
     pub playouts: u32,
     /// Whether the figures are the game's final outcome.
     pub exact: bool,
+    /// Whether the chances went through a calibration map ([`crate::calibrate`]).
+    pub calibrated: bool,
 }
 
 /// Evaluates `s` for `viewer` with a search of `iterations` (random rollouts) from `seed`;
@@ -84,6 +86,7 @@ pub fn evaluate<G: Game>(
             iterations: 0,
             playouts: 0,
             exact: true,
+            calibrated: false,
         };
     }
     // Chance to act: the position's value is the mean over what chance may bring, and there
@@ -125,6 +128,7 @@ pub fn evaluate<G: Game>(
         iterations: done.stats.iterations,
         playouts: lead.n,
         exact: false,
+        calibrated: false,
     }
 }
 

@@ -355,7 +355,7 @@ pub fn settings(args: ServeArgs) -> Result<Settings> {
                 .or(file.cache_mib)
                 .map_or(defaults.response_cache_bytes, |m| m.saturating_mul(1 << 20)),
             bots: api::bots::BotConfig {
-                players: Some(crate::games::bot_players()),
+                players: Some(crate::games::bot_players()?),
                 threads: usize::from(args.bot_threads.or(file.bot_threads).unwrap_or(1)),
                 max_iterations: args
                     .bot_max_iterations

@@ -204,9 +204,10 @@ impl Evaluation {
     async fn exact(&self) -> bool {
         self.e.exact
     }
-    /// Whether the win chances are calibrated against real outcomes. Not yet: they are the
+    /// Whether the win chances went through the calibration fitted for this game and player
+    /// count on held-out self-play (`data/<game>/calibration.json`); when not, they are the
     /// share of the search's own playouts won.
     async fn calibrated(&self) -> bool {
-        false
+        self.e.calibrated
     }
 }
