@@ -10,7 +10,7 @@ fn options<G: Game>(players: u8) -> G::Options {
     serde_json::from_value(serde_json::json!({ "players": players })).unwrap()
 }
 
-/// Every position of a seeded random game, and its outcome's winners.
+/// Every position of a seeded random game, from the first to the last.
 fn positions<G: Game>(players: u8, seed: u64) -> Vec<G::State> {
     let bots = vec![BotSpec::Random; usize::from(players)];
     let played = play_game::<G>(&options::<G>(players), &bots, seed, 100_000).unwrap();
