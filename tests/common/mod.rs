@@ -82,6 +82,13 @@ impl Server {
             } else {
                 &["--rate-limit", "0"][..]
             })
+            // Reviews of finished games would take a core from every other test while the
+            // suite runs; the review tests pass their own `--review-threads`.
+            .args(if extra.contains(&"--review-threads") {
+                &[][..]
+            } else {
+                &["--review-threads", "0"][..]
+            })
             .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::null())

@@ -102,7 +102,8 @@ impl Isotonic {
 
 /// Passes an evaluation's chances through `map`: each seat's chance and its interval's ends,
 /// then the seats' chances scaled to share out one win again (the map is fitted seat by seat,
-/// so their sum drifts), and each best move's chance and interval. Marks it calibrated.
+/// so their sum drifts), and each best move's chance and interval, scaled by the same factor.
+/// Marks it calibrated.
 pub fn apply<M>(e: &mut crate::Evaluation<M>, map: &Isotonic) {
     for x in &mut e.seats {
         x.win = map.apply(x.win);
@@ -110,18 +111,18 @@ pub fn apply<M>(e: &mut crate::Evaluation<M>, map: &Isotonic) {
         x.high = map.apply(x.high).max(x.win);
     }
     let total: f64 = e.seats.iter().map(|x| x.win).sum();
-    if total > 0.0 {
-        for x in &mut e.seats {
-            let k = 1.0 / total;
-            x.win *= k;
-            x.low = (x.low * k).min(x.win);
-            x.high = (x.high * k).clamp(x.win, 1.0);
-        }
+    // The seats' chances are scaled to sum to 1; each candidate move's by the same factor, so
+    // a move and the position (read through the most tried move) stay comparable.
+    let k = if total > 0.0 { 1.0 / total } else { 1.0 };
+    for x in &mut e.seats {
+        x.win *= k;
+        x.low = (x.low * k).min(x.win);
+        x.high = (x.high * k).clamp(x.win, 1.0);
     }
-    for m in &mut e.best {
-        m.win = map.apply(m.win);
-        m.low = map.apply(m.low).min(m.win);
-        m.high = map.apply(m.high).max(m.win);
+    for m in e.best.iter_mut().chain(e.played.as_mut()) {
+        m.win = (map.apply(m.win) * k).min(1.0);
+        m.low = (map.apply(m.low) * k).min(m.win);
+        m.high = (map.apply(m.high) * k).clamp(m.win, 1.0);
     }
     e.calibrated = true;
 }
@@ -363,6 +364,7 @@ mod tests {
             playouts: 50,
             exact: false,
             calibrated: false,
+            played: None,
         };
         // The search is overconfident: 0.8 wins 60 %, 0.2 wins 30 %.
         let map = Isotonic {
@@ -375,7 +377,12 @@ mod tests {
         for x in &e.seats {
             assert!(x.low <= x.win && x.win <= x.high && x.high <= 1.0, "{x:?}");
         }
-        assert_eq!(e.best[0].win, 0.6);
+        // The best move is scaled as the seats are: the seat's chance is read through it.
+        assert!(
+            (e.best[0].win - e.seats[0].win).abs() < 1e-12,
+            "{:?}",
+            e.best
+        );
     }
 
     #[test]

@@ -22,13 +22,22 @@ pub enum PlayError {
 }
 
 type ChooseFn = fn(&dyn GameState, Seat, BotSpec, u64) -> Result<String, PlayError>;
-type EvaluateFn = fn(&dyn GameState, &Ask) -> Result<Evaluation<String>, PlayError>;
+type EvaluateFn = fn(&dyn GameState, &Ask<'_>) -> Result<Evaluation<String>, PlayError>;
 
 /// What an evaluation is asked for: the viewer whose view it may read, the search's
 /// iterations, how many best moves to keep, and the seed.
 #[derive(Debug, Clone, Copy)]
-pub struct Ask {
+pub struct Ask<'a> {
     pub viewer: Viewer,
+    /// The seat whose moves to advise when several may act (see [`crate::evaluate_for`]).
+    pub mover: Option<Seat>,
+    /// The move `mover` played, in notation, to value from the same tree with at least
+    /// `playouts` playouts (a review's judgement; see [`crate::Judge`]).
+    pub played: Option<&'a str>,
+    pub playouts: u32,
+    /// Leave the chances as the search found them (no calibration): what judgements compare,
+    /// since a calibration map may be flat over a range of raw chances.
+    pub raw: bool,
     pub iterations: u32,
     pub best: usize,
     pub seed: u64,
@@ -65,6 +74,11 @@ impl Players {
         self
     }
 
+    /// Whether evaluations of `kind` with `players` seats are calibrated.
+    pub fn calibrates(&self, kind: GameKind, players: u8) -> bool {
+        self.maps.contains_key(&(kind, players))
+    }
+
     /// Whether bots play `kind`.
     pub fn plays(&self, kind: GameKind) -> bool {
         self.by_kind.contains_key(&kind)
@@ -88,45 +102,59 @@ impl Players {
     pub fn evaluate(
         &self,
         state: &dyn GameState,
-        ask: &Ask,
+        ask: &Ask<'_>,
     ) -> Result<Evaluation<String>, PlayError> {
         let kind = state.kind();
         let f = self.by_kind.get(&kind).ok_or(PlayError::NoGame(kind))?;
         let mut e = f.1(state, ask)?;
-        if let Some(map) = self.maps.get(&(kind, state.player_count())) {
-            if !e.exact {
-                crate::calibrate::apply(&mut e, map);
-            }
+        if !ask.raw {
+            self.calibrate(kind, state.player_count(), &mut e);
         }
         Ok(e)
+    }
+
+    /// Passes a raw evaluation of a `kind` game of `players` seats through its calibration
+    /// (nothing when there is none, or for a finished game's outcome).
+    pub fn calibrate(&self, kind: GameKind, players: u8, e: &mut Evaluation<String>) {
+        if let Some(map) = self.maps.get(&(kind, players)) {
+            if !e.exact {
+                crate::calibrate::apply(e, map);
+            }
+        }
     }
 }
 
 fn evaluate<G: Game + Notation>(
     state: &dyn GameState,
-    ask: &Ask,
+    ask: &Ask<'_>,
 ) -> Result<Evaluation<String>, PlayError> {
     let s = rules_core::typed::<G>(state).ok_or(PlayError::WrongState(G::KIND))?;
-    let e = crate::evaluate::<G>(s, ask.viewer, ask.iterations, ask.best, ask.seed);
+    // A played move that does not parse is valued as none (the review falls back to the next
+    // position's evaluation).
+    let played = ask.played.and_then(|t| G::parse_move(t).ok());
+    let judge = crate::Judge {
+        mover: ask.mover,
+        played: played.as_ref(),
+        playouts: ask.playouts,
+    };
+    let e = crate::evaluate_for::<G>(s, ask.viewer, judge, ask.iterations, ask.best, ask.seed);
+    let text = |m: MoveOutlook<G::Move>| MoveOutlook {
+        mv: G::format_move(&m.mv),
+        seat: m.seat,
+        visits: m.visits,
+        win: m.win,
+        low: m.low,
+        high: m.high,
+        score: m.score,
+    };
     Ok(Evaluation {
         seats: e.seats,
-        best: e
-            .best
-            .into_iter()
-            .map(|m| MoveOutlook {
-                mv: G::format_move(&m.mv),
-                seat: m.seat,
-                visits: m.visits,
-                win: m.win,
-                low: m.low,
-                high: m.high,
-                score: m.score,
-            })
-            .collect(),
+        best: e.best.into_iter().map(text).collect(),
         iterations: e.iterations,
         playouts: e.playouts,
         exact: e.exact,
         calibrated: e.calibrated,
+        played: e.played.map(text),
     })
 }
 

@@ -65,6 +65,29 @@ pub struct Evaluation<M> {
     pub exact: bool,
     /// Whether the chances went through a calibration map ([`crate::calibrate`]).
     pub calibrated: bool,
+    /// The move [`Judge::played`] named, as the same search valued it (at least
+    /// [`Judge::playouts`] playouts through it).
+    pub played: Option<MoveOutlook<M>>,
+}
+
+/// What a review asks of an evaluation beyond [`evaluate()`]: the seat whose moves to advise
+/// when several may act, and the move that seat played, to be valued from the same tree.
+#[derive(Debug, Clone, Copy)]
+pub struct Judge<'m, M> {
+    pub mover: Option<Seat>,
+    pub played: Option<&'m M>,
+    /// Playouts through `played` the search makes sure of.
+    pub playouts: u32,
+}
+
+impl<M> Default for Judge<'_, M> {
+    fn default() -> Self {
+        Judge {
+            mover: None,
+            played: None,
+            playouts: 0,
+        }
+    }
 }
 
 /// Evaluates `s` for `viewer` with a search of `iterations` (random rollouts) from `seed`;
@@ -76,6 +99,23 @@ pub fn evaluate<G: Game>(
     best: usize,
     seed: u64,
 ) -> Evaluation<G::Move> {
+    evaluate_for::<G>(s, viewer, Judge::default(), iterations, best, seed)
+}
+
+/// [`evaluate()`] for a review: advising `judge.mover` when it is among the seats to act (a
+/// simultaneous step, such as Mombasa's planning, names another first), and valuing the move
+/// it played with at least `judge.playouts` playouts through it, from the same tree as the
+/// best move (two searches would differ by their noise and by which seat each puts at its
+/// root; the same tree differs by the move alone).
+pub fn evaluate_for<G: Game>(
+    s: &G::State,
+    viewer: Viewer,
+    judge: Judge<'_, G::Move>,
+    iterations: u32,
+    best: usize,
+    seed: u64,
+) -> Evaluation<G::Move> {
+    let mover = judge.mover;
     let players = usize::from(G::player_count(s));
     if let Some(o) = G::outcome(s) {
         let mut t = Tally::default();
@@ -87,16 +127,25 @@ pub fn evaluate<G: Game>(
             playouts: 0,
             exact: true,
             calibrated: false,
+            played: None,
         };
     }
     // Chance to act: the position's value is the mean over what chance may bring, and there
     // is no move to advise.
     let (me, advise) = match G::to_act(s) {
-        ToAct::Seat(x) => (x, true),
+        ToAct::Seat(x) => match mover {
+            Some(m) if m != x && G::seats_to_act(s).contains(&m) => (m, true),
+            _ => (x, true),
+        },
         ToAct::Chance | ToAct::Over => (Seat(0), false),
     };
     let cfg = SearchConfig::new(iterations.max(1), Rollout::Random);
-    let done = run::<G>(s, me, viewer, &cfg, seed, true);
+    let force = judge.played.filter(|_| advise).map(|m| (m, judge.playouts));
+    let done = run::<G>(s, me, viewer, &cfg, seed, true, force);
+    let played = force.map(|(mv, _)| {
+        let t = done.through(mv);
+        outlook(mv, me, &t)
+    });
     let moves = if advise {
         done.root_moves()
     } else {
@@ -106,21 +155,7 @@ pub fn evaluate<G: Game>(
     let best = moves
         .iter()
         .take(best)
-        .map(|&(ref mv, seat, visits, t)| {
-            let i = usize::from(seat.0);
-            let n = t.n.max(1);
-            let win = t.win.get(i).copied().unwrap_or(0.0) / f64::from(n);
-            let (low, high) = wilson(win * f64::from(n), u64::from(n));
-            MoveOutlook {
-                mv: mv.clone(),
-                seat,
-                visits,
-                win,
-                low,
-                high,
-                score: t.score.get(i).copied().unwrap_or(0.0) / f64::from(n),
-            }
-        })
+        .map(|&(ref mv, seat, _, t)| outlook(mv, seat, t))
         .collect();
     Evaluation {
         seats: outlooks(lead, players),
@@ -129,6 +164,24 @@ pub fn evaluate<G: Game>(
         playouts: lead.n,
         exact: false,
         calibrated: false,
+        played,
+    }
+}
+
+/// `mv`'s line, from the outcomes through it, for the seat that plays it.
+fn outlook<M: Clone>(mv: &M, seat: Seat, t: &Tally) -> MoveOutlook<M> {
+    let i = usize::from(seat.0);
+    let n = t.n.max(1);
+    let win = t.win.get(i).copied().unwrap_or(0.0) / f64::from(n);
+    let (low, high) = wilson(win * f64::from(n), u64::from(n));
+    MoveOutlook {
+        mv: mv.clone(),
+        seat,
+        visits: t.n,
+        win,
+        low,
+        high,
+        score: t.score.get(i).copied().unwrap_or(0.0) / f64::from(n),
     }
 }
 

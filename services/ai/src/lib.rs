@@ -19,6 +19,8 @@
 //!   game's score placed among those the search has seen).
 //! - [`evaluate`]: a position's evaluation for one viewer — per seat the win chance with
 //!   its interval, expected score and rank; the best moves of the seat to act.
+//! - [`judge`]: moves judged by the win chance they cost — the classes and their thresholds,
+//!   a move's and a game's accuracy, turning points; the one place they are defined.
 //! - [`calibrate`]: raw win chances to probabilities (an isotonic fit), and the figures
 //!   that judge a forecast (reliability by decile, calibration error, Brier skill).
 //! - [`arena`]: games between bots, seats rotated; per bot, wins with a Wilson interval.
@@ -28,6 +30,7 @@ pub mod arena;
 pub mod calibrate;
 pub mod erased;
 pub mod evaluate;
+pub mod judge;
 pub mod mcts;
 pub mod policy;
 pub mod reward;
@@ -35,7 +38,7 @@ pub mod spec;
 
 pub use arena::{arena, play_game, ArenaError, ArenaReport, BotResult};
 pub use erased::{Ask, PlayError, Players};
-pub use evaluate::{evaluate, Evaluation, MoveOutlook, SeatOutlook};
+pub use evaluate::{evaluate, evaluate_for, Evaluation, Judge, MoveOutlook, SeatOutlook};
 pub use mcts::{search, SearchConfig, SearchStats};
 pub use policy::Rollout;
 pub use spec::{BotError, BotSpec, MAX_ITERATIONS};

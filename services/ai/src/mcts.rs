@@ -97,6 +97,24 @@ pub(crate) struct Tally {
 }
 
 impl Tally {
+    pub(crate) fn merge(&mut self, other: &Tally) {
+        let players = other.win.len().max(self.win.len());
+        for v in [&mut self.win, &mut self.score, &mut self.rank] {
+            v.resize(players, 0.0);
+        }
+        self.n += other.n;
+        for (i, (w, (s, r))) in other
+            .win
+            .iter()
+            .zip(other.score.iter().zip(&other.rank))
+            .enumerate()
+        {
+            self.win[i] += w;
+            self.score[i] += s;
+            self.rank[i] += r;
+        }
+    }
+
     pub(crate) fn add(&mut self, o: &rules_core::Outcome, players: usize) {
         if self.win.len() < players {
             self.win.resize(players, 0.0);
@@ -131,21 +149,40 @@ pub(crate) struct Searched<M> {
     pub all: Tally,
     /// Per root child, the outcomes of the iterations that went through it.
     pub by_child: FxHashMap<u32, Tally>,
+    /// The outcomes of the iterations forced through a root move (`run`'s `force`).
+    pub forced: Tally,
 }
 
 impl<M: Clone> Searched<M> {
-    /// The root's moves with who played them, their visits and tallies, most visited first.
+    /// The root's moves with who played them, their visits and tallies, most visited first
+    /// (forced iterations left out).
     pub fn root_moves(&self) -> Vec<(M, Seat, u32, &Tally)> {
         let mut out: Vec<(M, Seat, u32, &Tally)> = self.nodes[0]
             .children
             .iter()
             .filter_map(|&c| {
                 let n = &self.nodes[c as usize];
-                Some((n.moved.clone()?, n.mover, n.visits, self.by_child.get(&c)?))
+                let t = self.by_child.get(&c)?;
+                Some((n.moved.clone()?, n.mover, t.n, t))
             })
             .collect();
         out.sort_by_key(|m| std::cmp::Reverse(m.2));
         out
+    }
+}
+
+impl<M: std::hash::Hash + Eq> Searched<M> {
+    /// Every outcome through root move `mv`: its iterations and those forced through it.
+    pub fn through(&self, mv: &M) -> Tally {
+        let mut t = self.forced.clone();
+        if let Some(c) = self.nodes[0]
+            .by_move
+            .get(mv)
+            .and_then(|c| self.by_child.get(c))
+        {
+            t.merge(c);
+        }
+        t
     }
 }
 
@@ -165,7 +202,7 @@ pub fn search<G: Game>(
         1 => return Some((own[0].clone(), SearchStats::default())),
         _ => {}
     }
-    let done = run::<G>(s, me, Viewer::Seat(me), cfg, seed, false);
+    let done = run::<G>(s, me, Viewer::Seat(me), cfg, seed, false, None);
     let mut stats = done.stats;
     let nodes = done.nodes;
     // The most visited of the searcher's own moves (its moves are known exactly).
@@ -202,7 +239,11 @@ pub fn search<G: Game>(
 
 /// The search itself: `cfg.iterations` iterations from `s`, each over a state sampled from
 /// what `viewer` sees, `me` moving first at the root when it is among the seats to act.
-/// `tally`: keep each outcome per root move (for the evaluation).
+/// `tally`: keep each outcome per root move (for the evaluation). `force`: a root move and a
+/// number of playouts it must have — after the iterations, more go through that move until it
+/// has them (at most that many more), tallied apart (`Searched::forced`) so they change
+/// nothing else the search says; a review values the move actually played this way, from the
+/// same tree as the best one.
 pub(crate) fn run<G: Game>(
     s: &G::State,
     me: Seat,
@@ -210,6 +251,7 @@ pub(crate) fn run<G: Game>(
     cfg: &SearchConfig,
     seed: u64,
     tally: bool,
+    force: Option<(&G::Move, u32)>,
 ) -> Searched<G::Move> {
     let players = usize::from(G::player_count(s));
     let mut nodes: Vec<Node<G::Move>> = vec![Node::new(me, None)];
@@ -219,7 +261,20 @@ pub(crate) fn run<G: Game>(
     let mut list = G::MoveList::default();
     let mut path: Vec<u32> = Vec::with_capacity(64);
     let mut scale = Scale::default();
-    for i in 0..cfg.iterations {
+    let mut forced = Tally::default();
+    let extra = force.map_or(0, |(_, min)| min);
+    'iterations: for i in 0..cfg.iterations.saturating_add(extra) {
+        let forcing = i >= cfg.iterations;
+        if let (true, Some((mv, min))) = (forcing, force) {
+            let had = nodes[0]
+                .by_move
+                .get(mv)
+                .and_then(|c| by_child.get(c))
+                .map_or(0, |t| t.n);
+            if had + forced.n >= min {
+                break;
+            }
+        }
         let mut rng = Dealer::new(seed, u64::from(i));
         let mut st = G::determinize(s, viewer, &mut rng);
         path.clear();
@@ -248,6 +303,31 @@ pub(crate) fn run<G: Game>(
             let moves = list.as_slice();
             if moves.is_empty() {
                 break;
+            }
+            if let (true, 0, Some((mv, _))) = (forcing, depth, force) {
+                // The forced move, whatever UCB would pick (not legal in this sample: no
+                // playout).
+                if seat != me || !moves.contains(mv) {
+                    continue 'iterations;
+                }
+                if G::play(&mut st, seat, mv).is_err() {
+                    continue 'iterations;
+                }
+                let c = match nodes[0].by_move.get(mv) {
+                    Some(&c) => c,
+                    None => {
+                        let c = nodes.len() as u32;
+                        nodes.push(Node::new(seat, Some(mv.clone())));
+                        nodes[0].children.push(c);
+                        nodes[0].by_move.insert(mv.clone(), c);
+                        c
+                    }
+                };
+                nodes[c as usize].avail += 1;
+                node = c;
+                path.push(c);
+                depth += 1;
+                continue;
             }
             let n = &nodes[node as usize];
             let mut untried: Vec<usize> = Vec::new();
@@ -315,7 +395,9 @@ pub(crate) fn run<G: Game>(
             n.visits += 1;
             n.reward += r.get(usize::from(n.mover.0)).copied().unwrap_or(0.0);
         }
-        if tally {
+        if forcing {
+            forced.add(&outcome, players);
+        } else if tally {
             all.add(&outcome, players);
             if let Some(&c) = path.get(1) {
                 by_child.entry(c).or_default().add(&outcome, players);
@@ -329,6 +411,7 @@ pub(crate) fn run<G: Game>(
         stats,
         all,
         by_child,
+        forced,
     }
 }
 

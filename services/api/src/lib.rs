@@ -81,6 +81,8 @@ pub struct ApiConfig {
     pub annotators: Vec<(String, String)>,
     /// The seats this server may play itself (`createGame(bots: …)`).
     pub bots: bots::BotConfig,
+    /// The background review of finished games (threads, iterations a position).
+    pub reviews: review::Config,
 }
 
 impl Default for ApiConfig {
@@ -97,6 +99,7 @@ impl Default for ApiConfig {
             response_cache_bytes: 64 << 20,
             annotators: Vec::new(),
             bots: bots::BotConfig::default(),
+            reviews: review::Config::default(),
         }
     }
 }
@@ -118,6 +121,8 @@ pub struct App {
     pub bots: bots::pool::BotPool,
     /// Slots for evaluations running at once (`BotConfig::evaluations`).
     pub evaluations: Arc<tokio::sync::Semaphore>,
+    /// Finished games reviewed in the background (none without bots: no search).
+    pub reviews: Option<Arc<review::Projection>>,
 }
 
 impl App {
@@ -126,6 +131,13 @@ impl App {
         analysis: Arc<analysis::Analysis>,
         config: ApiConfig,
     ) -> Arc<App> {
+        let reviews = config.bots.players.clone().map(|players| {
+            Arc::new(review::Projection::start(
+                store.clone(),
+                players,
+                config.reviews,
+            ))
+        });
         let app = Arc::new(App {
             store,
             analysis,
@@ -135,6 +147,7 @@ impl App {
             rules: Default::default(),
             bots: Default::default(),
             evaluations: Arc::new(tokio::sync::Semaphore::new(config.bots.evaluations)),
+            reviews,
             config,
         });
         bots::pool::BotPool::start(&app, &app.config.bots);

@@ -122,3 +122,68 @@ impl Metrics {
         s
     }
 }
+
+/// The review projection's queue and progress, as Prometheus text (nothing when this server
+/// has no projection: no bots, hence no search).
+pub fn reviews(p: Option<&review::Projection>) -> String {
+    let Some(p) = p else {
+        return String::new();
+    };
+    let t = p.totals();
+    let (running, done, total) = p.running();
+    let mut s = String::new();
+    let mut line = |name: &str, kind: &str, help: &str, v: String| {
+        s.push_str(&format!(
+            "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {v}\n"
+        ));
+    };
+    line(
+        "ludolog_review_games_queued",
+        "gauge",
+        "Finished games waiting to be reviewed.",
+        p.queued().to_string(),
+    );
+    line(
+        "ludolog_review_games_running",
+        "gauge",
+        "Games being reviewed now.",
+        running.to_string(),
+    );
+    line(
+        "ludolog_review_running_positions_done",
+        "gauge",
+        "Positions evaluated of the games being reviewed now.",
+        done.to_string(),
+    );
+    line(
+        "ludolog_review_running_positions",
+        "gauge",
+        "Positions in all of the games being reviewed now.",
+        total.to_string(),
+    );
+    line(
+        "ludolog_review_games_total",
+        "counter",
+        "Games reviewed since start.",
+        t.games.load(Relaxed).to_string(),
+    );
+    line(
+        "ludolog_review_positions_total",
+        "counter",
+        "Positions evaluated by reviews since start.",
+        t.positions.load(Relaxed).to_string(),
+    );
+    line(
+        "ludolog_review_failures_total",
+        "counter",
+        "Games whose review failed (logged with the game).",
+        t.failed.load(Relaxed).to_string(),
+    );
+    line(
+        "ludolog_review_threads",
+        "gauge",
+        "Threads reviewing games (--review-threads).",
+        p.config().threads.to_string(),
+    );
+    s
+}

@@ -327,6 +327,25 @@ pub enum Command {
         #[command(flatten)]
         data: DataDir,
     },
+    /// Review finished games now (what `serve` does in the background): every position
+    /// evaluated, every seat move judged, kept in the store; one JSON line per game (seats'
+    /// accuracy, moves by class, mean loss of win chance; seconds taken).
+    Review {
+        /// Games to review (default: every finished game without a current review).
+        #[arg(long = "game", value_name = "ID")]
+        games: Vec<String>,
+        /// Iterations of each position's search.
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=200_000))]
+        iterations: u32,
+        /// Games reviewed at once, a core each.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        threads: u16,
+        /// Review again games whose review is current.
+        #[arg(long)]
+        again: bool,
+        #[command(flatten)]
+        data: DataDir,
+    },
     /// Recompute snapshots, indexes and projections from the logs.
     Rebuild {
         #[command(flatten)]

@@ -13,6 +13,7 @@ mod calibrate;
 mod cli;
 mod games;
 mod migrate;
+mod review;
 mod searchbench;
 mod serve;
 mod simulate;
@@ -422,6 +423,31 @@ fn main() -> Result<()> {
             };
             std::io::Write::flush(&mut w)?;
             eprintln!("wrote {rows} rows to {}", out.display());
+        }
+        Command::Review {
+            games,
+            iterations,
+            threads,
+            again,
+            data,
+        } => {
+            storecmd::existing(&data.data_dir)?;
+            let store = storecmd::open(&data.data_dir)?;
+            let games = games
+                .iter()
+                .map(|g| g.parse::<store::GameId>())
+                .collect::<Result<Vec<_>, _>>()?;
+            let n = review::run(
+                &store,
+                &review::Run {
+                    games,
+                    iterations,
+                    threads,
+                    again,
+                },
+            )?;
+            store.flush()?;
+            eprintln!("reviewed {n} games");
         }
         Command::Rebuild { data } => {
             storecmd::existing(&data.data_dir)?;

@@ -155,6 +155,14 @@ pub struct ServeArgs {
     /// one core and at most --bot-max-iterations iterations; 0 runs none [default: 1].
     #[arg(long, env = "LUDOLOG_EVAL_THREADS", value_parser = clap::value_parser!(u16).range(0..=64))]
     pub eval_threads: Option<u16>,
+    /// Threads that review finished games in the background (every position evaluated, every
+    /// seat move judged: `Game.evaluation`), apart from the request threads; 0 reviews none
+    /// (reviews kept are still served) [default: 1].
+    #[arg(long, env = "LUDOLOG_REVIEW_THREADS", value_parser = clap::value_parser!(u16).range(0..=64))]
+    pub review_threads: Option<u16>,
+    /// The search's iterations at each position of a review (at most 200000) [default: 1000].
+    #[arg(long, env = "LUDOLOG_REVIEW_ITERATIONS", value_parser = clap::value_parser!(u32).range(1..=200_000))]
+    pub review_iterations: Option<u32>,
     /// Origins a web page may call the API from (CORS), comma-separated; `*` for any
     /// [default: *].
     #[arg(long, env = "LUDOLOG_CORS_ORIGIN", value_delimiter = ',')]
@@ -205,6 +213,8 @@ struct FileConfig {
     bot_threads: Option<u16>,
     bot_max_iterations: Option<u32>,
     eval_threads: Option<u16>,
+    review_threads: Option<u16>,
+    review_iterations: Option<u32>,
     log_json: Option<bool>,
 }
 
@@ -363,6 +373,13 @@ pub fn settings(args: ServeArgs) -> Result<Settings> {
                     .unwrap_or(api::bots::DEFAULT_MAX_ITERATIONS)
                     .clamp(1, ai::MAX_ITERATIONS),
                 evaluations: usize::from(args.eval_threads.or(file.eval_threads).unwrap_or(1)),
+            },
+            reviews: review::Config {
+                threads: usize::from(args.review_threads.or(file.review_threads).unwrap_or(1)),
+                iterations: args
+                    .review_iterations
+                    .or(file.review_iterations)
+                    .unwrap_or(review::Config::default().iterations),
             },
             ..defaults
         },

@@ -21,6 +21,7 @@ import {
   BOARD_MODULES, KIND_NAMES, state, showMessage, clearMessage, token, gql, perspVars, perspKey, explain, total, linkFor,
 } from './context.js';
 import { buildMoves, markMove } from './moves.js';
+import { initEvaluation, evalRender, markJudgements } from './evaluation.js';
 import { scheduleScores, drawGraph, drawGraphCursor, graphPly } from './scores.js';
 import { initLive, restartLive } from './live.js';
 import { buildLegend } from './legend.js';
@@ -189,6 +190,7 @@ function render() {
   if (state.annotator) state.annotator.showPly(state.ply);
   markMove();
   drawGraphCursor();
+  evalRender();
   showResult();
 }
 
@@ -333,6 +335,7 @@ async function setPerspective(p) {
     state.ply = 0;
     clearMessage();
     buildMoves();
+    markJudgements();
     drawGraph();
     fillPerspectiveSelect();
     goTo(Math.min(ply, total()));
@@ -522,6 +525,7 @@ async function main() {
   buildLegend();
   buildMoves();
   drawGraph();
+  initEvaluation(goTo);
   fillPerspectiveSelect();
   setupToken();
 

@@ -53,6 +53,7 @@ static ASSETS: LazyLock<HashMap<&'static str, Asset>> = LazyLock::new(|| {
         "viewer/context.js" => "text/javascript; charset=utf-8",
         "viewer/moves.js" => "text/javascript; charset=utf-8",
         "viewer/scores.js" => "text/javascript; charset=utf-8",
+        "viewer/evaluation.js" => "text/javascript; charset=utf-8",
         "viewer/live.js" => "text/javascript; charset=utf-8",
         "viewer/legend.js" => "text/javascript; charset=utf-8",
         "viewer/downloads.js" => "text/javascript; charset=utf-8",

@@ -27,7 +27,7 @@ fn kind(text: &str) -> Result<GameKind, HttpError> {
     })
 }
 
-/// `GET`/`HEAD /exports/{kind}/{games|moves}.{csv|ndjson}` and `positions.ndjson?where=<CEL>`,
+/// `GET`/`HEAD /exports/{kind}/{games|moves|evaluations}.{csv|ndjson}` and `positions.ndjson?where=<CEL>`,
 /// whole or in byte ranges.
 pub async fn export(
     State(s): State<Shared>,
@@ -41,7 +41,13 @@ pub async fn export(
     let app = s.app.clone();
     let generation = {
         let app = app.clone();
-        Arc::new(move || (app.analysis.len(), app.corrections.load(Ordering::SeqCst)))
+        // Reviews made change the evaluations export: they count in its generation.
+        Arc::new(move || {
+            (
+                app.analysis.len() + app.reviews.as_ref().map_or(0, |r| r.done()),
+                app.corrections.load(Ordering::SeqCst),
+            )
+        })
     };
     let (what, mime, make): (String, &'static str, Make) = if file == "positions.ndjson" {
         let schema = positions::schema(app.store.registry(), kind)
@@ -82,8 +88,10 @@ pub async fn export(
             "games.ndjson" => ("games", Format::Ndjson, "application/x-ndjson"),
             "moves.csv" => ("moves", Format::Csv, "text/csv; charset=utf-8"),
             "moves.ndjson" => ("moves", Format::Ndjson, "application/x-ndjson"),
+            "evaluations.csv" => ("evaluations", Format::Csv, "text/csv; charset=utf-8"),
+            "evaluations.ndjson" => ("evaluations", Format::Ndjson, "application/x-ndjson"),
             _ => return Err(HttpError::NotFound(
-                "the exports are games.csv, games.ndjson, moves.csv, moves.ndjson, positions.ndjson"
+                "the exports are games.csv, games.ndjson, moves.csv, moves.ndjson, evaluations.csv, evaluations.ndjson, positions.ndjson"
                     .into(),
             )),
         };
@@ -94,7 +102,16 @@ pub async fn export(
             Box::new(move |w: &mut SpoolWriter| {
                 let r = match table {
                     "games" => exports::games(&app.analysis, kind, format, w),
-                    _ => exports::moves(&*app.store, &app.analysis, kind, format, w),
+                    "moves" => exports::moves(&*app.store, &app.analysis, kind, format, w),
+                    _ => {
+                        let format = match format {
+                            Format::Csv => review::export::Format::Csv,
+                            Format::Ndjson => review::export::Format::Ndjson,
+                        };
+                        return review::export::evaluations(&*app.store, kind, format, w)
+                            .map(|_| ())
+                            .map_err(|e| HttpError::Internal(e.to_string()));
+                    }
                 };
                 r.map(|_| ())
                     .map_err(|e| HttpError::Internal(e.to_string()))

@@ -178,7 +178,8 @@ async fn metrics(State(s): State<Shared>) -> Response {
                 "# HELP ludolog_websockets_open WebSockets open now.\n\
                  # TYPE ludolog_websockets_open gauge\nludolog_websockets_open {}\n",
                 s.sockets.open()
-            ),
+            )
+            + &crate::metrics::reviews(s.app.reviews.as_deref()),
     )
         .into_response()
 }

@@ -84,6 +84,10 @@ impl Evaluations {
             .map_err(|e| ApiError::Internal(e.to_string()))?;
         let ask = ai::Ask {
             viewer,
+            mover: None,
+            played: None,
+            playouts: 0,
+            raw: false,
             iterations,
             best: MAX_BEST,
             seed: header.id.0 ^ (u64::from(ply) << 40),

@@ -3,6 +3,7 @@
 
 use super::entries::visible_moves;
 use super::position::Position;
+use super::review::{GameEvaluation, TurningPoint};
 use super::revision::{self, Pinned, Revision};
 use crate::error::ApiError;
 use crate::perspective::{self, Perspective};
@@ -379,6 +380,25 @@ impl Game {
             journal = Arc::new(super::journal::Journal::new(s.journal(id)?));
         })
         .await?)
+    }
+
+    /// The game's review: where it is (a finished game is reviewed in the background; asking
+    /// moves it to the front of the queue), every position's win chances, every seat move
+    /// judged with the better move, each seat's accuracy, the turning points. A game in play
+    /// is `PENDING`: evaluate its positions with `position { evaluation }`.
+    #[graphql(complexity = "100 + child_complexity")]
+    async fn evaluation(&self, ctx: &Context<'_>) -> Result<GameEvaluation> {
+        Ok(GameEvaluation::of(ctx, &self.header).await?)
+    }
+    /// The `first` (default 5) largest swings of win chance, with the entry that caused each:
+    /// `evaluation { turningPoints }` (empty until the game is reviewed).
+    #[graphql(complexity = "100 + child_complexity")]
+    async fn turning_points(
+        &self,
+        ctx: &Context<'_>,
+        first: Option<i32>,
+    ) -> Result<Vec<TurningPoint>> {
+        Ok(GameEvaluation::of(ctx, &self.header).await?.swings(first)?)
     }
 
     /// Final scores and winners, once the game is over.

@@ -1,7 +1,7 @@
 //! The objects queries return — `Game` (`game.rs`), `Position` (`position.rs`),
 //! `IndexedPosition` (`indexed.rs`), what a game's journal shows (`journal.rs`: annotations,
 //! takebacks, withdrawn entries), a finished game's revisions (`revision.rs`), `Study`
-//! (`study.rs`) and `Player` (`player.rs`: a name's games, results and rating history) — and
+//! (`study.rs`), a finished game's review (`review.rs`: `Game.evaluation`) and `Player` (`player.rs`: a name's games, results and rating history) — and
 //! the one way entries are shown (`entries`): as a viewer may see them, numbered by the ply
 //! they lead to.
 //!
@@ -16,6 +16,7 @@ mod indexed;
 pub mod journal;
 mod player;
 mod position;
+pub mod review;
 pub mod revision;
 mod study;
 
