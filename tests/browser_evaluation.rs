@@ -190,3 +190,46 @@ fn the_win_chance_graph_judgements_and_accuracy_show_and_hide() {
         }
     }
 }
+
+/// A game in play has no review: the page evaluates each position it shows, from the
+/// perspective shown (a spectator's here), and the graph grows as moves arrive.
+#[test]
+fn a_game_in_play_is_evaluated_as_it_is_watched() {
+    use common::{create_game, play_first};
+    let server = Server::start(&["--no-samples"]);
+    let (id, tokens) = create_game(&server, "five-tribes", 2, 11);
+    for _ in 0..6 {
+        play_first(&server, &id, &tokens).unwrap();
+    }
+    let mut page = Page::open(&format!("{}/games/{id}", server.url), 1280, 1000);
+    page.wait_for("window.ludologViewer?.view", 30);
+    page.wait_for(
+        "document.getElementById('eval-status').textContent.includes('In play')",
+        30,
+    );
+    page.wait_for(
+        "document.querySelectorAll('#eval-here .chance').length === 2",
+        60,
+    );
+    assert_eq!(
+        page.eval("Number(document.getElementById('eval-graph').dataset.points)"),
+        json!(1)
+    );
+    // Two more moves: the page follows to the tip and evaluates it too.
+    let before = page.eval("Number(document.querySelector('#ply-current').dataset.ply)");
+    play_first(&server, &id, &tokens).unwrap();
+    play_first(&server, &id, &tokens).unwrap();
+    page.wait_for(
+        &format!("Number(document.querySelector('#ply-current').dataset.ply) > {before}"),
+        30,
+    );
+    page.wait_for(
+        "Number(document.getElementById('eval-graph').dataset.points) >= 2",
+        60,
+    );
+    assert_eq!(
+        page.eval("document.querySelectorAll('#eval-graph path.series').length"),
+        json!(2)
+    );
+    page.screenshot(&shots().join("evaluation-live.png"));
+}

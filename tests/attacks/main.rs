@@ -11,12 +11,14 @@
 //! - `journal`: a journal's size and the response budget while resolving.
 //! - `recorder`: idempotency keys belong to whoever entered them.
 //! - `viewer`: the pages take no API origin from the URL, escape what they show, send a CSP.
+//! - `evaluations`: one client cannot take every evaluation slot.
 //! - `heavy`: the attacks at full size, ignored here; `ops/attack.sh` runs them on a release
 //!   build and measures the server.
 
 #[path = "../common/mod.rs"]
 mod common;
 
+mod evaluations;
 mod fragments;
 mod heavy;
 mod http;

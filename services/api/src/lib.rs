@@ -30,11 +30,13 @@
 //!   `/readyz`, `/metrics`, exports and charts; CORS, rate limit, body and time limits, and
 //!   JSON error answers (`http::reply`).
 //! - `error`: `ApiError` and its codes.
+//! - `evaluation_slots`: who may run an evaluation now (the server's permits, one per client).
 
 pub mod auth;
 pub mod bots;
 pub mod budget;
 pub mod error;
+pub mod evaluation_slots;
 pub mod guard;
 pub mod http;
 pub mod hub;
@@ -119,8 +121,8 @@ pub struct App {
     pub rules: std::sync::OnceLock<Vec<types::RulesInfo>>,
     /// The games waiting for a bot to move, and the threads that play them.
     pub bots: bots::pool::BotPool,
-    /// Slots for evaluations running at once (`BotConfig::evaluations`).
-    pub evaluations: Arc<tokio::sync::Semaphore>,
+    /// Slots for evaluations running at once (`BotConfig::evaluations`), one per client.
+    pub evaluations: evaluation_slots::Slots,
     /// Finished games reviewed in the background (none without bots: no search).
     pub reviews: Option<Arc<review::Projection>>,
 }
@@ -146,7 +148,7 @@ impl App {
             corrections: Default::default(),
             rules: Default::default(),
             bots: Default::default(),
-            evaluations: Arc::new(tokio::sync::Semaphore::new(config.bots.evaluations)),
+            evaluations: evaluation_slots::Slots::new(config.bots.evaluations),
             reviews,
             config,
         });

@@ -2,15 +2,21 @@
 // current ply marked, a click jumps there), the judgement of the move just played with the
 // better move when there was one, each seat's accuracy at the end, and the judgement glyphs
 // in the move list. It reads the game's review (`Game.evaluation`); while the review is queued
-// or running it says how far it is and asks again. `?eval=0` hides all of it (embeds too).
+// or running it says how far it is and asks again. A game in play has no review: each position
+// the page shows is evaluated on request (`Position.evaluation`, from the perspective shown,
+// so nothing the viewer may not see) and the graph grows with them. `?eval=0` hides all of it
+// (embeds too).
 import { esc } from './api.js';
 import { seatName, named } from './names.js';
-import { $, state, gql, GAME_ID, params, revVars, seatColour, total } from './context.js';
+import { $, state, gql, GAME_ID, params, perspKey, perspVars, revVars, seatColour, total } from './context.js';
 
 export const EVAL_OFF = params.get('eval') === '0';
 const GRAPH = { w: 640, h: 120, l: 34, r: 8, t: 8, b: 18 };
 const POLL_MS = 3000;
 let review = null; // { plies, moves, seats } once done
+let live = null; // while the game is in play: `${perspective}@${ply}` -> win chances
+let liveTimer = null;
+const LIVE_ITERATIONS = 300;
 let jump = null;
 
 const QUERY = `query Review($id: ID!, $revision: Int) { game(id: $id, revision: $revision) { status evaluation {
@@ -26,7 +32,7 @@ export function initEvaluation(goTo) {
   jump = goTo;
   pane.hidden = false;
   $('eval-graph').addEventListener('click', (ev) => {
-    if (!review) return;
+    if (!review && !live) return;
     state.autoplay && state.autoplay.stop();
     jump(graphPly(ev));
   });
@@ -52,7 +58,9 @@ async function load() {
     return;
   }
   if (e.status === 'PENDING') {
-    status('This game is in play: it is evaluated, and every move judged, once it ends.');
+    live = new Map();
+    status('In play: each position is evaluated as you reach it, from what you may see; every move is judged once the game ends.');
+    evalRender();
     return;
   }
   if (e.status === 'ABSENT') {
@@ -72,37 +80,85 @@ function status(text) {
 }
 
 function drawEvalGraph() {
+  drawLines(review.plies.map((p, i) => [i, p.winChances]), review.plies.length - 1, review.moves);
+}
+
+/** The graph of `points` ([ply, chances]) over plies 0 to `n`, with `moves`' mistakes marked. */
+function drawLines(points, n, moves = []) {
   const svg = $('eval-graph');
   const { w, h, l, r, t, b } = GRAPH;
-  const plies = review.plies;
-  const n = Math.max(1, plies.length - 1);
+  n = Math.max(1, n);
   svg.setAttribute('viewBox', `0 0 ${w} ${h}`);
   const x = (p) => l + ((w - l - r) * p) / n;
   const y = (v) => h - b - (h - t - b) * v;
   let out = `<rect class="graph-bg" x="${l}" y="${t}" width="${w - l - r}" height="${h - t - b}"/>`;
   for (const v of [0, 0.5, 1]) out += `<text class="axis" x="${l - 3}" y="${esc(y(v) + 3)}" text-anchor="end">${v * 100}%</text><line class="grid" x1="${l}" x2="${w - r}" y1="${esc(y(v))}" y2="${esc(y(v))}"/>`;
   out += `<text class="axis" x="${w - r}" y="${h - 4}" text-anchor="end">ply ${esc(n)}</text>`;
-  const seats = plies[0] ? plies[0].winChances.length : 0;
+  const seats = points.length ? points[0][1].length : 0;
   for (let s = 0; s < seats; s++) {
-    const d = plies.map((p, i) => `${i ? 'L' : 'M'}${x(i).toFixed(1)},${y(p.winChances[s]).toFixed(1)}`).join('');
+    const d = points.map(([p, c], i) => `${i ? 'L' : 'M'}${x(p).toFixed(1)},${y(c[s]).toFixed(1)}`).join('');
     out += `<path class="series" data-seat="${s}" d="${esc(d)}" stroke="${esc(seatColour(s))}"><title>${esc(seatName(state.game.players, s))}</title></path>`;
   }
   // The mistakes and blunders, as dots on the mover's line.
-  for (const m of review.moves) {
-    if (m.judgement !== 'MISTAKE' && m.judgement !== 'BLUNDER') continue;
-    out += `<circle class="judged ${m.judgement.toLowerCase()}" cx="${x(m.ply).toFixed(1)}" cy="${y(plies[m.ply].winChances[m.seat]).toFixed(1)}" r="2.5"><title>${esc(m.ply)}. ${esc(m.glyph)}</title></circle>`;
+  const at = new Map(points);
+  for (const m of moves) {
+    if (m.judgement !== 'MISTAKE' && m.judgement !== 'BLUNDER' || !at.has(m.ply)) continue;
+    out += `<circle class="judged ${m.judgement.toLowerCase()}" cx="${x(m.ply).toFixed(1)}" cy="${y(at.get(m.ply)[m.seat]).toFixed(1)}" r="2.5"><title>${esc(m.ply)}. ${esc(m.glyph)}</title></circle>`;
   }
   out += `<line id="eval-cursor" class="cursor" y1="${t}" y2="${h - b}"/>`;
   svg.innerHTML = out;
   svg.dataset.seats = String(seats);
-  evalRender();
+  svg.dataset.points = String(points.length);
+  svg.dataset.span = String(n);
+}
+
+/** Evaluates the position shown, in a game in play (once per position and perspective). */
+function liveRender() {
+  if (state.game.status === 'FINISHED') { live = null; load(); return; }
+  const mine = [...live].filter(([k]) => k.startsWith(`${perspKey()}@`))
+    .map(([k, c]) => [Number(k.slice(k.indexOf('@') + 1)), c]).sort((a, b) => a[0] - b[0]);
+  drawLines(mine, total());
+  const key = `${perspKey()}@${state.ply}`;
+  showHere(live.get(key));
+  placeCursor(total());
+  if (live.has(key)) return;
+  clearTimeout(liveTimer);
+  liveTimer = setTimeout(async () => {
+    const ply = state.ply;
+    const k = `${perspKey()}@${ply}`;
+    try {
+      const d = await gql(`query LiveEvaluation($id: ID!, $ply: Int!, $seat: Int, $perspective: Perspective) {
+        game(id: $id) { position(ply: $ply) { evaluation(iterations: ${LIVE_ITERATIONS}, seat: $seat, perspective: $perspective) { seats { winChance } } } } }`,
+      { id: GAME_ID, ply, ...perspVars() });
+      live.set(k, d.game.position.evaluation.seats.map((x) => x.winChance));
+      if (ply === state.ply && live) liveRender();
+    } catch (e) {
+      // Busy (every evaluation slot taken) or refused: said, and asked again at the next move.
+      status(`This position is not evaluated: ${e.message}`);
+    }
+  }, 250);
+}
+
+function showHere(chances) {
+  const here = $('eval-here');
+  here.innerHTML = chances ? chances.map((v, s) => `<span class="chance" data-seat="${s}"><span class="swatch" data-seat="${s}"></span>${esc(seatName(state.game.players, s))} ${esc(pct(v))}</span>`).join(' ') : '';
+  for (const sw of here.querySelectorAll('.swatch')) sw.style.background = seatColour(Number(sw.dataset.seat));
+}
+
+function placeCursor(n) {
+  const c = document.getElementById('eval-cursor');
+  if (!c) return;
+  const { w, l, r } = GRAPH;
+  const xx = l + ((w - l - r) * Math.min(state.ply, n)) / Math.max(1, n);
+  c.setAttribute('x1', xx);
+  c.setAttribute('x2', xx);
 }
 
 function graphPly(ev) {
   const rect = $('eval-graph').getBoundingClientRect();
   const { w, l, r } = GRAPH;
   const vx = ((ev.clientX - rect.left) / rect.width) * w;
-  return ((vx - l) / (w - l - r)) * Math.max(1, review.plies.length - 1);
+  return ((vx - l) / (w - l - r)) * Math.max(1, review ? review.plies.length - 1 : total());
 }
 
 /** The glyph of every judged move in the move list (call after the list is built). */
@@ -120,22 +176,14 @@ export function markJudgements() {
   }
 }
 
-const pct = (v) => `${Math.round(v * 100)} %`;
+function pct(v) { return `${Math.round(v * 100)} %`; }
 
 /** The cursor, the judgement of the move just played and, at the end, each seat's accuracy. */
 export function evalRender() {
+  if (live) { liveRender(); return; }
   if (!review) return;
-  const c = document.getElementById('eval-cursor');
-  if (c) {
-    const { w, l, r } = GRAPH;
-    const xx = l + ((w - l - r) * Math.min(state.ply, review.plies.length - 1)) / Math.max(1, review.plies.length - 1);
-    c.setAttribute('x1', xx);
-    c.setAttribute('x2', xx);
-  }
-  const chances = review.plies[state.ply];
-  const here = $('eval-here');
-  here.innerHTML = chances ? chances.winChances.map((v, s) => `<span class="chance" data-seat="${s}"><span class="swatch" data-seat="${s}"></span>${esc(seatName(state.game.players, s))} ${esc(pct(v))}</span>`).join(' ') : '';
-  for (const sw of here.querySelectorAll('.swatch')) sw.style.background = seatColour(Number(sw.dataset.seat));
+  placeCursor(review.plies.length - 1);
+  showHere(review.plies[state.ply]?.winChances);
   const m = review.moves.find((x) => x.ply === state.ply);
   const best = $('eval-best');
   if (m) {

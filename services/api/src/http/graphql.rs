@@ -37,6 +37,7 @@ fn caller(headers: &HeaderMap) -> Result<Caller, HttpError> {
 /// HTTP); another content type is refused with 415 rather than guessed at.
 pub async fn post(State(s): State<Shared>, req: Request) -> Response {
     let headers = req.headers().clone();
+    let client = client_ip(&req);
     let json = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
@@ -82,14 +83,25 @@ pub async fn post(State(s): State<Shared>, req: Request) -> Response {
         Ok(c) => c,
         Err(e) => return e.into_response(),
     };
-    let batch = batch.data(caller);
+    let batch = batch.data(caller).data(client);
     run(&s, batch, Http::of(&headers, false)).await
+}
+
+/// The address the request came from (what per-client bounds count by).
+fn client_ip(req: &Request) -> crate::evaluation_slots::ClientIp {
+    use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+    crate::evaluation_slots::ClientIp(
+        req.extensions()
+            .get::<axum::extract::ConnectInfo<SocketAddr>>()
+            .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip()),
+    )
 }
 
 /// `GET /graphql`: with `?query=`, a query (never a mutation: GET must be safe to repeat);
 /// without one, GraphiQL for a browser and a coded error for anything else.
 pub async fn get(State(s): State<Shared>, req: Request) -> Response {
     let headers = req.headers().clone();
+    let client = client_ip(&req);
     let has_query = req.uri().query().is_some_and(|q| {
         q.split('&')
             .any(|kv| kv.starts_with("query=") || kv.starts_with("extensions="))
@@ -123,7 +135,7 @@ pub async fn get(State(s): State<Shared>, req: Request) -> Response {
     };
     run(
         &s,
-        BatchRequest::Single(one.data(caller)),
+        BatchRequest::Single(one.data(caller).data(client)),
         Http::of(&headers, true),
     )
     .await

@@ -213,6 +213,7 @@ impl Drop for Running {
 
 impl Executor for SocketExecutor {
     async fn execute(&self, request: Request) -> Response {
+        let request = request.data(crate::evaluation_slots::ClientIp(self.ip));
         self.guarded.answer(request).await
     }
 
@@ -248,6 +249,7 @@ impl Executor for SocketExecutor {
             return stream::once(async move { r }).boxed();
         }
         let running = Running(self.running.clone());
+        let request = request.data(crate::evaluation_slots::ClientIp(self.ip));
         self.guarded
             .answer_stream(request, session_data)
             .map(move |r| {

@@ -3,8 +3,8 @@
 //! an interval, its expected score and rank, and the seat to act's best moves.
 //!
 //! An evaluation is CPU work, so it is bounded three ways: its iterations (at most the
-//! server's `--bot-max-iterations`), how many run at once (`--eval-threads` permits, taken
-//! within [`WAIT`] or the request is refused `LIMIT_EXCEEDED`), and how many one request may
+//! server's `--bot-max-iterations`), how many run at once (`--eval-threads` permits, and one at
+//! a time per client: `crate::evaluation_slots`), and how many one request may
 //! ask for (each costs [`COST`] complexity points). It runs on the blocking pool, never on a
 //! request thread. The seed is the game's id and the ply, so the same position, perspective
 //! and budget always give the same figures. One position computes each (perspective,
@@ -14,7 +14,6 @@ use crate::schema::app;
 use async_graphql::{Context, Object, SimpleObject};
 use rules_core::{Actor, GameState, Viewer};
 use std::sync::Arc;
-use std::time::Duration;
 use store::Header;
 
 /// Iterations when the request names none.
@@ -23,8 +22,6 @@ pub const DEFAULT_ITERATIONS: u32 = 1_000;
 pub const MAX_BEST: usize = 10;
 /// Complexity points of one evaluation (the request limit is 10,000: five a request).
 pub const COST: usize = 2_000;
-/// How long a request waits for an evaluation slot.
-pub const WAIT: Duration = Duration::from_secs(2);
 
 /// What one evaluation was asked: a perspective and a budget.
 type Key = (Viewer, u32);
@@ -67,21 +64,8 @@ impl Evaluations {
         let players = app.config.bots.players.clone().ok_or_else(|| {
             ApiError::LimitExceeded("this server runs no evaluations (no bots)".into())
         })?;
-        let slots = app.evaluations.clone();
-        if app.config.bots.evaluations == 0 {
-            return Err(ApiError::LimitExceeded(
-                "this server runs no evaluations (started with --eval-threads 0)".into(),
-            ));
-        }
-        let permit = tokio::time::timeout(WAIT, slots.acquire_owned())
-            .await
-            .map_err(|_| {
-                ApiError::LimitExceeded(format!(
-                    "every evaluation slot of this server is busy ({} at once): try again",
-                    app.config.bots.evaluations
-                ))
-            })?
-            .map_err(|e| ApiError::Internal(e.to_string()))?;
+        let client = ctx.data_opt::<crate::evaluation_slots::ClientIp>().copied();
+        let permit = app.evaluations.take(client).await?;
         let ask = ai::Ask {
             viewer,
             mover: None,
