@@ -276,6 +276,65 @@ fn check_export(server: &Server, game: &Value) {
     assert_eq!(nd.lines().count(), rows.len());
 }
 
+/// `statistics { byAccuracy }` and the accuracy chart count the reviewed game's two seats.
+fn check_accuracy_statistics(server: &Server, game: &Value) {
+    let v = gql(
+        server,
+        None,
+        "{ statistics(kind: FIVE_TRIBES) { byAccuracy(band: 20) { reviewedGames byPlayerCount { players bands { from to win { trials successes } meanScore } } byPlayer { player accuracy { count mean } } } } }",
+        json!({}),
+    );
+    let a = &data(&v)["statistics"]["byAccuracy"];
+    assert_eq!(a["reviewedGames"], 1, "{v}");
+    let pc = &a["byPlayerCount"][0];
+    assert_eq!(pc["players"], 2);
+    let bands = pc["bands"].as_array().unwrap();
+    let seats: u64 = bands
+        .iter()
+        .map(|b| b["win"]["trials"].as_u64().unwrap())
+        .sum();
+    let wins: f64 = bands
+        .iter()
+        .map(|b| b["win"]["successes"].as_f64().unwrap())
+        .sum();
+    assert_eq!(
+        (seats, wins),
+        (2, 1.0),
+        "two seats, one win between them: {v}"
+    );
+    for seat in game["evaluation"]["seats"].as_array().unwrap() {
+        let acc = seat["accuracy"].as_f64().unwrap();
+        let from = ((acc as u64) / 20 * 20).min(80);
+        assert!(
+            bands
+                .iter()
+                .any(|b| b["from"] == from && b["to"] == from + 20),
+            "{acc} in band {from}: {v}"
+        );
+        let p = a["byPlayer"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["player"] == seat["player"])
+            .unwrap();
+        assert_eq!(p["accuracy"]["count"], 1);
+        assert_eq!(p["accuracy"]["mean"], acc.round());
+    }
+    let v = gql(
+        server,
+        None,
+        "{ statistics(kind: FIVE_TRIBES) { byAccuracy(band: 0) { reviewedGames } } }",
+        json!({}),
+    );
+    assert_eq!(code(&v), "BAD_INPUT", "{v}");
+    let svg = get(server, "/charts/five-tribes/accuracy.svg");
+    assert!(svg.starts_with("<svg") && svg.contains("accuracy"), "{svg}");
+    assert!(
+        svg.contains("rv-ann") && svg.contains("rv-bob"),
+        "each player drawn"
+    );
+}
+
 #[test]
 fn finished_games_are_reviewed_judged_and_reviewed_again_after_a_correction() {
     let mut args = vec!["--no-samples", "--admin-token", ADMIN];
@@ -300,6 +359,7 @@ fn finished_games_are_reviewed_judged_and_reviewed_again_after_a_correction() {
     assert!(seen.len() >= 2, "queued or running before done: {seen:?}");
     let first = check_review(&server, &id);
     check_export(&server, &first);
+    check_accuracy_statistics(&server, &first);
     assert!(metric(&server, "ludolog_review_games_total") >= 1);
     // Every position, 0 to the end.
     assert!(metric(&server, "ludolog_review_positions_total") > first["plies"].as_u64().unwrap());

@@ -18,8 +18,14 @@
 //!   the tag), best first. `group` picks one group (`clan`, `djinn`, …); without it, all.
 //! - `score-by-category`: points per score category (min–max, p10–p90, median, mean) and the
 //!   total per player count.
+//!
+//! Beside them, [`accuracy_chart`] draws what reviews (which the caller reads) say: each
+//! player's accuracy per game, and the win rate by accuracy band per player count.
 
+mod accuracy;
 mod panel;
+
+pub use accuracy::{accuracy_chart, band, AccuracySeat};
 
 use crate::stats::{Statistics, StatsFilter};
 use panel::{Area, Drawn, Panel, RangeRow, RateRow};

@@ -223,3 +223,54 @@ fn unknown_charts_are_refused() {
     assert!(matches!(e, ChartError::Unknown(ref n) if n == "pie"));
     assert!(e.to_string().contains("win-rate-by-seat"));
 }
+
+/// The accuracy chart: a range per player, a rate panel per player count, the same bytes for
+/// the same rows, and a message instead of panels when no game is reviewed.
+#[test]
+fn the_accuracy_chart_draws_players_and_bands() {
+    use analysis::charts::{accuracy_chart, band, AccuracySeat};
+    let seat = |players, player: &str, accuracy, won| AccuracySeat {
+        players,
+        player: player.into(),
+        accuracy,
+        won,
+    };
+    let rows = vec![
+        seat(2, "ann", 91.0, 1.0),
+        seat(2, "bob", 62.0, 0.0),
+        seat(2, "ann", 88.0, 0.0),
+        seat(2, "bob", 95.0, 1.0),
+        seat(3, "cy", 70.0, 1.0),
+    ];
+    let filter = StatsFilter::default();
+    let svg = accuracy_chart("five-tribes", &filter, &rows, 10, 3).unwrap();
+    let t = texts(&svg);
+    assert_eq!(t[0], "five-tribes: accuracy");
+    assert!(
+        t.contains(&"n = 3 games reviewed · all games".to_string()),
+        "{t:?}"
+    );
+    for label in ["ann", "bob", "cy", "60–70", "80–90", "90–100", "70–80"] {
+        assert!(t.iter().any(|x| x == label), "{label}: {t:?}");
+    }
+    assert!(t.iter().any(|x| x.contains("2 players")) && t.iter().any(|x| x.contains("3 players")));
+    assert_eq!(
+        svg,
+        accuracy_chart("five-tribes", &filter, &rows, 10, 3).unwrap()
+    );
+    let none = texts(&accuracy_chart("five-tribes", &filter, &[], 10, 0).unwrap());
+    assert!(
+        none.contains(&"no reviewed games match".to_string()),
+        "{none:?}"
+    );
+    // Bands: 100 falls in the last one.
+    assert_eq!(
+        (
+            band(0.0, 10),
+            band(59.9, 10),
+            band(100.0, 10),
+            band(100.0, 30)
+        ),
+        (0, 50, 90, 90)
+    );
+}

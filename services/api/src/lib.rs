@@ -30,8 +30,10 @@
 //!   `/readyz`, `/metrics`, exports and charts; CORS, rate limit, body and time limits, and
 //!   JSON error answers (`http::reply`).
 //! - `error`: `ApiError` and its codes.
+//! - `accuracy`: `statistics { byAccuracy }` and the accuracy chart, from the kept reviews.
 //! - `evaluation_slots`: who may run an evaluation now (the server's permits, one per client).
 
+pub mod accuracy;
 pub mod auth;
 pub mod bots;
 pub mod budget;

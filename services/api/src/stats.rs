@@ -6,6 +6,7 @@ use async_graphql::SimpleObject;
 
 /// Statistics of the finished games a filter selects.
 #[derive(SimpleObject)]
+#[graphql(complex)]
 pub struct Statistics {
     /// Games counted, all player counts together.
     pub games: u64,
@@ -15,6 +16,11 @@ pub struct Statistics {
     pub scores: ScoreStatistics,
     /// How long the games last.
     pub lengths: LengthStatistics,
+    /// What was counted (for `byAccuracy`, `crate::accuracy`).
+    #[graphql(skip)]
+    pub kind: rules_core::GameKind,
+    #[graphql(skip)]
+    pub filter: analysis::StatsFilter,
 }
 
 /// Who wins among the games with one number of seats.
@@ -144,9 +150,16 @@ fn dist(d: &Option<analysis::stats::Distribution>) -> Option<Distribution> {
     d.as_ref().map(Distribution::from)
 }
 
-impl From<&analysis::Statistics> for Statistics {
-    fn from(s: &analysis::Statistics) -> Self {
+impl Statistics {
+    /// `s`, computed for `kind` under `filter`, as GraphQL types.
+    pub fn of(
+        s: &analysis::Statistics,
+        kind: rules_core::GameKind,
+        filter: analysis::StatsFilter,
+    ) -> Self {
         Statistics {
+            kind,
+            filter,
             games: s.games,
             by_player_count: s
                 .by_player_count

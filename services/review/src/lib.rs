@@ -12,6 +12,8 @@
 //! - [`judged`]: a review read as judgements, seat reports (accuracy, counts by class) and
 //!   the win-chance graph.
 //! - [`export`]: the `evaluations` table (CSV, NDJSON) of a kind's reviewed games.
+//! - [`stats`]: each seat's accuracy in the reviewed games beside its result (statistics by
+//!   accuracy band, the accuracy chart).
 //! - [`projection`]: the queue (a game opened in the viewer jumps it), the threads that empty
 //!   it, each game's progress, totals for `/metrics`; it resumes after a restart and drops a
 //!   review when its game is corrected.
@@ -21,6 +23,7 @@ pub mod judged;
 pub mod projection;
 pub mod record;
 pub mod run;
+pub mod stats;
 
 pub use judged::{judgements, seat_reports, Judged, SeatReport};
 pub use projection::{Config, Progress, Projection};

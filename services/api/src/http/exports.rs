@@ -129,7 +129,8 @@ pub async fn export(
 }
 
 /// `GET /charts/{kind}/{chart}.svg?players=&tag=&since=&until=&group=`: win rate by seat, by
-/// tag (one tag group, or every group in its own panel), score by category — over the games
+/// tag (one tag group, or every group in its own panel), score by category, accuracy (by
+/// player, and win rate by accuracy band, from the reviews) — over the games
 /// the same filters as `statistics` select, with n and the filter written in the picture.
 pub async fn chart(
     State(s): State<Shared>,
@@ -142,13 +143,14 @@ pub async fn chart(
             "the charts are {}",
             analysis::charts::CHARTS
                 .iter()
+                .chain(&["accuracy"])
                 .map(|c| format!("{c}.svg"))
                 .collect::<Vec<_>>()
                 .join(", ")
         ))
     };
     let name = file.strip_suffix(".svg").ok_or_else(unknown)?.to_string();
-    if !analysis::charts::CHARTS.contains(&name.as_str()) {
+    if name != "accuracy" && !analysis::charts::CHARTS.contains(&name.as_str()) {
         return Err(unknown());
     }
     for key in params.keys() {
@@ -192,6 +194,27 @@ pub async fn chart(
         until: time("until")?,
     };
     let group = params.get("group").cloned();
+    if name == "accuracy" {
+        let app = s.app.clone();
+        let svg = tokio::task::spawn_blocking(move || {
+            let (seats, reviewed) = crate::accuracy::seats(&app, k, &filter)
+                .map_err(|e| HttpError::Internal(e.message()))?;
+            let rows: Vec<analysis::charts::AccuracySeat> = seats
+                .into_iter()
+                .map(|s| analysis::charts::AccuracySeat {
+                    players: u32::from(s.players),
+                    player: s.player,
+                    accuracy: s.accuracy,
+                    won: s.won,
+                })
+                .collect();
+            analysis::charts::accuracy_chart(k.as_str(), &filter, &rows, 10, reviewed)
+                .map_err(|e| HttpError::Internal(e.to_string()))
+        })
+        .await
+        .map_err(|e| HttpError::Internal(e.to_string()))??;
+        return Ok(([(header::CONTENT_TYPE, "image/svg+xml")], svg).into_response());
+    }
     let a = s.app.analysis.clone();
     let svg = tokio::task::spawn_blocking(move || {
         let stats = a.statistics(k, &filter);

@@ -220,10 +220,11 @@ impl Query {
         };
         // A cache miss computes over every summary (milliseconds): not on the async runtime.
         let analysis = app(ctx).analysis.clone();
+        let counted = filter.clone();
         let stats = tokio::task::spawn_blocking(move || analysis.statistics(kind, &filter))
             .await
             .map_err(|e| ApiError::Internal(e.to_string()))?;
-        Ok(crate::stats::Statistics::from(&*stats))
+        Ok(crate::stats::Statistics::of(&stats, kind, counted))
     }
 
     /// Player ratings of a game kind (Weng-Lin, as OpenSkill), best first, with games played.
