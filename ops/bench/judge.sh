@@ -3,7 +3,7 @@
 # ops/BENCHMARKS.md ("Judgements").
 #
 #   ops/bench/judge.sh [GAMES] [GAME-KINDS] [ITERATIONS] [THREADS]
-#       defaults: 20 games a kind, every kind, 1,000 iterations (the projection's default), 1
+#       defaults: 20 games a kind, every kind, 500 iterations (the projection's default), 1
 #
 # Per game kind: GAMES two-player games of MCTS at 1,000 iterations against a random seat
 # (`ludolog selfplay`, seats rotated), imported into a scratch store and reviewed
@@ -14,7 +14,7 @@
 set -euo pipefail
 GAMES=${1:-20}
 KINDS=${2:-five-tribes,clans-of-caledonia,mombasa}
-ITER=${3:-1000}
+ITER=${3:-500}
 THREADS=${4:-1}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
@@ -57,9 +57,9 @@ for p, b in sorted(by.items()):
     n = max(b["moves"], 1)
     print(f"| {p} | {b['moves']} | {100*b['inaccuracy']/n:.1f} % | {100*b['mistake']/n:.1f} % | "
           f"{100*b['blunder']/n:.1f} % | {100*(b['mistake']+b['blunder'])/n:.1f} % | {statistics.mean(b['acc']):.1f} |")
-secs = sorted(g["seconds"] for g in games)
+secs = sorted(g.get("cpu_seconds", g["seconds"]) for g in games)
 print(f"bot's accuracy above random's: {beats} of {len(games)} games ({100*beats/len(games):.0f} %; target 95 %)")
-print(f"a game's review, one core: median {statistics.median(secs):.1f} s, slowest {secs[-1]:.1f} s "
+print(f"a game's review, CPU of one core: median {statistics.median(secs):.1f} s, slowest {secs[-1]:.1f} s "
       f"(target 30 s); positions searched a game: median {statistics.median(g['searched'] for g in games)}")
 PY
 done

@@ -334,8 +334,8 @@ pub enum Command {
         /// Games to review (default: every finished game without a current review).
         #[arg(long = "game", value_name = "ID")]
         games: Vec<String>,
-        /// Iterations of each position's search.
-        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=200_000))]
+        /// Iterations of each position's search (the default is `serve`'s).
+        #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u32).range(1..=200_000))]
         iterations: u32,
         /// Games reviewed at once, a core each.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]

@@ -42,7 +42,10 @@ struct GameLine {
     plies: u32,
     /// Positions searched (the others were forced or the end).
     searched: usize,
+    /// Wall time, and the CPU time of the thread that reviewed it (what "one core" means on a
+    /// shared machine).
     seconds: f64,
+    cpu_seconds: f64,
     seats: Vec<SeatLine>,
 }
 
@@ -116,8 +119,10 @@ fn one(
     stop: &AtomicBool,
 ) -> Result<()> {
     let started = Instant::now();
+    let cpu = thread_cpu();
     let r = review::review_game(store, players, h, iterations, &|_, _| {}, stop)?;
     let seconds = started.elapsed().as_secs_f64();
+    let cpu_seconds = thread_cpu() - cpu;
     record::write(store, h.id, &r)?;
     let entries = store.entries(h.id, 0, h.plies)?;
     let judged = review::judgements(&r, &entries);
@@ -153,8 +158,24 @@ fn one(
         plies: h.plies,
         searched: r.plies.iter().filter(|p| !p.forced && !p.exact).count(),
         seconds,
+        cpu_seconds,
         seats,
     };
     println!("{}", serde_json::to_string(&line)?);
     Ok(())
+}
+
+/// This thread's CPU time so far, in seconds.
+fn thread_cpu() -> f64 {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid, writable timespec; the call only writes it.
+    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) } == 0;
+    if ok {
+        t.tv_sec as f64 + t.tv_nsec as f64 / 1e9
+    } else {
+        0.0
+    }
 }

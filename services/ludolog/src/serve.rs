@@ -160,7 +160,7 @@ pub struct ServeArgs {
     /// (reviews kept are still served) [default: 1].
     #[arg(long, env = "LUDOLOG_REVIEW_THREADS", value_parser = clap::value_parser!(u16).range(0..=64))]
     pub review_threads: Option<u16>,
-    /// The search's iterations at each position of a review (at most 200000) [default: 1000].
+    /// The search's iterations at each position of a review (at most 200000) [default: 500].
     #[arg(long, env = "LUDOLOG_REVIEW_ITERATIONS", value_parser = clap::value_parser!(u32).range(1..=200_000))]
     pub review_iterations: Option<u32>,
     /// Origins a web page may call the API from (CORS), comma-separated; `*` for any

@@ -29,7 +29,8 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             threads: 1,
-            iterations: 1_000,
+            // A whole game within 30 s of one core (ops/BENCHMARKS.md, "Judgements").
+            iterations: 500,
         }
     }
 }
