@@ -127,11 +127,20 @@ fn the_win_chance_graph_judgements_and_accuracy_show_and_hide() {
     let target = plies / 4;
     let (x, y) = {
         let r = page.eval(&format!(
-            "(() => {{ const s = document.getElementById('eval-graph'); const b = s.getBoundingClientRect();
-               const vx = 34 + (640 - 34 - 8) * {target} / {plies}; return [b.left + b.width * vx / 640, b.top + b.height / 2]; }})()"
+            "(() => {{ const s = document.getElementById('eval-graph'); s.scrollIntoView({{ block: 'center' }}); const b = s.getBoundingClientRect();
+               const w = s.viewBox.baseVal.width;
+               const vx = 34 + (w - 34 - 8) * {target} / {plies}; return [b.left + b.width * vx / w, b.top + b.height / 2]; }})()"
         ));
         (r[0].as_f64().unwrap(), r[1].as_f64().unwrap())
     };
+    let hit = page.eval(&format!(
+        "(() => {{ const e = document.elementFromPoint({x}, {y}); return e ? (e.closest('#eval-graph') ? 'graph' : e.outerHTML.slice(0, 120)) : 'nothing'; }})()"
+    ));
+    assert_eq!(
+        hit,
+        json!("graph"),
+        "the click lands on the graph at ({x}, {y})"
+    );
     click(&mut page, x, y);
     page.wait_for(
         &format!(
@@ -141,7 +150,11 @@ fn the_win_chance_graph_judgements_and_accuracy_show_and_hide() {
     );
     let cursor = page.eval("Number(document.getElementById('eval-cursor').getAttribute('x1'))");
     let ply_now = page.eval("Number(document.querySelector('#ply-current').dataset.ply)");
-    let want = 34.0 + (640.0 - 42.0) * ply_now.as_f64().unwrap() / plies as f64;
+    let w = page
+        .eval("document.getElementById('eval-graph').viewBox.baseVal.width")
+        .as_f64()
+        .unwrap();
+    let want = 34.0 + (w - 42.0) * ply_now.as_f64().unwrap() / plies as f64;
     assert!(
         (cursor.as_f64().unwrap() - want).abs() < 0.5,
         "the cursor marks the ply"

@@ -11,7 +11,9 @@ import { seatName, named } from './names.js';
 import { $, state, gql, GAME_ID, params, perspKey, perspVars, revVars, seatColour, total } from './context.js';
 
 export const EVAL_OFF = params.get('eval') === '0';
-const GRAPH = { w: 640, h: 120, l: 34, r: 8, t: 8, b: 18 };
+// The graph is as wide as its box (its width in pixels, measured at each drawing) and a
+// strip 72 px high, so it takes little from the board above it.
+const GRAPH = { w: 640, h: 72, l: 34, r: 8, t: 6, b: 14 };
 const POLL_MS = 3000;
 let review = null; // { plies, moves, seats } once done
 let live = null; // while the game is in play: `${perspective}@${ply}` -> win chances
@@ -86,6 +88,8 @@ function drawEvalGraph() {
 /** The graph of `points` ([ply, chances]) over plies 0 to `n`, with `moves`' mistakes marked. */
 function drawLines(points, n, moves = []) {
   const svg = $('eval-graph');
+  svg.removeAttribute('hidden'); // an SVG element has no `hidden` property
+  GRAPH.w = Math.max(320, Math.round(svg.getBoundingClientRect().width) || GRAPH.w);
   const { w, h, l, r, t, b } = GRAPH;
   n = Math.max(1, n);
   svg.setAttribute('viewBox', `0 0 ${w} ${h}`);
@@ -93,7 +97,7 @@ function drawLines(points, n, moves = []) {
   const y = (v) => h - b - (h - t - b) * v;
   let out = `<rect class="graph-bg" x="${l}" y="${t}" width="${w - l - r}" height="${h - t - b}"/>`;
   for (const v of [0, 0.5, 1]) out += `<text class="axis" x="${l - 3}" y="${esc(y(v) + 3)}" text-anchor="end">${v * 100}%</text><line class="grid" x1="${l}" x2="${w - r}" y1="${esc(y(v))}" y2="${esc(y(v))}"/>`;
-  out += `<text class="axis" x="${w - r}" y="${h - 4}" text-anchor="end">ply ${esc(n)}</text>`;
+  out += `<text class="axis" x="${w - r}" y="${h - 3}" text-anchor="end">ply ${esc(n)}</text>`;
   const seats = points.length ? points[0][1].length : 0;
   for (let s = 0; s < seats; s++) {
     const d = points.map(([p, c], i) => `${i ? 'L' : 'M'}${x(p).toFixed(1)},${y(c[s]).toFixed(1)}`).join('');
