@@ -25,7 +25,7 @@
 mod accuracy;
 mod panel;
 
-pub use accuracy::{accuracy_chart, band, AccuracySeat};
+pub use accuracy::{accuracy_chart, band, bands, by_player, AccuracySeat};
 
 use crate::stats::{Statistics, StatsFilter};
 use panel::{Area, Drawn, Panel, RangeRow, RateRow};

@@ -97,49 +97,37 @@ fn summarise(
     reviewed: u64,
     width: u32,
 ) -> AccuracyStatistics {
-    let mut counts: Vec<u8> = seats.iter().map(|s| s.players).collect();
+    let rows = chart_rows(seats);
+    let mut counts: Vec<u32> = rows.iter().map(|s| s.players).collect();
     counts.sort_unstable();
     counts.dedup();
     let by_player_count = counts
         .into_iter()
-        .map(|n| {
-            let mut bands = Vec::new();
-            let mut from = 0;
-            while from < 100 {
-                let inside: Vec<&review::stats::SeatAccuracy> = seats
-                    .iter()
-                    .filter(|s| s.players == n && analysis::charts::band(s.accuracy, width) == from)
-                    .collect();
-                if !inside.is_empty() {
-                    let won: f64 = inside.iter().map(|s| s.won).sum();
-                    let wins = inside.iter().filter(|s| s.won > 0.0).count() as u64;
-                    let rate = analysis::stats::Rate::new(inside.len() as u64, wins, won);
-                    let score = inside.iter().map(|s| s.score).sum::<f64>() / inside.len() as f64;
-                    bands.push(AccuracyBand {
+        .map(|n| AccuracyByPlayers {
+            players: n,
+            bands: analysis::charts::bands(&rows, n, width)
+                .into_iter()
+                .map(|(from, rate)| {
+                    let inside: Vec<&review::stats::SeatAccuracy> = seats
+                        .iter()
+                        .filter(|s| {
+                            u32::from(s.players) == n
+                                && analysis::charts::band(s.accuracy, width) == from
+                        })
+                        .collect();
+                    let score =
+                        inside.iter().map(|s| s.score).sum::<f64>() / inside.len().max(1) as f64;
+                    AccuracyBand {
                         from,
                         to: (from + width).min(100),
                         win: WinRate::from(&rate),
                         mean_score: analysis::stats::round2(score),
-                    });
-                }
-                from += width;
-            }
-            AccuracyByPlayers {
-                players: u32::from(n),
-                bands,
-            }
+                    }
+                })
+                .collect(),
         })
         .collect();
-    let mut by: Vec<(String, Vec<i64>)> = Vec::new();
-    for s in seats {
-        let a = s.accuracy.round() as i64;
-        match by.iter_mut().find(|(p, _)| *p == s.player) {
-            Some((_, v)) => v.push(a),
-            None => by.push((s.player.clone(), vec![a])),
-        }
-    }
-    by.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(&b.0)));
-    let by_player = by
+    let by_player = analysis::charts::by_player(&rows)
         .into_iter()
         .take(50)
         .filter_map(|(player, v)| {
@@ -154,4 +142,17 @@ fn summarise(
         by_player_count,
         by_player,
     }
+}
+
+/// The seats as the chart draws them.
+pub fn chart_rows(seats: &[review::stats::SeatAccuracy]) -> Vec<analysis::charts::AccuracySeat> {
+    seats
+        .iter()
+        .map(|s| analysis::charts::AccuracySeat {
+            players: u32::from(s.players),
+            player: s.player.clone(),
+            accuracy: s.accuracy,
+            won: s.won,
+        })
+        .collect()
 }

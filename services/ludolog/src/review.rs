@@ -52,22 +52,7 @@ struct GameLine {
 pub fn run(store: &dyn GameLog, r: &Run) -> Result<usize> {
     let players = crate::games::bot_players()?;
     let headers: Vec<Header> = if r.games.is_empty() {
-        let filter = store::Filter {
-            status: Some(Status::Finished),
-            ..Default::default()
-        };
-        let mut all = Vec::new();
-        let mut after = None;
-        loop {
-            let page = store.list(&filter, 500, after)?;
-            all.extend(page.games);
-            match page.next {
-                Some(n) => after = Some(n),
-                None => break,
-            }
-        }
-        all.reverse();
-        all
+        record::finished_games(store, None)?
     } else {
         r.games
             .iter()

@@ -8,7 +8,7 @@ use crate::record::{self, Kept};
 use crate::ReviewError;
 use rules_core::GameKind;
 use std::io::Write;
-use store::{GameLog, Status};
+use store::GameLog;
 
 /// CSV or NDJSON.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,23 +43,8 @@ pub fn evaluations(
     format: Format,
     out: &mut dyn Write,
 ) -> Result<u64, ReviewError> {
-    let filter = store::Filter {
-        kind: Some(kind),
-        status: Some(Status::Finished),
-        player: None,
-    };
-    let mut headers = Vec::new();
-    let mut after = None;
-    loop {
-        let page = store.list(&filter, 500, after)?;
-        headers.extend(page.games);
-        match page.next {
-            Some(n) => after = Some(n),
-            None => break,
-        }
-    }
     // Game id order (creation order), as the other exports.
-    headers.sort_by_key(|h| h.id);
+    let headers = record::finished_games(store, Some(kind))?;
     let mut rows = 0;
     let csv = format == Format::Csv;
     if csv {

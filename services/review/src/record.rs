@@ -139,3 +139,27 @@ pub fn write(store: &dyn GameLog, id: GameId, r: &Review) -> Result<(), ReviewEr
 pub fn drop_review(store: &dyn GameLog, id: GameId) -> Result<(), ReviewError> {
     Ok(store.projection_put(PROJECTION, &id.to_bytes(), &[])?)
 }
+
+/// Every finished game (of `kind`, when given), oldest first.
+pub fn finished_games(
+    store: &dyn GameLog,
+    kind: Option<rules_core::GameKind>,
+) -> Result<Vec<Header>, ReviewError> {
+    let filter = store::Filter {
+        kind,
+        status: Some(store::Status::Finished),
+        player: None,
+    };
+    let mut all = Vec::new();
+    let mut after = None;
+    loop {
+        let page = store.list(&filter, 500, after)?;
+        all.extend(page.games);
+        match page.next {
+            Some(n) => after = Some(n),
+            None => break,
+        }
+    }
+    all.sort_by_key(|h| h.id);
+    Ok(all)
+}

@@ -35,15 +35,7 @@ pub fn accuracy_chart(
     if seats.is_empty() {
         return render(&header, &[], "no reviewed games match").map_err(ChartError::Draw);
     }
-    let mut by_player: Vec<(String, Vec<i64>)> = Vec::new();
-    for s in seats {
-        let a = s.accuracy.round() as i64;
-        match by_player.iter_mut().find(|(p, _)| *p == s.player) {
-            Some((_, v)) => v.push(a),
-            None => by_player.push((s.player.clone(), vec![a])),
-        }
-    }
-    by_player.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(&b.0)));
+    let by_player = by_player(seats);
     let mut panels = vec![Panel::Ranges {
         caption: format!(
             "accuracy by player · the {} with most games",
@@ -66,24 +58,13 @@ pub fn accuracy_chart(
     counts.dedup();
     let width = width.clamp(1, 100);
     for n in counts {
-        let mut rows = Vec::new();
-        let mut from = 0;
-        while from < 100 {
-            let to = from + width;
-            let inside: Vec<&AccuracySeat> = seats
-                .iter()
-                .filter(|s| s.players == n && band(s.accuracy, width) == from)
-                .collect();
-            if !inside.is_empty() {
-                let won: f64 = inside.iter().map(|s| s.won).sum();
-                let wins = inside.iter().filter(|s| s.won > 0.0).count() as u64;
-                rows.push(RateRow {
-                    label: format!("{from}–{}", to.min(100)),
-                    rate: Rate::new(inside.len() as u64, wins, won),
-                });
-            }
-            from = to;
-        }
+        let rows = bands(seats, n, width)
+            .into_iter()
+            .map(|(from, rate)| RateRow {
+                label: format!("{from}–{}", (from + width).min(100)),
+                rate,
+            })
+            .collect();
         panels.push(Panel::Rates {
             caption: format!("win rate by accuracy band · {}", players(n)),
             rows,
@@ -98,4 +79,39 @@ pub fn accuracy_chart(
 pub fn band(accuracy: f64, width: u32) -> u32 {
     let w = width.clamp(1, 100);
     ((accuracy.clamp(0.0, 100.0) as u32) / w * w).min(99 / w * w)
+}
+
+/// Each player's accuracies (rounded to whole points), most games first, then by name.
+pub fn by_player(seats: &[AccuracySeat]) -> Vec<(String, Vec<i64>)> {
+    let mut by: Vec<(String, Vec<i64>)> = Vec::new();
+    for s in seats {
+        let a = s.accuracy.round() as i64;
+        match by.iter_mut().find(|(p, _)| *p == s.player) {
+            Some((_, v)) => v.push(a),
+            None => by.push((s.player.clone(), vec![a])),
+        }
+    }
+    by.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(&b.0)));
+    by
+}
+
+/// The seats of `players`-seat games in each accuracy band `width` points wide that has any:
+/// the band's lower edge and the seats' win rate (a k-way tie counts 1/k).
+pub fn bands(seats: &[AccuracySeat], players: u32, width: u32) -> Vec<(u32, Rate)> {
+    let width = width.clamp(1, 100);
+    let mut out = Vec::new();
+    let mut from = 0;
+    while from < 100 {
+        let inside: Vec<&AccuracySeat> = seats
+            .iter()
+            .filter(|s| s.players == players && band(s.accuracy, width) == from)
+            .collect();
+        if !inside.is_empty() {
+            let won: f64 = inside.iter().map(|s| s.won).sum();
+            let wins = inside.iter().filter(|s| s.won > 0.0).count() as u64;
+            out.push((from, Rate::new(inside.len() as u64, wins, won)));
+        }
+        from += width;
+    }
+    out
 }

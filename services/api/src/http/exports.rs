@@ -199,15 +199,7 @@ pub async fn chart(
         let svg = tokio::task::spawn_blocking(move || {
             let (seats, reviewed) = crate::accuracy::seats(&app, k, &filter)
                 .map_err(|e| HttpError::Internal(e.message()))?;
-            let rows: Vec<analysis::charts::AccuracySeat> = seats
-                .into_iter()
-                .map(|s| analysis::charts::AccuracySeat {
-                    players: u32::from(s.players),
-                    player: s.player,
-                    accuracy: s.accuracy,
-                    won: s.won,
-                })
-                .collect();
+            let rows = crate::accuracy::chart_rows(&seats);
             analysis::charts::accuracy_chart(k.as_str(), &filter, &rows, 10, reviewed)
                 .map_err(|e| HttpError::Internal(e.to_string()))
         })
