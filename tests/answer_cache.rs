@@ -6,7 +6,7 @@
 //! ever kept.
 
 mod common;
-use common::{create_game, data, gql, play_first, Server};
+use common::{create_game, data, gql, metric, play_first, Server};
 use serde_json::{json, Value};
 
 const POSITION: &str = "query($id: ID!, $p: Int) { game(id: $id) { plies status position(ply: $p) { ply phase toAct { kind seat } view } } }";
@@ -49,18 +49,6 @@ fn get_raw(
     (status, etag, cc, r.into_string().unwrap())
 }
 
-fn counter(server: &Server, name: &str) -> u64 {
-    let text = ureq::get(&format!("{}/metrics", server.url))
-        .call()
-        .unwrap()
-        .into_string()
-        .unwrap();
-    text.lines()
-        .find_map(|l| l.strip_prefix(&format!("{name} ")))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or_else(|| panic!("no {name} in /metrics"))
-}
-
 fn finished_games(server: &Server) -> Vec<(String, u64)> {
     let v = gql(
         server,
@@ -91,7 +79,7 @@ fn cached_answers_are_the_answers_computed_afresh() {
         finished_games(&fresh),
         "both servers load the same samples"
     );
-    let hits = counter(&cached, "ludolog_answer_cache_hits_total");
+    let hits = metric(&cached, "ludolog_answer_cache_hits_total");
     for (id, plies) in &games {
         for ply in [0, 1, plies / 2, *plies] {
             let vars = json!({ "id": id, "p": ply });
@@ -107,14 +95,14 @@ fn cached_answers_are_the_answers_computed_afresh() {
         }
     }
     // Every second request was a hit: the cache served them, and the off one kept nothing.
-    let served = counter(&cached, "ludolog_answer_cache_hits_total") - hits;
+    let served = metric(&cached, "ludolog_answer_cache_hits_total") - hits;
     assert_eq!(served, games.len() as u64 * 4);
-    assert_eq!(counter(&fresh, "ludolog_answer_cache_hits_total"), 0);
-    assert_eq!(counter(&fresh, "ludolog_answer_cache_inserts_total"), 0);
+    assert_eq!(metric(&fresh, "ludolog_answer_cache_hits_total"), 0);
+    assert_eq!(metric(&fresh, "ludolog_answer_cache_inserts_total"), 0);
     // The kept answers' weight is shown, at least their bytes; nothing when the cache is off.
-    let kept = counter(&cached, "ludolog_answer_cache_inserts_total");
-    assert!(kept > 0 && counter(&cached, "ludolog_answer_cache_bytes") >= kept * 100);
-    assert_eq!(counter(&fresh, "ludolog_answer_cache_bytes"), 0);
+    let kept = metric(&cached, "ludolog_answer_cache_inserts_total");
+    assert!(kept > 0 && metric(&cached, "ludolog_answer_cache_bytes") >= kept * 100);
+    assert_eq!(metric(&fresh, "ludolog_answer_cache_bytes"), 0);
 }
 
 #[test]
@@ -183,16 +171,13 @@ fn persisted_queries_over_get_are_served_from_the_cache() {
     );
     assert_eq!(status, 200, "{with_text}");
     // By its hash alone, now: the same answer, kept the first time and served the second.
-    let hits = counter(&server, "ludolog_answer_cache_hits_total");
+    let hits = metric(&server, "ludolog_answer_cache_hits_total");
     for _ in 0..2 {
         let (status, etag2, _, by_hash) =
             get_raw(&server, &[("extensions", &ext), ("variables", &vars)], None);
         assert_eq!((status, &by_hash, &etag2), (200, &with_text, &etag));
     }
-    assert_eq!(
-        counter(&server, "ludolog_answer_cache_hits_total"),
-        hits + 1
-    );
+    assert_eq!(metric(&server, "ludolog_answer_cache_hits_total"), hits + 1);
 }
 
 /// Apollo's link sends a query with its hash once, then the hash alone: the hash is
@@ -214,11 +199,11 @@ fn a_hash_sent_with_a_kept_answer_s_text_is_registered() {
     };
     let hash = hex::encode(sha2::Sha256::digest(POSITION.as_bytes()));
     let ext = json!({ "persistedQuery": { "version": 1, "sha256Hash": hash } });
-    let hits = counter(&server, "ludolog_answer_cache_hits_total");
+    let hits = metric(&server, "ludolog_answer_cache_hits_total");
     let with_text = post(json!({ "query": POSITION, "variables": vars, "extensions": ext }));
     assert_eq!(with_text, plain);
     assert_eq!(
-        counter(&server, "ludolog_answer_cache_hits_total"),
+        metric(&server, "ludolog_answer_cache_hits_total"),
         hits + 1,
         "answered from the cache"
     );
@@ -315,7 +300,7 @@ fn nothing_about_an_active_game_and_no_error_is_kept() {
         etag.is_none() && cc.is_none(),
         "an active game is not immutable"
     );
-    let inserts = counter(&server, "ludolog_answer_cache_inserts_total");
+    let inserts = metric(&server, "ludolog_answer_cache_inserts_total");
     play_first(&server, &id, &tokens)
         .unwrap()
         .expect("a seat may move");
@@ -337,7 +322,7 @@ fn nothing_about_an_active_game_and_no_error_is_kept() {
         assert!(etag.is_none(), "kept: {body}");
     }
     assert_eq!(
-        counter(&server, "ludolog_answer_cache_inserts_total"),
+        metric(&server, "ludolog_answer_cache_inserts_total"),
         inserts,
         "nothing was kept"
     );

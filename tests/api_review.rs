@@ -8,7 +8,7 @@
 mod common;
 
 use common::revision::{correct, correctable, finished_game, log};
-use common::{code, data, gql, Server};
+use common::{code, data, gql, metric, Server};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 
@@ -57,18 +57,6 @@ fn wait_done(server: &Server, id: &str) -> Vec<String> {
         );
         std::thread::sleep(Duration::from_millis(200));
     }
-}
-
-fn metric(server: &Server, name: &str) -> u64 {
-    let text = ureq::get(&format!("{}/metrics", server.url))
-        .call()
-        .unwrap()
-        .into_string()
-        .unwrap();
-    text.lines()
-        .find_map(|l| l.strip_prefix(&format!("{name} ")))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or_else(|| panic!("no {name} in /metrics"))
 }
 
 fn class_of(loss: f64) -> &'static str {

@@ -1,4 +1,4 @@
-//! `ludolog arena`, `ludolog selfplay` and `ludolog calibrate` from outside: the arena's JSON
+//! `ludolog arena`, `ludolog selfplay`, `ludolog review` and `ludolog calibrate` from outside: the arena's JSON
 //! report (its counts add up; MCTS beats random seats), self-play's records imported by a
 //! fresh store like any other, calibration's fit and held-out report, and bad bots refused
 //! with a clear error and nothing written.
@@ -114,6 +114,42 @@ fn selfplay_writes_records_a_store_imports() {
     assert!(ok, "{out}{err}");
     let (ok, out, err) = ludolog_in(&["verify"], &store);
     assert!(ok, "{out}{err}");
+
+    // `ludolog review`: a JSON line per game, kept (a second run has nothing to do); bad
+    // arguments refused with what is wrong.
+    let (ok, out, err) = ludolog_in(&["review", "--iterations", "10"], &store);
+    assert!(ok, "{err}");
+    let lines: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    for g in &lines {
+        assert!(g["cpu_seconds"].as_f64().unwrap() >= 0.0);
+        for seat in g["seats"].as_array().unwrap() {
+            let judged: u64 = ["best", "good", "inaccuracy", "mistake", "blunder"]
+                .iter()
+                .map(|k| seat[*k].as_u64().unwrap())
+                .sum();
+            assert_eq!(judged, seat["moves"].as_u64().unwrap(), "{seat}");
+        }
+    }
+    let (ok, out, err) = ludolog_in(&["review", "--iterations", "10"], &store);
+    assert!(
+        ok && out.is_empty() && err.contains("reviewed 0 games"),
+        "{out}{err}"
+    );
+    for (args, says) in [
+        (&["review", "--game", "nope"][..], "is not a game id"),
+        (
+            &["review", "--iterations", "0"][..],
+            "0 is not in 1..=200000",
+        ),
+        (&["review", "--game", "0000000000001"][..], "not found"),
+    ] {
+        let (ok, _, err) = ludolog_in(args, &store);
+        assert!(!ok && err.contains(says), "{args:?}: {err}");
+    }
 }
 
 #[test]

@@ -134,6 +134,19 @@ pub fn gql(server: &Server, token: Option<&str>, query: &str, vars: Value) -> Va
     }
 }
 
+/// A counter or gauge of the server's `/metrics` (panics if it is not there).
+pub fn metric(server: &Server, name: &str) -> u64 {
+    let text = ureq::get(&format!("{}/metrics", server.url))
+        .call()
+        .unwrap()
+        .into_string()
+        .unwrap();
+    text.lines()
+        .find_map(|l| l.strip_prefix(&format!("{name} ")))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no {name} in /metrics"))
+}
+
 /// The `data` of an answer that must have no errors.
 pub fn data(v: &Value) -> &Value {
     assert!(v.get("errors").is_none(), "unexpected errors: {v}");
