@@ -74,6 +74,9 @@ impl State {
         if pool.try_extend_from_slice(&unseen).is_err() {
             return;
         }
+        // In id order, so the deal reads nothing the viewer does not know: which of the pool
+        // were drawn (the order the two lists came in) is the secret.
+        pool.sort_unstable_by_key(|c| c.0);
         shuffle(&mut pool, rng);
         let (again, rest) = pool.split_at(drawn.len());
         if let Some(list) = CopyList::from_slice(again) {

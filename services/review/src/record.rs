@@ -145,21 +145,5 @@ pub fn finished_games(
     store: &dyn GameLog,
     kind: Option<rules_core::GameKind>,
 ) -> Result<Vec<Header>, ReviewError> {
-    let filter = store::Filter {
-        kind,
-        status: Some(store::Status::Finished),
-        player: None,
-    };
-    let mut all = Vec::new();
-    let mut after = None;
-    loop {
-        let page = store.list(&filter, 500, after)?;
-        all.extend(page.games);
-        match page.next {
-            Some(n) => after = Some(n),
-            None => break,
-        }
-    }
-    all.sort_by_key(|h| h.id);
-    Ok(all)
+    Ok(::store::finished_games(store, kind)?)
 }

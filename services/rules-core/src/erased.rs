@@ -142,6 +142,12 @@ pub trait GameState: Send + Sync {
     /// A keyed hash of the full state: equal states give equal hashes for the same key. Keyed,
     /// so that a client cannot confirm a guess of hidden information by hashing candidates.
     fn state_hash(&self, key: [u8; 16]) -> u64;
+    /// A keyed hash of what is public: the state as a spectator might believe it to be
+    /// ([`Game::determinize`] for the spectator, from one fixed stream), hashed like
+    /// [`GameState::state_hash`]. Positions a spectator cannot tell apart hash alike (the
+    /// determinization reads nothing hidden, checked by `determinize::check_at`), so what is
+    /// secret leaks nothing into it, and it equals `state_hash` where nothing is hidden.
+    fn public_hash(&self, key: [u8; 16]) -> u64;
     /// Fills `out` with this position's declared features (see [`Game::features`]).
     fn features(&self, out: &mut Features);
     /// An entry applied to this position, in words, as `viewer` may know it (see
@@ -185,6 +191,10 @@ impl<G> Default for Erased<G> {
 }
 
 struct ErasedState<G: Game>(G::State);
+
+/// The stream [`GameState::public_hash`] determinizes with: any fixed value does, since a
+/// determinization reads only what its viewer knows; this one is fixed forever, as hashes are kept.
+const PUBLIC_SEED: u64 = 0x7075_626c_6963; // "public"
 
 fn rule_error<E: RuleViolation>(e: E) -> EntryError {
     EntryError::Rule {
@@ -432,6 +442,11 @@ where
                 crate::state_hash::keyed_hash(key, G::RULES_VERSION, &self.0)
             }
         })
+    }
+    fn public_hash(&self, key: [u8; 16]) -> u64 {
+        let mut rng = Dealer::new(PUBLIC_SEED, 0);
+        let seen = G::determinize(&self.0, Viewer::Spectator, &mut rng);
+        ErasedState::<G>(seen).state_hash(key)
     }
     fn features(&self, out: &mut Features) {
         out.clear();

@@ -46,7 +46,7 @@ pub mod wal;
 
 pub use error::{Result, StoreError};
 pub use id::GameId;
-pub use log::GameLog;
+pub use log::{finished_games, GameLog};
 pub use record::{EnteredBy, Entry, Header, Status};
 pub use store::{
     Append, Appended, BackupReport, Config, Corrected, Filter, FinishHook, NewGame, Page,

@@ -388,3 +388,24 @@ impl GameLog for crate::Store {
         "sled"
     }
 }
+
+/// Every finished game (of `kind`, when given), oldest first.
+pub fn finished_games(store: &dyn GameLog, kind: Option<GameKind>) -> Result<Vec<Header>> {
+    let filter = Filter {
+        kind,
+        status: Some(Status::Finished),
+        player: None,
+    };
+    let mut all = Vec::new();
+    let mut after = None;
+    loop {
+        let page = store.list(&filter, 500, after)?;
+        all.extend(page.games);
+        match page.next {
+            Some(n) => after = Some(n),
+            None => break,
+        }
+    }
+    all.sort_by_key(|h| h.id);
+    Ok(all)
+}

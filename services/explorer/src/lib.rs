@@ -1,0 +1,502 @@
+//! The explorer of decisions: for a node of a game kind — a public position, or a line of
+//! decisions from the start ([`By`]) — every move played from it in the stored finished
+//! games, with how many games played it, the mover's wins (ties shared) with a Wilson
+//! interval, mean final score and rank, and the last game that played it; filtered by date,
+//! player, the movers' names (a rating band), rules version and bots or people.
+//!
+//! Kept incrementally: the store's finish hook (appends, imports, `rebuild`) files each seat
+//! move of a finished game under its node's two keys; a correction retires the game's rows
+//! and files its new revision. Derived data, on every backend: projections of the store hold
+//! the truth (a game's facts and rows, the move texts), run files beside it the rows sorted by
+//! key, so a node is a few binary searches and a pass over its rows, never a replay.
+//!
+//! # Layout
+//! - [`key`]: the two keys of a node, and the walk that finds a game's decisions.
+//! - [`facts`]: what is kept of each game (seats, results, end, rules version).
+//! - [`filter`]: which games and moves a node counts.
+//! - [`runs`]: the sorted run files.
+//! - this file: [`Explorer`] — attaching to a store, filing games, answering nodes.
+
+pub mod facts;
+pub mod filter;
+pub mod key;
+pub mod runs;
+
+pub use facts::Facts;
+pub use filter::{Filter, FilterError, Movers};
+pub use key::{decisions, By, Decision, Walk};
+
+use rules_core::{GameKind, GameState};
+use runs::{Row, Runs, RunsError, BOT};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, RwLock};
+use store::{Entry, GameId, GameLog, Header, StoreError};
+
+/// The projection of each game's [`Facts`]: key kind (1) ‖ ordinal (4, big-endian).
+pub const GAMES: &str = "explorer-games";
+/// The projection of each game's rows, packed: same key.
+pub const ROWS: &str = "explorer-rows";
+/// The projection of the move texts: key kind (1) ‖ move id (4, big-endian).
+pub const MOVES: &str = "explorer-moves";
+
+/// How the explorer keeps its rows.
+#[derive(Debug, Clone, Copy)]
+pub struct Config {
+    /// Rows kept in memory (20 bytes each) before they become a run file.
+    pub flush_rows: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            flush_rows: 1 << 16,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ExplorerError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Runs(#[from] RunsError),
+    #[error(transparent)]
+    Filter(#[from] FilterError),
+    #[error("game {game} does not replay at ply {ply}: {message}")]
+    Replay {
+        game: GameId,
+        ply: u32,
+        message: String,
+    },
+    #[error("the projection `{0}` holds an unreadable value")]
+    BadProjection(&'static str),
+}
+
+/// A move played from a node, and how the games that played it went for its mover.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MoveStats {
+    pub notation: String,
+    pub games: u32,
+    /// The mover's wins, a tie counting its share.
+    pub wins: f64,
+    pub win_rate: f64,
+    /// The Wilson 95 % interval of the win rate.
+    pub low: f64,
+    pub high: f64,
+    pub mean_score: f64,
+    pub mean_rank: f64,
+    /// The game that played it last (latest end), and the ply of the move in it.
+    pub last_game: GameId,
+    pub last_ply: u32,
+}
+
+/// A node: the games that reached it (and counted) and the moves played from it, most
+/// played first.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Node {
+    pub games: u32,
+    pub moves: Vec<MoveStats>,
+}
+
+/// What the explorer holds of one game kind.
+#[derive(Default)]
+struct Kind {
+    runs: Option<Runs>,
+    /// Rows of the games from `runs.covered()` on, not yet a run.
+    delta: Vec<Row>,
+    facts: Vec<Facts>,
+    /// The ordinal holding each game now.
+    by_id: HashMap<GameId, u32>,
+    moves: Vec<String>,
+    move_ids: HashMap<String, u32>,
+}
+
+/// The explorer of every game kind, attached to a store.
+pub struct Explorer {
+    key: [u8; 16],
+    config: Config,
+    dir: PathBuf,
+    kinds: RwLock<HashMap<GameKind, Kind>>,
+    /// Held while a game is filed: it may be reported finished more than once, by more than
+    /// one thread, and is filed once.
+    filing: Mutex<()>,
+}
+
+fn kind_byte(kind: GameKind) -> u8 {
+    GameKind::ALL.iter().position(|k| *k == kind).unwrap_or(0) as u8
+}
+
+fn pkey(kind: GameKind, n: u32) -> [u8; 5] {
+    let mut k = [0; 5];
+    k[0] = kind_byte(kind);
+    k[1..].copy_from_slice(&n.to_be_bytes());
+    k
+}
+
+fn ordinal_of(key: &[u8]) -> Option<u32> {
+    Some(u32::from_be_bytes(key.get(1..5)?.try_into().ok()?))
+}
+
+impl Explorer {
+    /// Loads what `store` keeps, files the finished games it lacks (a crash, an older folder)
+    /// and registers for the games that finish from now on. `key` is the state-hash key.
+    pub fn attach(store: &dyn GameLog, key: [u8; 16]) -> Result<Arc<Explorer>, ExplorerError> {
+        Self::attach_with(store, key, Config::default())
+    }
+
+    /// [`Explorer::attach`] with `config`.
+    pub fn attach_with(
+        store: &dyn GameLog,
+        key: [u8; 16],
+        config: Config,
+    ) -> Result<Arc<Explorer>, ExplorerError> {
+        let ex = Arc::new(Explorer {
+            key,
+            config,
+            dir: store.dir().join("explorer"),
+            kinds: RwLock::default(),
+            filing: Mutex::default(),
+        });
+        ex.load(store)?;
+        ex.catch_up(store)?;
+        let hook = Arc::downgrade(&ex);
+        store.on_finish(Arc::new(
+            move |store: &dyn GameLog,
+                  header: &Header,
+                  state: &dyn GameState,
+                  entries: Option<&[Entry]>| {
+                if let Some(ex) = hook.upgrade() {
+                    if let Err(e) = ex.file(store, header, state, entries) {
+                        tracing::warn!(game = %header.id, error = %e, "explorer: game not filed");
+                    }
+                }
+            },
+        ));
+        Ok(ex)
+    }
+
+    /// The state-hash key the nodes are keyed with.
+    pub fn key(&self) -> [u8; 16] {
+        self.key
+    }
+
+    fn load(&self, store: &dyn GameLog) -> Result<(), ExplorerError> {
+        let mut kinds = self.kinds.write().unwrap_or_else(|e| e.into_inner());
+        for kv in store.projection_iter(GAMES)? {
+            let (k, v) = kv?;
+            let kind = kind_of(&k).ok_or(ExplorerError::BadProjection(GAMES))?;
+            let f: Facts =
+                postcard::from_bytes(&v).map_err(|_| ExplorerError::BadProjection(GAMES))?;
+            let slot = kinds.entry(kind).or_default();
+            let n = ordinal_of(&k).ok_or(ExplorerError::BadProjection(GAMES))?;
+            if n as usize != slot.facts.len() {
+                return Err(ExplorerError::BadProjection(GAMES));
+            }
+            if !f.dead {
+                slot.by_id.insert(f.id, n);
+            }
+            slot.facts.push(f);
+        }
+        for kv in store.projection_iter(MOVES)? {
+            let (k, v) = kv?;
+            let kind = kind_of(&k).ok_or(ExplorerError::BadProjection(MOVES))?;
+            let text = String::from_utf8(v).map_err(|_| ExplorerError::BadProjection(MOVES))?;
+            let slot = kinds.entry(kind).or_default();
+            slot.move_ids.insert(text.clone(), slot.moves.len() as u32);
+            slot.moves.push(text);
+        }
+        for kind in GameKind::ALL {
+            let slot = kinds.entry(kind).or_default();
+            let dir = self.dir.join(kind.as_str());
+            let mut runs = match Runs::open(&dir) {
+                Ok(r) if r.covered() as usize <= slot.facts.len() => r,
+                // Missing or damaged runs (or runs ahead of the projection): derived, so
+                // made again from the store's rows.
+                _ => {
+                    let _ = std::fs::remove_dir_all(&dir);
+                    Runs::open(&dir)?
+                }
+            };
+            let from = runs.covered();
+            let mut rows = Vec::new();
+            for kv in store.projection_range(ROWS, &pkey(kind, from))? {
+                let (k, v) = kv?;
+                if kind_of(&k) != Some(kind) {
+                    break;
+                }
+                rows.extend(runs::unpack(&v));
+            }
+            if rows.len() >= self.config.flush_rows {
+                runs.add(rows, slot.facts.len() as u32)?;
+            } else {
+                slot.delta = rows;
+            }
+            slot.runs = Some(runs);
+        }
+        Ok(())
+    }
+
+    fn catch_up(&self, store: &dyn GameLog) -> Result<(), ExplorerError> {
+        let filed = |h: &Header| {
+            let kinds = self.kinds.read().unwrap_or_else(|e| e.into_inner());
+            kinds
+                .get(&h.kind)
+                .and_then(|k| k.by_id.get(&h.id).map(|&n| k.facts[n as usize].revision))
+                == Some(h.revision)
+        };
+        for h in store::finished_games(store, None)? {
+            if filed(&h) {
+                continue;
+            }
+            let state = store.state_at(h.id, h.plies)?;
+            if let Err(e) = self.file(store, &h, state.as_ref(), None) {
+                tracing::warn!(game = %h.id, error = %e, "explorer: game not filed");
+            }
+        }
+        Ok(())
+    }
+
+    /// Files a finished game (or its new revision); a game filed already is left as it is.
+    /// `entries` is its whole log when the caller has it.
+    pub fn file(
+        &self,
+        store: &dyn GameLog,
+        header: &Header,
+        state: &dyn GameState,
+        entries: Option<&[Entry]>,
+    ) -> Result<(), ExplorerError> {
+        let Some(facts) = Facts::of(header, state) else {
+            return Ok(());
+        };
+        let _one = self.filing.lock().unwrap_or_else(|e| e.into_inner());
+        let old = {
+            let kinds = self.kinds.read().unwrap_or_else(|e| e.into_inner());
+            let k = kinds.get(&header.kind);
+            match k.and_then(|k| {
+                k.by_id
+                    .get(&header.id)
+                    .map(|&n| (n, k.facts[n as usize].revision))
+            }) {
+                Some((_, r)) if r >= header.revision => return Ok(()),
+                other => other.map(|(n, _)| n),
+            }
+        };
+        let read;
+        let entries = match entries {
+            Some(e) => e,
+            None => {
+                read = store.entries(header.id, 0, header.plies)?;
+                &read
+            }
+        };
+        let decisions = key::decisions(
+            store
+                .registry()
+                .get(header.kind)
+                .ok_or(ExplorerError::Replay {
+                    game: header.id,
+                    ply: 0,
+                    message: format!("no rules for {}", header.kind),
+                })?,
+            header,
+            entries,
+            self.key,
+        )?;
+
+        let mut kinds = self.kinds.write().unwrap_or_else(|e| e.into_inner());
+        let k = kinds.entry(header.kind).or_default();
+        let ordinal = k.facts.len() as u32;
+        let mut rows = Vec::with_capacity(decisions.len() * 2);
+        for d in &decisions {
+            let Ok(ply) = u16::try_from(d.ply) else { break };
+            let mv = match k.move_ids.get(&d.notation) {
+                Some(&id) => id,
+                None => {
+                    let id = k.moves.len() as u32;
+                    store.projection_put(MOVES, &pkey(header.kind, id), d.notation.as_bytes())?;
+                    k.moves.push(d.notation.clone());
+                    k.move_ids.insert(d.notation.clone(), id);
+                    id
+                }
+            };
+            let flags = if d.bot { BOT } else { 0 };
+            for (by, key) in [(By::Line, d.line), (By::Position, d.position)] {
+                rows.push(Row {
+                    key,
+                    game: ordinal,
+                    ply,
+                    mv,
+                    seat: d.seat.0,
+                    flags: flags | by.flag(),
+                });
+            }
+        }
+        store.projection_put(ROWS, &pkey(header.kind, ordinal), &runs::pack(&rows))?;
+        let bytes =
+            postcard::to_allocvec(&facts).map_err(|_| ExplorerError::BadProjection(GAMES))?;
+        store.projection_put(GAMES, &pkey(header.kind, ordinal), &bytes)?;
+        if let Some(n) = old {
+            // The earlier revision's rows stay in their run, skipped as dead; its projection
+            // rows go, so a run rebuilt from the store no longer holds them.
+            let f = &mut k.facts[n as usize];
+            f.dead = true;
+            let bytes =
+                postcard::to_allocvec(&*f).map_err(|_| ExplorerError::BadProjection(GAMES))?;
+            store.projection_put(GAMES, &pkey(header.kind, n), &bytes)?;
+            store.projection_put(ROWS, &pkey(header.kind, n), &[])?;
+        }
+        k.facts.push(facts);
+        k.by_id.insert(header.id, ordinal);
+        k.delta.extend(rows);
+        if k.delta.len() >= self.config.flush_rows {
+            let rows = std::mem::take(&mut k.delta);
+            if let Some(runs) = k.runs.as_mut() {
+                runs.add(rows, ordinal + 1)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Forgets everything, for a rebuild (the store then files every finished game again).
+    pub fn clear(&self, store: &dyn GameLog) -> Result<(), ExplorerError> {
+        let _one = self.filing.lock().unwrap_or_else(|e| e.into_inner());
+        let mut kinds = self.kinds.write().unwrap_or_else(|e| e.into_inner());
+        for k in kinds.values_mut() {
+            if let Some(r) = k.runs.as_mut() {
+                r.clear()?;
+            }
+            let runs = k.runs.take();
+            *k = Kind {
+                runs,
+                ..Kind::default()
+            };
+        }
+        for p in [GAMES, ROWS, MOVES] {
+            store.projection_clear(p)?;
+        }
+        Ok(())
+    }
+
+    /// Games filed (live, not replaced by a correction) and rows held, per kind.
+    pub fn sizes(&self) -> Vec<(GameKind, usize, usize, u64)> {
+        let kinds = self.kinds.read().unwrap_or_else(|e| e.into_inner());
+        GameKind::ALL
+            .iter()
+            .filter_map(|kind| {
+                let k = kinds.get(kind)?;
+                let (rows, bytes) = k.runs.as_ref().map_or((0, 0), |r| r.size());
+                Some((*kind, k.by_id.len(), rows + k.delta.len(), bytes))
+            })
+            .collect()
+    }
+
+    /// The node `key` of `kind` with `players` seats, found `by` line or position, counting
+    /// what `filter` lets through.
+    pub fn node(
+        &self,
+        kind: GameKind,
+        players: u8,
+        by: By,
+        key: u64,
+        filter: &Filter,
+    ) -> Result<Node, ExplorerError> {
+        filter.check()?;
+        let kinds = self.kinds.read().unwrap_or_else(|e| e.into_inner());
+        let Some(k) = kinds.get(&kind) else {
+            return Ok(Node::default());
+        };
+        let flag = by.flag();
+        let mut acc: HashMap<u32, Acc> = HashMap::new();
+        let mut seen = vec![0u64; k.facts.len().div_ceil(64)];
+        let mut games = 0u32;
+        let mut count = |r: Row| {
+            if r.flags & runs::BY_POSITION != flag {
+                return;
+            }
+            let Some(f) = k.facts.get(r.game as usize) else {
+                return;
+            };
+            if f.seats.len() != usize::from(players)
+                || !filter.game(f)
+                || !filter.mover(f, r.seat, r.flags & BOT != 0)
+            {
+                return;
+            }
+            let Some(s) = f.seats.get(usize::from(r.seat)) else {
+                return;
+            };
+            let bit = &mut seen[r.game as usize / 64];
+            let first = *bit & (1 << (r.game % 64)) == 0;
+            *bit |= 1 << (r.game % 64);
+            if first {
+                games += 1;
+            }
+            let a = acc.entry(r.mv).or_default();
+            if a.last_game_counted == Some(r.game) {
+                return; // the same game at the node again, playing the same move
+            }
+            a.last_game_counted = Some(r.game);
+            a.games += 1;
+            a.wins += f64::from(s.share);
+            a.score += f64::from(s.score);
+            a.rank += f64::from(s.rank);
+            if a.last.is_none_or(|(e, _, _)| f.ended >= e) {
+                a.last = Some((f.ended, r.game, r.ply));
+            }
+        };
+        if let Some(runs) = &k.runs {
+            for slice in runs.find(key) {
+                runs::unpack(slice).for_each(&mut count);
+            }
+        }
+        let mut pending: Vec<Row> = k.delta.iter().filter(|r| r.key == key).copied().collect();
+        pending.sort_unstable();
+        pending.into_iter().for_each(&mut count);
+        let mut moves: Vec<MoveStats> = acc
+            .into_iter()
+            .filter_map(|(mv, a)| {
+                let (_, game, ply) = a.last?;
+                let (low, high) = analysis::stats::wilson(a.wins, u64::from(a.games));
+                let n = f64::from(a.games);
+                let rate = a.wins / n;
+                // The interval's ends are computed apart: at a rate of 0 or 1 rounding can
+                // leave it a hair inside; it always holds the rate.
+                let (low, high) = (low.min(rate), high.max(rate));
+                Some(MoveStats {
+                    notation: k.moves.get(mv as usize)?.clone(),
+                    games: a.games,
+                    wins: a.wins,
+                    win_rate: rate,
+                    low,
+                    high,
+                    mean_score: a.score / n,
+                    mean_rank: a.rank / n,
+                    last_game: k.facts.get(game as usize)?.id,
+                    last_ply: u32::from(ply),
+                })
+            })
+            .collect();
+        moves.sort_by(|a, b| {
+            b.games
+                .cmp(&a.games)
+                .then_with(|| a.notation.cmp(&b.notation))
+        });
+        Ok(Node { games, moves })
+    }
+}
+
+#[derive(Default)]
+struct Acc {
+    games: u32,
+    wins: f64,
+    score: f64,
+    rank: f64,
+    /// (end, ordinal, ply) of the latest game.
+    last: Option<(i64, u32, u16)>,
+    last_game_counted: Option<u32>,
+}
+
+fn kind_of(key: &[u8]) -> Option<GameKind> {
+    GameKind::ALL.get(usize::from(*key.first()?)).copied()
+}
