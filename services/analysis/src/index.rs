@@ -35,6 +35,8 @@ pub enum AnalysisError {
     BadSummary(String),
     #[error("the position index: {0}")]
     Positions(#[from] crate::positions::PositionsError),
+    #[error("the explorer: {0}")]
+    Explorer(#[from] explorer::ExplorerError),
 }
 
 /// Summaries of finished games, by id, the statistics last computed from them, and the
@@ -48,6 +50,8 @@ pub struct Analysis {
     /// `positionsByHash` finds what `Position.stateHash` shows.
     hash_key: [u8; 16],
     positions: PositionIndex,
+    /// Every seat move of the finished games, by node (filed from the same finish hook).
+    explorer: explorer::Explorer,
     /// Held while a game is recorded or everything is forgotten: a game may be reported
     /// finished more than once, and by more than one thread (a shared store's follower beside
     /// the node's own appends), and is recorded once.
@@ -68,6 +72,7 @@ impl Analysis {
             cache: std::sync::Mutex::default(),
             hash_key,
             positions: PositionIndex::open_write(store.dir(), store.registry().clone())?,
+            explorer: explorer::Explorer::open(store, hash_key, explorer::Config::default())?,
             recording: std::sync::Mutex::default(),
             revisions: std::sync::Mutex::default(),
         });
@@ -182,6 +187,9 @@ impl Analysis {
                 tracing::warn!(game = %header.id, error = %e, "position index not written");
             }
         }
+        if let Err(e) = self.explorer.file(store, header, state, entries) {
+            tracing::warn!(game = %header.id, error = %e, "explorer: game not filed");
+        }
         if let Ok(bytes) = postcard::to_allocvec(&s) {
             // The projection is a cache: if this write fails, `rebuild` restores it.
             let _ = store.projection_put(PROJECTION, &s.id.to_bytes(), &bytes);
@@ -210,6 +218,7 @@ impl Analysis {
         // The position index first: emptying its files may fail (a reader holds one open), and
         // must then leave the summaries as they were, not half of the analysis forgotten.
         self.positions.clear(store)?;
+        self.explorer.clear(store)?;
         store.projection_clear(PROJECTION)?;
         store.projection_clear(REVISIONS)?;
         self.revs().clear();
@@ -298,6 +307,11 @@ impl Analysis {
     /// The position index.
     pub fn positions(&self) -> &PositionIndex {
         &self.positions
+    }
+
+    /// The explorer of decisions over the same finished games.
+    pub fn explorer(&self) -> &explorer::Explorer {
+        &self.explorer
     }
 
     /// The key of the index's state hashes.

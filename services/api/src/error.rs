@@ -32,6 +32,19 @@ pub enum ApiError {
     Bot(crate::bots::BotRefused),
 }
 
+impl From<explorer::ExplorerError> for ApiError {
+    fn from(e: explorer::ExplorerError) -> Self {
+        use explorer::ExplorerError as X;
+        match e {
+            X::Filter(_) => ApiError::BadInput(e.to_string()),
+            X::Store(s) => ApiError::Store(s),
+            X::Runs(_) | X::Replay { .. } | X::BadProjection(_) => {
+                ApiError::Internal(e.to_string())
+            }
+        }
+    }
+}
+
 impl From<analysis::positions::PositionsError> for ApiError {
     fn from(e: analysis::positions::PositionsError) -> Self {
         use analysis::positions::PositionsError as P;

@@ -149,3 +149,17 @@ pub fn decisions(
     }
     Ok(out)
 }
+
+/// The line key of the position after `entries` (a prefix of the game's log).
+pub fn line_at(
+    rules: &dyn GameRules,
+    header: &store::Header,
+    entries: &[Entry],
+    key: [u8; 16],
+) -> Result<u64, ExplorerError> {
+    let mut walk = Walk::start(rules, header, key)?;
+    for e in entries {
+        walk.apply(header.id, e)?;
+    }
+    Ok(walk.line)
+}

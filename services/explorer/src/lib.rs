@@ -24,7 +24,7 @@ pub mod runs;
 
 pub use facts::Facts;
 pub use filter::{Filter, FilterError, Movers};
-pub use key::{decisions, By, Decision, Walk};
+pub use key::{decisions, line_at, By, Decision, Walk};
 
 use rules_core::{GameKind, GameState};
 use runs::{Row, Runs, RunsError, BOT};
@@ -89,12 +89,16 @@ pub struct MoveStats {
     /// The game that played it last (latest end), and the ply of the move in it.
     pub last_game: GameId,
     pub last_ply: u32,
+    /// The seat that played it there.
+    pub last_seat: u8,
 }
 
 /// A node: the games that reached it (and counted) and the moves played from it, most
 /// played first.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Node {
+    /// Whether any finished game of the player count reached the node, counted or not.
+    pub stored: bool,
     pub games: u32,
     pub moves: Vec<MoveStats>,
 }
@@ -151,15 +155,7 @@ impl Explorer {
         key: [u8; 16],
         config: Config,
     ) -> Result<Arc<Explorer>, ExplorerError> {
-        let ex = Arc::new(Explorer {
-            key,
-            config,
-            dir: store.dir().join("explorer"),
-            kinds: RwLock::default(),
-            filing: Mutex::default(),
-        });
-        ex.load(store)?;
-        ex.catch_up(store)?;
+        let ex = Arc::new(Self::open(store, key, config)?);
         let hook = Arc::downgrade(&ex);
         store.on_finish(Arc::new(
             move |store: &dyn GameLog,
@@ -173,6 +169,26 @@ impl Explorer {
                 }
             },
         ));
+        Ok(ex)
+    }
+
+    /// Loads what `store` keeps and files the finished games it lacks (a crash, an older
+    /// folder), registering for nothing: for an owner that calls [`Explorer::file`] from its
+    /// own finish hook (`analysis::Analysis`).
+    pub fn open(
+        store: &dyn GameLog,
+        key: [u8; 16],
+        config: Config,
+    ) -> Result<Explorer, ExplorerError> {
+        let ex = Explorer {
+            key,
+            config,
+            dir: store.dir().join("explorer"),
+            kinds: RwLock::default(),
+            filing: Mutex::default(),
+        };
+        ex.load(store)?;
+        ex.catch_up(store)?;
         Ok(ex)
     }
 
@@ -410,6 +426,7 @@ impl Explorer {
         let mut acc: HashMap<u32, Acc> = HashMap::new();
         let mut seen = vec![0u64; k.facts.len().div_ceil(64)];
         let mut games = 0u32;
+        let mut stored = false;
         let mut count = |r: Row| {
             if r.flags & runs::BY_POSITION != flag {
                 return;
@@ -417,10 +434,11 @@ impl Explorer {
             let Some(f) = k.facts.get(r.game as usize) else {
                 return;
             };
-            if f.seats.len() != usize::from(players)
-                || !filter.game(f)
-                || !filter.mover(f, r.seat, r.flags & BOT != 0)
-            {
+            if f.seats.len() != usize::from(players) {
+                return;
+            }
+            stored = true;
+            if !filter.game(f) || !filter.mover(f, r.seat, r.flags & BOT != 0) {
                 return;
             }
             let Some(s) = f.seats.get(usize::from(r.seat)) else {
@@ -441,8 +459,8 @@ impl Explorer {
             a.wins += f64::from(s.share);
             a.score += f64::from(s.score);
             a.rank += f64::from(s.rank);
-            if a.last.is_none_or(|(e, _, _)| f.ended >= e) {
-                a.last = Some((f.ended, r.game, r.ply));
+            if a.last.is_none_or(|(e, _, _, _)| f.ended >= e) {
+                a.last = Some((f.ended, r.game, r.ply, r.seat));
             }
         };
         if let Some(runs) = &k.runs {
@@ -456,8 +474,8 @@ impl Explorer {
         let mut moves: Vec<MoveStats> = acc
             .into_iter()
             .filter_map(|(mv, a)| {
-                let (_, game, ply) = a.last?;
-                let (low, high) = analysis::stats::wilson(a.wins, u64::from(a.games));
+                let (_, game, ply, seat) = a.last?;
+                let (low, high) = rules_core::outcome::wilson(a.wins, u64::from(a.games));
                 let n = f64::from(a.games);
                 let rate = a.wins / n;
                 // The interval's ends are computed apart: at a rate of 0 or 1 rounding can
@@ -474,6 +492,7 @@ impl Explorer {
                     mean_rank: a.rank / n,
                     last_game: k.facts.get(game as usize)?.id,
                     last_ply: u32::from(ply),
+                    last_seat: seat,
                 })
             })
             .collect();
@@ -482,7 +501,11 @@ impl Explorer {
                 .cmp(&a.games)
                 .then_with(|| a.notation.cmp(&b.notation))
         });
-        Ok(Node { games, moves })
+        Ok(Node {
+            stored,
+            games,
+            moves,
+        })
     }
 }
 
@@ -492,8 +515,8 @@ struct Acc {
     wins: f64,
     score: f64,
     rank: f64,
-    /// (end, ordinal, ply) of the latest game.
-    last: Option<(i64, u32, u16)>,
+    /// (end, ordinal, ply, seat) of the latest game to play the move.
+    last: Option<(i64, u32, u16, u8)>,
     last_game_counted: Option<u32>,
 }
 

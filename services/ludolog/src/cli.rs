@@ -6,7 +6,7 @@ use rules_core::GameKind;
 use std::path::PathBuf;
 
 /// `--kind`/`--game` values: the kinds, listed in `--help` and in the error for a wrong one.
-fn kind_parser() -> impl clap::builder::TypedValueParser<Value = GameKind> {
+pub fn kind_parser() -> impl clap::builder::TypedValueParser<Value = GameKind> {
     clap::builder::PossibleValuesParser::new(GameKind::ALL.map(|k| k.as_str()))
         .map(|s| s.parse::<GameKind>().expect("a listed kind parses"))
 }
@@ -346,6 +346,10 @@ pub enum Command {
         #[command(flatten)]
         data: DataDir,
     },
+    /// The explorer of decisions: the moves finished games played from a node, with how they
+    /// went for their movers (one JSON object). The node is a game's position (`--game ID
+    /// --ply N`) or a hash (`--kind K --players N --hash H`).
+    Explorer(Box<crate::explore::ExplorerArgs>),
     /// Recompute snapshots, indexes and projections from the logs.
     Rebuild {
         #[command(flatten)]

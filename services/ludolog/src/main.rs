@@ -11,6 +11,7 @@ mod bench;
 mod bots;
 mod calibrate;
 mod cli;
+mod explore;
 mod games;
 mod migrate;
 mod review;
@@ -449,6 +450,7 @@ fn main() -> Result<()> {
             store.flush()?;
             eprintln!("reviewed {n} games");
         }
+        Command::Explorer(a) => explore::run(*a)?,
         Command::Rebuild { data } => {
             storecmd::existing(&data.data_dir)?;
             let (store, analysis) = storecmd::open_analysed(&data.data_dir)?;

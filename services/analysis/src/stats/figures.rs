@@ -61,21 +61,7 @@ impl Rate {
     }
 }
 
-/// The 95% Wilson score interval (z = 1.96) of `successes` in `trials`, unrounded; (0, 0)
-/// without trials. Wilson rather than the normal approximation because seat and tag counts
-/// are often small and rates near 0 or 1, where the normal interval leaves [0, 1].
-pub fn wilson(successes: f64, trials: u64) -> (f64, f64) {
-    if trials == 0 {
-        return (0.0, 0.0);
-    }
-    let n = trials as f64;
-    let p = successes / n;
-    let z = 1.959_963_984_540_054_f64;
-    let z2 = z * z;
-    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
-    let half = z * ((p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt()) / (1.0 + z2 / n);
-    ((centre - half).max(0.0), (centre + half).min(1.0))
-}
+pub use rules_core::outcome::wilson;
 
 /// Mean, median, 10th and 90th percentiles (2 decimals), min and max of whole numbers.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]

@@ -11,6 +11,7 @@
 
 mod entries;
 pub mod evaluation;
+pub mod explorer;
 mod game;
 mod indexed;
 pub mod journal;

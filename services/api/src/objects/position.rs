@@ -178,6 +178,23 @@ impl Position {
         let e = self.evaluated(ctx, iterations, seat, perspective).await?;
         Ok(e.best(first)?)
     }
+    /// The explorer at this position: the moves that finished games played from here (found
+    /// `by` line, the default, or by position), with how they went for their movers. Counted
+    /// from finished games only; asked from a game in play, the node is found from what a
+    /// spectator knows.
+    #[graphql(complexity = 50)]
+    async fn explorer(
+        &self,
+        ctx: &Context<'_>,
+        by: Option<super::explorer::ExplorerKey>,
+        filter: Option<super::explorer::ExplorerFilterInput>,
+    ) -> Result<super::explorer::ExplorerNode> {
+        let by = by.unwrap_or_default();
+        let state: &dyn GameState = self.state.as_ref().as_ref();
+        let key = super::explorer::key_of(ctx, &self.header, self.ply, state, by).await?;
+        let players = self.state.player_count();
+        Ok(super::explorer::node(ctx, self.header.kind, players, by, key, filter, false).await?)
+    }
     /// A keyed hash of the full state. In finished games equal positions have equal hashes
     /// (`positionsByHash` finds them all); the key is the server's, so a client cannot hash
     /// candidate states itself. While a game is on, the game's id is mixed into the key: a

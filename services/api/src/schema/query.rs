@@ -190,6 +190,28 @@ impl Query {
             .collect())
     }
 
+    /// A node of the explorer of decisions by its hash (`ExplorerNode.hash`): the moves the
+    /// finished games of `kind` with `players` seats played from it. A hash no finished game
+    /// reached is `NOT_FOUND`.
+    #[graphql(complexity = 50)]
+    async fn explorer(
+        &self,
+        ctx: &Context<'_>,
+        kind: GameKind,
+        players: u8,
+        hash: String,
+        by: Option<crate::objects::explorer::ExplorerKey>,
+        filter: Option<crate::objects::explorer::ExplorerFilterInput>,
+    ) -> Result<crate::objects::explorer::ExplorerNode> {
+        use crate::objects::explorer;
+        if !(1..=8).contains(&players) {
+            return Err(ApiError::BadInput(format!("players is 1 to 8, not {players}")).into());
+        }
+        let key = explorer::parse_hash(&hash)?;
+        let by = by.unwrap_or_default();
+        Ok(explorer::node(ctx, kind.into(), players, by, key, filter, true).await?)
+    }
+
     /// Statistics of the finished games of `kind`: per player count (solo games never pool with
     /// multiplayer ones), win rate by seat and by tag, tags grouped (`djinn`, `clan`, `port`),
     /// all with 95% Wilson intervals; score distributions overall and per category; lengths in

@@ -1,0 +1,232 @@
+//! The explorer over HTTP, from outside the binary, on the sample games the server loads:
+//! `Position.explorer` and `explorer(kind, players, hash)` answer the same node; its moves add
+//! up to its games and each leads to a game that played it; filters narrow it; a game in play
+//! shows a node that keeps its secrets (two games that differ only in a hidden move give one
+//! node); every bad request is a typed error.
+
+mod common;
+
+use common::{code, create_game, data, gql, Server};
+use serde_json::{json, Value};
+
+const AT: &str = "query($id: ID!, $ply: Int, $by: ExplorerKey, $f: ExplorerFilterInput) { game(id: $id) { players position(ply: $ply) { explorer(by: $by, filter: $f) { kind players by hash games moves(first: 100) { notation words games wins winRate low high meanScore meanRank lastGame lastPly } } } } }";
+
+fn explorer_at(server: &Server, id: &str, ply: u64, by: &str, filter: Value) -> Value {
+    let v = gql(
+        server,
+        None,
+        AT,
+        json!({ "id": id, "ply": ply, "by": by, "f": filter }),
+    );
+    assert!(v.get("errors").is_none(), "{v}");
+    data(&v)["game"]["position"]["explorer"].clone()
+}
+
+fn first_game(server: &Server, kind: &str) -> String {
+    let v = gql(
+        server,
+        None,
+        "query($k: GameKind) { games(kind: $k, status: FINISHED, first: 1) { edges { node { id } } } }",
+        json!({ "k": kind }),
+    );
+    data(&v)["games"]["edges"][0]["node"]["id"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn a_node_is_the_same_by_position_and_by_hash_and_its_moves_lead_to_games_that_played_them() {
+    let server = Server::start(&[]);
+    for kind in ["FIVE_TRIBES", "CLANS_OF_CALEDONIA", "MOMBASA"] {
+        let id = first_game(&server, kind);
+        // After the deal (entry 0): by line, the node of the first decision, whatever chance
+        // entries come before it.
+        let node = explorer_at(&server, &id, 1, "LINE", Value::Null);
+        let games = node["games"].as_u64().unwrap();
+        assert!(
+            games >= 2,
+            "every sample game of the player count opens there: {node}"
+        );
+        let moves = node["moves"].as_array().unwrap();
+        assert_eq!(
+            moves
+                .iter()
+                .map(|m| m["games"].as_u64().unwrap())
+                .sum::<u64>(),
+            games,
+            "one move a game at the first decision: {node}"
+        );
+        for m in moves {
+            let rate = m["winRate"].as_f64().unwrap();
+            assert!(m["low"].as_f64().unwrap() <= rate && rate <= m["high"].as_f64().unwrap());
+            assert!(!m["words"].as_str().unwrap().is_empty());
+            // The last game to play it reached this node and played it there.
+            let last = m["lastGame"].as_str().unwrap();
+            let ply = m["lastPly"].as_u64().unwrap();
+            let there = explorer_at(&server, last, ply, "LINE", Value::Null);
+            assert_eq!(there["hash"], node["hash"], "{m}");
+            // By position, that game's own setup: no other sample shares it.
+            let alone = explorer_at(&server, last, ply, "POSITION", Value::Null);
+            assert_eq!(alone["games"], 1, "{alone}");
+            assert_eq!(alone["moves"][0]["notation"], m["notation"]);
+            assert_ne!(alone["hash"], node["hash"]);
+        }
+        // The same node by its hash.
+        let v = gql(
+            &server,
+            None,
+            "query($k: GameKind!, $p: Int!, $h: String!) { explorer(kind: $k, players: $p, hash: $h) { games moves(first: 100) { notation games wins } } }",
+            json!({ "k": kind, "p": node["players"], "h": node["hash"] }),
+        );
+        let by_hash = &data(&v)["explorer"];
+        assert_eq!(by_hash["games"], node["games"], "{v}");
+        assert_eq!(by_hash["moves"].as_array().unwrap().len(), moves.len());
+        // Filters: the samples are all bots' moves; a player's games are fewer.
+        let people = explorer_at(&server, &id, 1, "LINE", json!({ "movers": "PEOPLE" }));
+        assert_eq!(people["games"], 0, "{people}");
+        let bots = explorer_at(&server, &id, 1, "LINE", json!({ "movers": "BOTS" }));
+        assert_eq!(bots["games"], node["games"]);
+        let v = gql(
+            &server,
+            None,
+            "query($id: ID!) { game(id: $id) { players } }",
+            json!({ "id": id }),
+        );
+        let player = data(&v)["game"]["players"][0].clone();
+        let mine = explorer_at(&server, &id, 1, "LINE", json!({ "player": player }));
+        let n = mine["games"].as_u64().unwrap();
+        assert!(0 < n && n <= games, "{mine}");
+        let nobody = explorer_at(&server, &id, 1, "LINE", json!({ "player": "nobody" }));
+        assert_eq!(nobody["games"], 0, "{nobody}");
+        let later = explorer_at(
+            &server,
+            &id,
+            1,
+            "LINE",
+            json!({ "since": "2100-01-01T00:00:00Z" }),
+        );
+        assert_eq!(later["games"], 0);
+    }
+}
+
+#[test]
+fn a_game_in_play_gives_a_node_that_keeps_its_secrets() {
+    let server = Server::start(&[]);
+    // Two Mombasa games of one seed; seat 0 keeps a different start tile in each (a hidden
+    // move): to a spectator the two positions are one, and so is their node.
+    let (a, ta) = create_game(&server, "mombasa", 2, 5);
+    let (b, tb) = create_game(&server, "mombasa", 2, 5);
+    let legal = |id: &str, token: &str| -> Vec<String> {
+        let v = gql(
+            &server,
+            Some(token),
+            "query($id: ID!) { game(id: $id) { plies position { legalMoves(first: 10) { moves } } } }",
+            json!({ "id": id }),
+        );
+        serde_json::from_value(data(&v)["game"]["position"]["legalMoves"]["moves"].clone()).unwrap()
+    };
+    let moves = legal(&a, &ta[0]);
+    assert!(moves.len() >= 2, "{moves:?}");
+    let plies = |id: &str| {
+        let v = gql(
+            &server,
+            None,
+            "query($id: ID!) { game(id: $id) { plies } }",
+            json!({ "id": id }),
+        );
+        data(&v)["game"]["plies"].as_u64().unwrap()
+    };
+    for (id, token, m) in [(&a, &ta[0], &moves[0]), (&b, &tb[0], &moves[1])] {
+        let v = gql(
+            &server,
+            Some(token),
+            "mutation($id: ID!, $p: Int!, $m: String!) { playMove(gameId: $id, expectedPly: $p, move: $m) { game { plies } } }",
+            json!({ "id": id, "p": plies(id), "m": m }),
+        );
+        assert!(v.get("errors").is_none(), "{v}");
+    }
+    let ply = plies(&a);
+    for by in ["LINE", "POSITION"] {
+        let (na, nb) = (
+            explorer_at(&server, &a, ply, by, Value::Null),
+            explorer_at(&server, &b, ply, by, Value::Null),
+        );
+        assert_eq!(na["hash"], nb["hash"], "{by}: a secret changed the node");
+        // Asked with seat 0's own token, the node is the same: it is made from what is public.
+        let v = gql(
+            &server,
+            Some(&ta[0]),
+            AT,
+            json!({ "id": a, "ply": ply, "by": by }),
+        );
+        assert_eq!(
+            data(&v)["game"]["position"]["explorer"]["hash"],
+            na["hash"],
+            "{v}"
+        );
+    }
+}
+
+#[test]
+fn bad_explorer_requests_are_refused_by_type() {
+    let server = Server::start(&[]);
+    let by_hash = |players: i64, hash: &str, f: Value| {
+        gql(
+            &server,
+            None,
+            "query($p: Int!, $h: String!, $f: ExplorerFilterInput) { explorer(kind: MOMBASA, players: $p, hash: $h, filter: $f) { games } }",
+            json!({ "p": players, "h": hash, "f": f }),
+        )
+    };
+    assert_eq!(code(&by_hash(2, "zz", Value::Null)), "BAD_INPUT");
+    assert_eq!(
+        code(&by_hash(2, "0123456789abcdeg", Value::Null)),
+        "BAD_INPUT"
+    );
+    assert_eq!(
+        code(&by_hash(0, "0123456789abcdef", Value::Null)),
+        "BAD_INPUT"
+    );
+    assert_eq!(
+        code(&by_hash(2, "0123456789abcdef", Value::Null)),
+        "NOT_FOUND"
+    );
+    let id = first_game(&server, "MOMBASA");
+    let node = explorer_at(&server, &id, 1, "LINE", Value::Null);
+    let h = node["hash"].as_str().unwrap();
+    let players = node["players"].as_i64().unwrap();
+    // A node stored for another player count is not this one's.
+    assert_eq!(
+        code(&by_hash(if players == 2 { 3 } else { 2 }, h, Value::Null)),
+        "NOT_FOUND"
+    );
+    let backwards = json!({ "since": "2026-02-01T00:00:00Z", "until": "2026-01-01T00:00:00Z" });
+    assert_eq!(code(&by_hash(players, h, backwards)), "BAD_INPUT");
+    let empty_band = json!({ "ratingMin": 30.0, "ratingMax": 20.0 });
+    assert_eq!(code(&by_hash(players, h, empty_band)), "BAD_INPUT");
+    assert_eq!(
+        code(&by_hash(players, h, json!({ "player": "" }))),
+        "BAD_INPUT"
+    );
+    let v = gql(
+        &server,
+        None,
+        "query($p: Int!, $h: String!) { explorer(kind: MOMBASA, players: $p, hash: $h) { moves(first: 101) { games } } }",
+        json!({ "p": players, "h": h }),
+    );
+    assert_eq!(code(&v), "LIMIT_EXCEEDED", "{v}");
+    // A rating band every player is in counts every game; one nobody is in, none.
+    let all = by_hash(
+        players,
+        h,
+        json!({ "ratingMin": -1000.0, "ratingMax": 1000.0 }),
+    );
+    assert_eq!(data(&all)["explorer"]["games"], node["games"], "{all}");
+    let none = by_hash(
+        players,
+        h,
+        json!({ "ratingMin": 900.0, "ratingMax": 1000.0 }),
+    );
+    assert_eq!(data(&none)["explorer"]["games"], 0, "{none}");
+}
