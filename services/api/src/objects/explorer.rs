@@ -161,7 +161,7 @@ async fn filter(
             f.rating_min.unwrap_or(f64::MIN),
             f.rating_max.unwrap_or(f64::MAX),
         );
-        if !(lo < hi) {
+        if lo.partial_cmp(&hi) != Some(std::cmp::Ordering::Less) {
             return Err(ApiError::BadInput(format!(
                 "the rating band is empty: ratingMin {lo} is not below ratingMax {hi}"
             )));
