@@ -230,3 +230,147 @@ fn bad_explorer_requests_are_refused_by_type() {
     );
     assert_eq!(data(&none)["explorer"]["games"], 0, "{none}");
 }
+
+const EXPLORE: &str = "query($id: ID!, $ply: Int, $m: [String!]!, $seed: String, $q: Int) { game(id: $id) { position(ply: $ply) { explore(moves: $m, seed: $seed) { ply toAct { seat } view explorer { hash } } } at: position(ply: $q) { view explorer { hash } } plies } }";
+
+/// The stored game's entries (actor, notation) in order.
+fn entries(server: &Server, id: &str) -> Vec<(String, String)> {
+    common::stored_entries(server, id)
+        .into_iter()
+        .map(|(_, actor, notation)| (actor, notation))
+        .collect()
+}
+
+#[test]
+fn a_branch_that_replays_the_game_reaches_its_stored_positions() {
+    let server = Server::start(&[]);
+    for (kind, file) in [
+        ("FIVE_TRIBES", "five-tribes"),
+        ("CLANS_OF_CALEDONIA", "caledonia"),
+        ("MOMBASA", "mombasa"),
+    ] {
+        let id = first_game(&server, kind);
+        let record = common::sample_records(file)
+            .into_iter()
+            .find(|r| r["id"] == id.as_str())
+            .unwrap();
+        let seed = record["seed"].as_u64().unwrap().to_string();
+        let log = entries(&server, &id);
+        for from in [1usize, 20, 60] {
+            let to = (from + 10).min(log.len());
+            // Typed in: every entry as stored. Dealt: the chance entries as `*` from the game's
+            // seed, which the store deals from too.
+            for dealt in [false, true] {
+                let moves: Vec<String> = log[from..to]
+                    .iter()
+                    .map(|(actor, n)| {
+                        if dealt && actor == "dealer" {
+                            "*".to_string()
+                        } else if actor == "dealer" {
+                            n.clone()
+                        } else {
+                            format!("{actor}: {n}")
+                        }
+                    })
+                    .collect();
+                let v = gql(
+                    &server,
+                    None,
+                    EXPLORE,
+                    json!({ "id": id, "ply": from, "m": moves, "seed": seed, "q": to }),
+                );
+                assert!(v.get("errors").is_none(), "{kind} {from}: {v}");
+                let g = &data(&v)["game"];
+                let e = &g["position"]["explore"];
+                assert_eq!(e["ply"], to, "{v}");
+                assert_eq!(
+                    e["view"], g["at"]["view"],
+                    "{kind} from {from} (dealt: {dealt}): the branch is the game"
+                );
+                assert_eq!(
+                    e["explorer"]["hash"], g["at"]["explorer"]["hash"],
+                    "{kind}: the branch's line is the game's"
+                );
+            }
+        }
+        let plies = data(&gql(
+            &server,
+            None,
+            "query($id: ID!) { game(id: $id) { plies } }",
+            json!({ "id": id }),
+        ))["game"]["plies"]
+            .clone();
+        assert_eq!(plies, log.len(), "nothing stored");
+    }
+}
+
+#[test]
+fn a_branch_refuses_an_illegal_move_and_keeps_secrets_in_play() {
+    let server = Server::start(&[]);
+    let id = first_game(&server, "FIVE_TRIBES");
+    let v = gql(
+        &server,
+        None,
+        EXPLORE,
+        json!({ "id": id, "ply": 1, "m": ["bid 18", "bid 18"], "q": 1 }),
+    );
+    assert_eq!(code(&v), "ILLEGAL_MOVE", "{v}");
+    assert_eq!(v["errors"][0]["extensions"]["ply"], 3, "{v}");
+    assert!(v["errors"][0]["extensions"]["rule"].is_string(), "{v}");
+    let v = gql(
+        &server,
+        None,
+        EXPLORE,
+        json!({ "id": id, "ply": 1, "m": ["fly away"], "q": 1 }),
+    );
+    assert_eq!(code(&v), "BAD_NOTATION", "{v}");
+    let long: Vec<String> = (0..201).map(|_| "bid 0".to_string()).collect();
+    let v = gql(
+        &server,
+        None,
+        EXPLORE,
+        json!({ "id": id, "ply": 1, "m": long, "q": 1 }),
+    );
+    assert_eq!(code(&v), "LIMIT_EXCEEDED", "{v}");
+    let v = gql(
+        &server,
+        None,
+        EXPLORE,
+        json!({ "id": id, "ply": 1, "m": [], "seed": "minus one", "q": 1 }),
+    );
+    assert_eq!(code(&v), "BAD_INPUT", "{v}");
+
+    // In play: two Mombasa games of one seed, seat 0's hidden start tile differing. A
+    // spectator's branch from either is the same branch: views, moves and node alike.
+    let (a, ta) = create_game(&server, "mombasa", 2, 9);
+    let (b, tb) = create_game(&server, "mombasa", 2, 9);
+    let first = |id: &str, token: &str| -> Vec<String> {
+        let v = gql(
+            &server,
+            Some(token),
+            "query($id: ID!) { game(id: $id) { position { legalMoves(first: 10) { moves } } } }",
+            json!({ "id": id }),
+        );
+        serde_json::from_value(data(&v)["game"]["position"]["legalMoves"]["moves"].clone()).unwrap()
+    };
+    let keep = first(&a, &ta[0]);
+    for (id, token, m) in [(&a, &ta[0], &keep[0]), (&b, &tb[0], &keep[1])] {
+        let plies = data(&gql(
+            &server,
+            None,
+            "query($id: ID!) { game(id: $id) { plies } }",
+            json!({ "id": id }),
+        ))["game"]["plies"]
+            .as_u64()
+            .unwrap();
+        let v = gql(&server, Some(token), "mutation($id: ID!, $p: Int!, $m: String!) { playMove(gameId: $id, expectedPly: $p, move: $m) { game { plies } } }", json!({ "id": id, "p": plies, "m": m }));
+        assert!(v.get("errors").is_none(), "{v}");
+    }
+    let seat1 = first(&a, &ta[1]);
+    let branch = |id: &str| {
+        let v = gql(&server, None, "query($id: ID!, $m: [String!]!) { game(id: $id) { position { explore(moves: $m, seed: \"4\") { ply view toAct { seat } explorer { hash } } } } }", json!({ "id": id, "m": [format!("1: {}", seat1[0])] }));
+        assert!(v.get("errors").is_none(), "{v}");
+        data(&v)["game"]["position"]["explore"].clone()
+    };
+    assert_eq!(branch(&a), branch(&b), "a secret showed through the branch");
+}

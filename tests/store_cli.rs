@@ -500,3 +500,105 @@ fn read_only_commands_name_a_missing_store_and_create_nothing() {
     let (ok, _, err) = run(&["stats", "--kind", "five-tribes"], dir.path());
     assert!(!ok && err.contains("holds no ludolog store"), "{err}");
 }
+
+/// `ludolog explorer`: a game's first decision is the node every game of its player count
+/// opened at (by line), the same by its hash and after a rebuild; bad nodes are refused.
+#[test]
+fn the_explorer_prints_a_node_and_refuses_bad_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("store");
+    let (ok, _, err) = run(&["import", SAMPLE], &data);
+    assert!(ok, "{err}");
+    let records: Vec<Value> = std::fs::read_to_string(SAMPLE)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let first = &records[0];
+    let id = first["id"].as_str().unwrap();
+    let players = first["players"].as_array().unwrap().len();
+    let same = records
+        .iter()
+        .filter(|r| r["players"].as_array().unwrap().len() == players)
+        .count();
+    let (ok, out, err) = run(&["explorer", "--game", id, "--ply", "1"], &data);
+    assert!(ok, "{err}");
+    let node: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(node["games"], same, "{node}");
+    assert_eq!(node["players"], players);
+    let moves = node["moves"].as_array().unwrap();
+    let played: u64 = moves.iter().map(|m| m["games"].as_u64().unwrap()).sum();
+    assert_eq!(played as usize, same, "one first move a game");
+    // The records' own first seat moves, counted by hand, are the node's moves.
+    let mut by_hand = std::collections::BTreeMap::<String, u64>::new();
+    for r in records
+        .iter()
+        .filter(|r| r["players"].as_array().unwrap().len() == players)
+    {
+        let e = r["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["actor"] != "dealer")
+            .unwrap();
+        *by_hand
+            .entry(e["notation"].as_str().unwrap().to_string())
+            .or_default() += 1;
+    }
+    let listed: std::collections::BTreeMap<String, u64> = moves
+        .iter()
+        .map(|m| {
+            (
+                m["notation"].as_str().unwrap().to_string(),
+                m["games"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(listed, by_hand);
+    let hash = node["hash"].as_str().unwrap();
+    let p = players.to_string();
+    let by_hash = [
+        "explorer",
+        "--kind",
+        "five-tribes",
+        "--players",
+        &p,
+        "--hash",
+        hash,
+    ];
+    let (ok, again, err) = run(&by_hash, &data);
+    assert!(ok, "{err}");
+    assert_eq!(again, out);
+    let (ok, _, err) = run(&["rebuild"], &data);
+    assert!(ok, "{err}");
+    let (ok, rebuilt, err) = run(&by_hash, &data);
+    assert!(ok, "{err}");
+    assert_eq!(rebuilt, out, "a rebuild files the same games");
+    for (args, says) in [
+        (&["explorer", "--game", "nope"][..], "is not a game id"),
+        (
+            &["explorer", "--game", id, "--ply", "100000"][..],
+            "past its end",
+        ),
+        (
+            &[
+                "explorer",
+                "--kind",
+                "five-tribes",
+                "--players",
+                "2",
+                "--hash",
+                "zz",
+            ][..],
+            "16 hex digits",
+        ),
+        (&["explorer"][..], "give a node"),
+        (
+            &["explorer", "--game", id, "--since", "yesterday"][..],
+            "yesterday",
+        ),
+    ] {
+        let (ok, _, err) = run(args, &data);
+        assert!(!ok && err.contains(says), "{args:?}: {err}");
+    }
+}

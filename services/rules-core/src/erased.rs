@@ -148,6 +148,10 @@ pub trait GameState: Send + Sync {
     /// determinization reads nothing hidden, checked by `determinize::check_at`), so what is
     /// secret leaks nothing into it, and it equals `state_hash` where nothing is hidden.
     fn public_hash(&self, key: [u8; 16]) -> u64;
+    /// This position as `viewer` might believe it to be ([`Game::determinize`], from the
+    /// stream `seed`): what an analysis board plays on in a game whose secrets the viewer
+    /// may not see.
+    fn determinized(&self, viewer: Viewer, seed: u64) -> Box<dyn GameState>;
     /// Fills `out` with this position's declared features (see [`Game::features`]).
     fn features(&self, out: &mut Features);
     /// An entry applied to this position, in words, as `viewer` may know it (see
@@ -447,6 +451,10 @@ where
         let mut rng = Dealer::new(PUBLIC_SEED, 0);
         let seen = G::determinize(&self.0, Viewer::Spectator, &mut rng);
         ErasedState::<G>(seen).state_hash(key)
+    }
+    fn determinized(&self, viewer: Viewer, seed: u64) -> Box<dyn GameState> {
+        let mut rng = Dealer::new(seed, 1);
+        Box::new(ErasedState::<G>(G::determinize(&self.0, viewer, &mut rng)))
     }
     fn features(&self, out: &mut Features) {
         out.clear();

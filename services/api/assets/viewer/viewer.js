@@ -9,6 +9,7 @@
 // - `moves.js`: the move list; `scores.js`: the score table and graph
 // - `live.js`: following a game in play; `notes.js`: annotations and annotating
 // - `autoplay.js`: autoplay and swipes; `legend.js`, `downloads.js`, `record.js`
+// - `evaluation.js`: the win-chance graph and judgements; `explorer.js`: the Explorer panel
 // - `boards/*.js`: one board per game, drawn from a view and the game's layout
 import { ApiError, esc } from './api.js';
 import { applyPatch } from './patch.js';
@@ -22,6 +23,7 @@ import {
 } from './context.js';
 import { buildMoves, markMove } from './moves.js';
 import { initEvaluation, evalRender, markJudgements } from './evaluation.js';
+import { initExplorer, explorerRender } from './explorer.js';
 import { scheduleScores, drawGraph, drawGraphCursor, graphPly } from './scores.js';
 import { initLive, restartLive } from './live.js';
 import { buildLegend } from './legend.js';
@@ -191,6 +193,7 @@ function render() {
   markMove();
   drawGraphCursor();
   evalRender();
+  explorerRender();
   showResult();
 }
 
@@ -526,6 +529,7 @@ async function main() {
   buildMoves();
   drawGraph();
   initEvaluation(goTo);
+  initExplorer();
   fillPerspectiveSelect();
   setupToken();
 

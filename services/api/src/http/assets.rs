@@ -54,6 +54,7 @@ static ASSETS: LazyLock<HashMap<&'static str, Asset>> = LazyLock::new(|| {
         "viewer/moves.js" => "text/javascript; charset=utf-8",
         "viewer/scores.js" => "text/javascript; charset=utf-8",
         "viewer/evaluation.js" => "text/javascript; charset=utf-8",
+        "viewer/explorer.js" => "text/javascript; charset=utf-8",
         "viewer/live.js" => "text/javascript; charset=utf-8",
         "viewer/legend.js" => "text/javascript; charset=utf-8",
         "viewer/downloads.js" => "text/javascript; charset=utf-8",

@@ -16,6 +16,9 @@ pub struct Position {
     ply: u32,
     state: Arc<Box<dyn GameState>>,
     evaluations: super::evaluation::Evaluations,
+    /// On an analysis board's branch (`explore`): the explorer's line key after it (the
+    /// stored log no longer says it).
+    branch_line: Option<u64>,
 }
 
 impl Position {
@@ -25,7 +28,18 @@ impl Position {
             ply,
             state,
             evaluations: Default::default(),
+            branch_line: None,
         }
+    }
+
+    /// The explorer's line key of this position: the stored game's, or the branch's.
+    async fn line(&self, ctx: &Context<'_>) -> Result<u64, crate::error::ApiError> {
+        if let Some(l) = self.branch_line {
+            return Ok(l);
+        }
+        let state: &dyn GameState = self.state.as_ref().as_ref();
+        let by = super::explorer::ExplorerKey::Line;
+        super::explorer::key_of(ctx, &self.header, self.ply, state, by).await
     }
 
     async fn evaluated(
@@ -191,9 +205,69 @@ impl Position {
     ) -> Result<super::explorer::ExplorerNode> {
         let by = by.unwrap_or_default();
         let state: &dyn GameState = self.state.as_ref().as_ref();
-        let key = super::explorer::key_of(ctx, &self.header, self.ply, state, by).await?;
+        let key = match by {
+            super::explorer::ExplorerKey::Line => self.line(ctx).await?,
+            super::explorer::ExplorerKey::Position => {
+                super::explorer::key_of(ctx, &self.header, self.ply, state, by).await?
+            }
+        };
         let players = self.state.player_count();
         Ok(super::explorer::node(ctx, self.header.kind, players, by, key, filter, false).await?)
+    }
+    /// The analysis board: `moves` played from here without storing anything, and the
+    /// position they reach (its view, legal moves, evaluation, best moves and explorer as for
+    /// any position). Each is the seat to act's move (`<seat>: <move>` names one of several
+    /// seats that may move), or at a chance node an outcome in the game's notation or `*`, dealt
+    /// from `seed` (default 0). A finished game's branch plays on the position itself; a game in
+    /// play's on the position as the caller might believe it to be (the game's determinization
+    /// from the caller's perspective, from `seed`), so a branch never shows a secret. At most
+    /// 200 entries; the first refused is `ILLEGAL_MOVE` (or `BAD_NOTATION`) with its rule and
+    /// `ply`, and nothing is kept.
+    #[graphql(complexity = 100)]
+    async fn explore(
+        &self,
+        ctx: &Context<'_>,
+        moves: Vec<String>,
+        seed: Option<String>,
+        seat: Option<u8>,
+        perspective: Option<Perspective>,
+    ) -> Result<Position> {
+        let viewer = perspective::viewer(&self.header, &caller(ctx), seat, perspective)?;
+        let seed = match seed.as_deref() {
+            None => 0,
+            Some(t) => t.trim().parse::<u64>().map_err(|_| {
+                ApiError::BadInput(format!(
+                    "a seed is a whole number from 0 to 2^64-1, not `{}`",
+                    t.chars().take(40).collect::<String>()
+                ))
+            })?,
+        };
+        if moves.len() > super::branch::MAX_BRANCH {
+            return Err(ApiError::LimitExceeded(format!(
+                "a branch holds at most {} entries, not {}",
+                super::branch::MAX_BRANCH,
+                moves.len()
+            ))
+            .into());
+        }
+        let line = (self.line(ctx).await?, app(ctx).analysis.explorer().key());
+        let state: &dyn GameState = self.state.as_ref().as_ref();
+        let b = super::branch::play(
+            &self.header,
+            self.ply,
+            state,
+            viewer,
+            &moves,
+            seed,
+            Some(line),
+        )?;
+        Ok(Position {
+            header: self.header.clone(),
+            ply: self.ply + b.entries.len() as u32,
+            state: Arc::new(b.state),
+            evaluations: Default::default(),
+            branch_line: b.line,
+        })
     }
     /// A keyed hash of the full state. In finished games equal positions have equal hashes
     /// (`positionsByHash` finds them all); the key is the server's, so a client cannot hash

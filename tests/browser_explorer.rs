@@ -1,0 +1,142 @@
+//! The Explorer panel in a real browser (headless Chromium), on the sample games `ludolog
+//! serve` loads: at a game's first decision it lists the moves the API's `Position.explorer`
+//! gives, in its order, with a win-rate bar each; stepping to the next ply asks for the next
+//! node; "by position" asks the other key; a move is a link to the last game that played it,
+//! opened at that move, where the panel shows the same node; embeds have no panel.
+//! Screenshot: `target/browser-screenshots/explorer.png`.
+
+mod common;
+
+use common::browser::{shots, Page};
+use common::{data, gql, Server};
+use serde_json::{json, Value};
+
+fn at_ply(page: &mut Page, ply: u64) {
+    page.wait_for(
+        &format!("document.querySelector('#ply-current')?.dataset.ply === '{ply}' && window.ludologViewer?.view"),
+        30,
+    );
+}
+
+fn api_moves(server: &Server, id: &str, ply: u64, by: &str) -> Vec<String> {
+    let v = gql(
+        server,
+        None,
+        "query($id: ID!, $p: Int, $by: ExplorerKey) { game(id: $id) { position(ply: $p) { explorer(by: $by) { moves(first: 12) { notation } } } } }",
+        json!({ "id": id, "p": ply, "by": by }),
+    );
+    data(&v)["game"]["position"]["explorer"]["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["notation"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn panel_moves(page: &mut Page) -> Vec<String> {
+    serde_json::from_value(page.eval(
+        "[...document.querySelectorAll('#explorer-moves tr.explorer-move')].map((r) => r.dataset.notation)",
+    ))
+    .unwrap()
+}
+
+#[test]
+fn the_explorer_panel_lists_the_nodes_moves_and_links_to_games_that_played_them() {
+    let server = Server::start(&[]);
+    let v = gql(
+        &server,
+        None,
+        "query { games(kind: FIVE_TRIBES, status: FINISHED, first: 1) { edges { node { id } } } }",
+        json!({}),
+    );
+    let id = data(&v)["games"]["edges"][0]["node"]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let want = api_moves(&server, &id, 1, "LINE");
+    assert!(want.len() >= 2, "{want:?}");
+
+    let mut page = Page::open(&format!("{}/games/{id}?ply=1", server.url), 1366, 900);
+    at_ply(&mut page, 1);
+    page.wait_for(
+        "document.querySelectorAll('#explorer-moves tr.explorer-move').length > 0",
+        30,
+    );
+    assert_eq!(
+        panel_moves(&mut page),
+        want,
+        "the API's moves, in its order"
+    );
+    let bars =
+        page.eval("[...document.querySelectorAll('#explorer-moves meter')].map((m) => m.value)");
+    assert_eq!(
+        bars.as_array().unwrap().len(),
+        want.len(),
+        "a bar a move: {bars}"
+    );
+    assert!(page
+        .eval("document.querySelector('#explorer-status').textContent")
+        .as_str()
+        .unwrap()
+        .contains("finished games reached this point"));
+    page.screenshot(&shots().join("explorer.png"));
+
+    // The next ply's node.
+    page.key("ArrowRight");
+    at_ply(&mut page, 2);
+    let next = api_moves(&server, &id, 2, "LINE");
+    page.wait_for(
+        &format!(
+            "JSON.stringify([...document.querySelectorAll('#explorer-moves tr.explorer-move')].map((r) => r.dataset.notation)) === {}",
+            serde_json::to_string(&serde_json::to_string(&next).unwrap()).unwrap()
+        ),
+        30,
+    );
+    // By position: this game's own setup, so its own move alone.
+    page.eval("(() => { const s = document.querySelector('#explorer-by'); s.value = 'POSITION'; s.dispatchEvent(new Event('change')); })()");
+    let own = api_moves(&server, &id, 2, "POSITION");
+    assert_eq!(own.len(), 1, "{own:?}");
+    page.wait_for(
+        &format!(
+            "document.querySelectorAll('#explorer-moves tr.explorer-move').length === 1 && document.querySelector('#explorer-moves tr.explorer-move').dataset.notation === {}",
+            Value::String(own[0].clone())
+        ),
+        30,
+    );
+
+    // A move is a link to the last game that played it, at that move.
+    page.eval("(() => { const s = document.querySelector('#explorer-by'); s.value = 'LINE'; s.dispatchEvent(new Event('change')); })()");
+    page.key("ArrowLeft");
+    at_ply(&mut page, 1);
+    page.wait_for(
+        "document.querySelectorAll('#explorer-moves tr.explorer-move a').length > 0",
+        30,
+    );
+    let href = page
+        .eval("document.querySelector('#explorer-moves tr.explorer-move a').getAttribute('href')");
+    let href = href.as_str().unwrap().to_string();
+    assert!(
+        href.starts_with("/games/") && href.contains("?ply="),
+        "{href}"
+    );
+    let ply: u64 = href.rsplit('=').next().unwrap().parse().unwrap();
+    page.navigate(&format!("{}{href}", server.url));
+    at_ply(&mut page, ply);
+    page.wait_for(
+        "document.querySelectorAll('#explorer-moves tr.explorer-move').length > 0",
+        30,
+    );
+    assert_eq!(
+        panel_moves(&mut page),
+        want,
+        "the same node from the game that played the move"
+    );
+
+    // An embed has no panel.
+    page.navigate(&format!("{}/embed/games/{id}?ply=1", server.url));
+    at_ply(&mut page, 1);
+    assert_eq!(
+        page.eval("document.querySelector('#explorer-pane').hidden"),
+        json!(true)
+    );
+}
