@@ -39,6 +39,9 @@ pub const GAMES: &str = "explorer-games";
 pub const ROWS: &str = "explorer-rows";
 /// The projection of the move texts: key kind (1) ‖ move id (4, big-endian).
 pub const MOVES: &str = "explorer-moves";
+/// The projection of how far each kind's runs go: key kind (1), value the first ordinal not
+/// in a run (4, big-endian); the run files' manifest must agree.
+pub const COVERED: &str = "explorer-covered";
 
 /// How the explorer keeps its rows.
 #[derive(Debug, Clone, Copy)]
@@ -197,7 +200,31 @@ impl Explorer {
         self.key
     }
 
+    /// Loads what is kept; anything damaged or out of step (an unreadable value, a run file
+    /// missing or cut short, runs ahead of the facts) makes it start again empty: derived data,
+    /// filed again from the store's finished games by [`Explorer::catch_up`].
     fn load(&self, store: &dyn GameLog) -> Result<(), ExplorerError> {
+        match self.try_load(store) {
+            Ok(()) => Ok(()),
+            Err(ExplorerError::Store(e)) => Err(ExplorerError::Store(e)),
+            Err(e) => {
+                tracing::warn!(error = %e, "explorer: kept data unusable; filing every game again");
+                let _ = std::fs::remove_dir_all(&self.dir);
+                for p in [GAMES, ROWS, MOVES, COVERED] {
+                    store.projection_clear(p)?;
+                }
+                let mut kinds = self.kinds.write().unwrap_or_else(|e| e.into_inner());
+                kinds.clear();
+                for kind in GameKind::ALL {
+                    kinds.entry(kind).or_default().runs =
+                        Some(Runs::open(&self.dir.join(kind.as_str()))?);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn try_load(&self, store: &dyn GameLog) -> Result<(), ExplorerError> {
         let mut kinds = self.kinds.write().unwrap_or_else(|e| e.into_inner());
         for kv in store.projection_iter(GAMES)? {
             let (k, v) = kv?;
@@ -224,30 +251,30 @@ impl Explorer {
         }
         for kind in GameKind::ALL {
             let slot = kinds.entry(kind).or_default();
-            let dir = self.dir.join(kind.as_str());
-            let mut runs = match Runs::open(&dir) {
-                Ok(r) if r.covered() as usize <= slot.facts.len() => r,
-                // Missing or damaged runs (or runs ahead of the projection): derived, so
-                // made again from the store's rows.
-                _ => {
-                    let _ = std::fs::remove_dir_all(&dir);
-                    Runs::open(&dir)?
-                }
-            };
-            let from = runs.covered();
+            let runs = Runs::open(&self.dir.join(kind.as_str()))?;
+            let covered = store
+                .projection_range(COVERED, &[kind_byte(kind)])?
+                .next()
+                .transpose()?
+                .filter(|(k, _)| k.as_slice() == [kind_byte(kind)])
+                .and_then(|(_, v)| Some(u32::from_be_bytes(v.get(..4)?.try_into().ok()?)))
+                .unwrap_or(0);
+            if runs.covered() != covered || covered as usize > slot.facts.len() {
+                return Err(ExplorerError::Runs(runs::RunsError::Mismatch(
+                    self.dir.clone(),
+                )));
+            }
+            // The rows of the games after the runs wait in the projection (those in a run
+            // were dropped from it when the run was written).
             let mut rows = Vec::new();
-            for kv in store.projection_range(ROWS, &pkey(kind, from))? {
+            for kv in store.projection_range(ROWS, &pkey(kind, runs.covered()))? {
                 let (k, v) = kv?;
                 if kind_of(&k) != Some(kind) {
                     break;
                 }
                 rows.extend(runs::unpack(&v));
             }
-            if rows.len() >= self.config.flush_rows {
-                runs.add(rows, slot.facts.len() as u32)?;
-            } else {
-                slot.delta = rows;
-            }
+            slot.delta = rows;
             slot.runs = Some(runs);
         }
         Ok(())
@@ -368,7 +395,19 @@ impl Explorer {
         if k.delta.len() >= self.config.flush_rows {
             let rows = std::mem::take(&mut k.delta);
             if let Some(runs) = k.runs.as_mut() {
+                let from = runs.covered();
                 runs.add(rows, ordinal + 1)?;
+                store.projection_put(
+                    COVERED,
+                    &[kind_byte(header.kind)],
+                    &(ordinal + 1).to_be_bytes(),
+                )?;
+                // In a run now (written and synced before its manifest): the projection's copy
+                // goes, so the rows are kept once. A run lost later is filed again from the
+                // games (`load`).
+                for n in from..=ordinal {
+                    store.projection_put(ROWS, &pkey(header.kind, n), &[])?;
+                }
             }
         }
         Ok(())
@@ -388,7 +427,7 @@ impl Explorer {
                 ..Kind::default()
             };
         }
-        for p in [GAMES, ROWS, MOVES] {
+        for p in [GAMES, ROWS, MOVES, COVERED] {
             store.projection_clear(p)?;
         }
         Ok(())

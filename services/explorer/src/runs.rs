@@ -10,8 +10,9 @@
 //! and merged size-tiered: after a run is added, while the run before the last is at most
 //! twice the last's size the two are merged, so a kind holds O(log rows) runs and each row
 //! is rewritten O(log rows) times. The manifest says which games' rows the runs hold (every
-//! ordinal up to `covered`); the rows of later games wait in memory (see `crate::Explorer`)
-//! and in the store's projection, the truth the runs are rebuilt from if a file is missing.
+//! ordinal below `covered`); the rows of later games wait in memory (see `crate::Explorer`)
+//! and in the store's projection. A run is synced before the manifest names it; a file
+//! missing or cut short is found at open, and the explorer files every game again.
 
 use memmap2::Mmap;
 use std::fs;
@@ -269,6 +270,8 @@ impl Runs {
         let mut w = BufWriter::with_capacity(1 << 20, file);
         let rows = fill(&mut w).map_err(io)?;
         w.flush().map_err(io)?;
+        // Synced before the manifest names it: the store's copy of its rows is dropped then.
+        w.get_ref().sync_all().map_err(io)?;
         drop(w);
         Ok(Run {
             name,
@@ -287,7 +290,9 @@ impl Runs {
             text.push_str(&format!("{} {}\n", r.name, r.rows));
         }
         let tmp = self.dir.join("manifest.tmp");
-        fs::write(&tmp, text).map_err(io)?;
+        let mut f = fs::File::create(&tmp).map_err(io)?;
+        f.write_all(text.as_bytes()).map_err(io)?;
+        f.sync_all().map_err(io)?;
         fs::rename(&tmp, self.dir.join("manifest")).map_err(io)
     }
 }
