@@ -432,6 +432,18 @@ pub enum Bench {
         #[command(flatten)]
         data: DataDir,
     },
+    /// Measure explorer queries at nodes of random decisions of the stored games (one JSON
+    /// object: p50/p99, the largest nodes apart, the explorer's rows and bytes).
+    Explorer {
+        /// How many queries to time.
+        #[arg(long, default_value_t = 2_000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+        queries: u64,
+        /// Seed of the random choice of games and decisions.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[command(flatten)]
+        data: DataDir,
+    },
     /// Measure the latency of reading the state at random plies of stored games.
     Read {
         /// How many reads to time.

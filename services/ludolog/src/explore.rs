@@ -142,3 +142,90 @@ pub fn run(a: ExplorerArgs) -> Result<()> {
     println!("{out}");
     Ok(())
 }
+
+/// `ludolog bench explorer`: explorer queries at nodes of random decisions of the stored
+/// finished games (by line and by position in turn), timed one by one after their keys are
+/// found; the largest nodes (each kind's first decision by line) apart; and the explorer's size.
+pub fn bench(data_dir: &std::path::Path, queries: usize, seed: u64) -> Result<serde_json::Value> {
+    let (store, analysis) = storecmd::open_analysed(data_dir)?;
+    let ex = analysis.explorer();
+    let games = store::finished_games(&store, None)?;
+    if games.is_empty() {
+        bail!("no finished games in {}", data_dir.display());
+    }
+    let mut rng = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let mut picks = Vec::with_capacity(queries);
+    let mut roots = std::collections::BTreeMap::new();
+    let mut entries_total = 0u64;
+    for h in &games {
+        entries_total += u64::from(h.plies);
+    }
+    while picks.len() < queries {
+        let h = &games[(next() % games.len() as u64) as usize];
+        let entries = store::GameLog::entries(&store, h.id, 0, h.plies)?;
+        let rules = store::GameLog::registry(&store)
+            .get(h.kind)
+            .with_context(|| format!("no rules for {}", h.kind))?;
+        let d = explorer::decisions(rules, h, &entries, ex.key())?;
+        let players = h.players.len() as u8;
+        if let Some(first) = d.first() {
+            roots.entry((h.kind, players)).or_insert(first.line);
+        }
+        if d.is_empty() {
+            continue;
+        }
+        let one = &d[(next() % d.len() as u64) as usize];
+        let (by, key) = if picks.len() % 2 == 0 {
+            (By::Line, one.line)
+        } else {
+            (By::Position, one.position)
+        };
+        picks.push((h.kind, players, by, key));
+    }
+    let time = |kind, players, by, key, filter: &Filter| -> Result<(f64, u32)> {
+        let t = std::time::Instant::now();
+        let n = ex.node(kind, players, by, key, filter)?;
+        Ok((t.elapsed().as_secs_f64() * 1e3, n.games))
+    };
+    let none = Filter::default();
+    let mut ms = Vec::with_capacity(picks.len());
+    for &(kind, players, by, key) in &picks {
+        ms.push(time(kind, players, by, key, &none)?.0);
+    }
+    ms.sort_by(f64::total_cmp);
+    let pct = |v: &[f64], p: f64| v[((v.len() as f64 - 1.0) * p).round() as usize];
+    let mut root_ms = Vec::new();
+    let mut root_games = 0;
+    for (&(kind, players), &key) in &roots {
+        for _ in 0..20 {
+            let (t, g) = time(kind, players, By::Line, key, &none)?;
+            root_ms.push(t);
+            root_games = root_games.max(g);
+        }
+    }
+    root_ms.sort_by(f64::total_cmp);
+    let (rows, bytes) = ex
+        .sizes()
+        .iter()
+        .fold((0, 0), |(r, b), (_, _, rows, bytes)| (r + rows, b + bytes));
+    Ok(serde_json::json!({
+        "games": games.len(),
+        "entries": entries_total,
+        "queries": ms.len(),
+        "p50_ms": pct(&ms, 0.5),
+        "p99_ms": pct(&ms, 0.99),
+        "max_ms": pct(&ms, 1.0),
+        "largest_nodes_games": root_games,
+        "largest_nodes_p50_ms": pct(&root_ms, 0.5),
+        "largest_nodes_p99_ms": pct(&root_ms, 0.99),
+        "rows": rows,
+        "run_bytes": bytes,
+        "run_bytes_per_entry": bytes as f64 / entries_total.max(1) as f64,
+    }))
+}

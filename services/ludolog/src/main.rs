@@ -524,6 +524,11 @@ fn main() -> Result<()> {
             let log = store_nats::NatsLog::open(config, games::registry(), &data.data_dir)?;
             print_json(&bench::bench_append(&log, None, writers, seconds)?)?;
         }
+        Command::Bench(Bench::Explorer {
+            queries,
+            seed,
+            data,
+        }) => print_json(&explore::bench(&data.data_dir, queries as usize, seed)?)?,
         Command::Bench(Bench::Read { reads, seed, data }) => {
             let store = storecmd::open(&data.data_dir)?;
             print_json(&bench::bench_read(&store, reads, seed)?)?;
