@@ -140,3 +140,100 @@ fn the_explorer_panel_lists_the_nodes_moves_and_links_to_games_that_played_them(
         json!(true)
     );
 }
+
+fn branch_moves(page: &mut Page) -> u64 {
+    page.eval("document.querySelectorAll('#branch-moves li').length")
+        .as_u64()
+        .unwrap()
+}
+
+#[test]
+fn a_branch_is_played_beside_the_main_line_and_its_link_reopens_it() {
+    let server = Server::start(&[]);
+    let v = gql(
+        &server,
+        None,
+        "query { games(kind: FIVE_TRIBES, status: FINISHED, first: 1) { edges { node { id } } } }",
+        json!({}),
+    );
+    let id = data(&v)["games"]["edges"][0]["node"]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut page = Page::open(&format!("{}/games/{id}?ply=1", server.url), 1366, 900);
+    at_ply(&mut page, 1);
+    page.eval("document.querySelector('#btn-analyse').click()");
+    page.wait_for(
+        "document.querySelectorAll('#branch-legal button.branch-move').length > 1",
+        30,
+    );
+    // The legal moves are the position's, in words; play the last one listed.
+    let m = page.eval("[...document.querySelectorAll('#branch-legal button.branch-move')].at(-1).dataset.notation");
+    let m = m.as_str().unwrap().to_string();
+    page.eval("[...document.querySelectorAll('#branch-legal button.branch-move')].at(-1).click()");
+    page.wait_for("document.querySelectorAll('#branch-moves li').length === 1 && document.querySelector('#branch-status').textContent.startsWith('Ply 2')", 30);
+    // The Explorer follows the branch: its node is the API's for the same branch.
+    let v = gql(
+        &server,
+        None,
+        "query($id: ID!, $m: [String!]!) { game(id: $id) { position(ply: 1) { explore(moves: $m) { explorer { moves(first: 12) { notation } } } } } }",
+        json!({ "id": id, "m": [m.clone()] }),
+    );
+    let want: Vec<String> = data(&v)["game"]["position"]["explore"]["explorer"]["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["notation"].as_str().unwrap().to_string())
+        .collect();
+    page.wait_for(
+        &format!(
+            "JSON.stringify([...document.querySelectorAll('#explorer-moves tr.explorer-move')].map((r) => r.dataset.notation)) === {}",
+            serde_json::to_string(&serde_json::to_string(&want).unwrap()).unwrap()
+        ),
+        30,
+    );
+    // Searching narrows the list to moves that say it.
+    page.eval("(() => { const s = document.querySelector('#branch-search'); s.value = 'bid 0'; s.dispatchEvent(new Event('input')); })()");
+    page.wait_for("[...document.querySelectorAll('#branch-legal button.branch-move')].every((b) => b.dataset.notation.includes('bid 0')) && document.querySelectorAll('#branch-legal button.branch-move').length >= 1", 30);
+    page.screenshot(&shots().join("explorer-branch.png"));
+
+    // The address holds the branch; opened again, the same branch.
+    let url = page.eval("location.href").as_str().unwrap().to_string();
+    assert!(url.contains("branch=1") && url.contains("b="), "{url}");
+    page.navigate(&url);
+    page.wait_for(
+        "document.querySelectorAll('#branch-moves li').length === 1",
+        30,
+    );
+    assert_eq!(
+        page.eval("document.querySelector('#branch-moves li').textContent"),
+        json!(m)
+    );
+
+    // A move the rules refuse (typed into the address) is not played, and says why.
+    page.navigate(&format!(
+        "{}/games/{id}?ply=1&branch=1&b=bid%2099",
+        server.url
+    ));
+    page.wait_for(
+        "document.querySelector('#branch-status').textContent.startsWith('Not played')",
+        30,
+    );
+    assert_eq!(branch_moves(&mut page), 0);
+
+    // Step back, close: the main line is back.
+    page.navigate(&url);
+    page.wait_for(
+        "document.querySelectorAll('#branch-moves li').length === 1",
+        30,
+    );
+    page.eval("document.querySelector('#branch-back').click()");
+    page.wait_for("document.querySelectorAll('#branch-moves li').length === 0 && document.querySelector('#branch-status').textContent.startsWith('Ply 1')", 30);
+    page.eval("document.querySelector('#branch-close').click()");
+    page.wait_for("!document.querySelector('#btn-analyse').hidden && document.querySelector('#branch-open').hidden", 30);
+    assert!(!page
+        .eval("location.href")
+        .as_str()
+        .unwrap()
+        .contains("branch=1"));
+}

@@ -293,6 +293,8 @@ impl ReplayFrame {
 pub struct LegalMoves {
     pub total: usize,
     pub moves: Vec<String>,
+    /// Each of `moves` in words, as its seat reads it.
+    pub words: Vec<String>,
 }
 
 /// A player's Weng-Lin (OpenSkill) rating in one game kind.

@@ -28,7 +28,7 @@ export function initExplorer() {
 /** Shows the node of the ply on the board; asks for it once the stepping pauses. */
 export function explorerRender() {
   const pane = $('explorer-pane');
-  if (!pane || pane.hidden || !state.game) return;
+  if (!pane || pane.hidden || !state.game || state.branchOpen) return;
   const key = `${by}@${state.ply}`;
   if (cache.has(key)) {
     draw(cache.get(key));
@@ -52,6 +52,11 @@ async function ask(key, ply, how) {
   if (cache.size > 500) cache.clear();
   cache.set(key, node);
   if (`${by}@${state.ply}` === key) draw(node);
+}
+
+/** Shows `node` (an analysis board's branch gives its own). */
+export function showExplorerNode(node) {
+  if ($('explorer-pane') && !$('explorer-pane').hidden) draw(node);
 }
 
 function draw(node) {

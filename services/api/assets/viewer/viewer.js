@@ -9,7 +9,8 @@
 // - `moves.js`: the move list; `scores.js`: the score table and graph
 // - `live.js`: following a game in play; `notes.js`: annotations and annotating
 // - `autoplay.js`: autoplay and swipes; `legend.js`, `downloads.js`, `record.js`
-// - `evaluation.js`: the win-chance graph and judgements; `explorer.js`: the Explorer panel
+// - `evaluation.js`: the win-chance graph and judgements; `explorer.js`: the Explorer panel;
+//   `branch.js`: the analysis board (a branch beside the main line)
 // - `boards/*.js`: one board per game, drawn from a view and the game's layout
 import { ApiError, esc } from './api.js';
 import { applyPatch } from './patch.js';
@@ -24,6 +25,7 @@ import {
 import { buildMoves, markMove } from './moves.js';
 import { initEvaluation, evalRender, markJudgements } from './evaluation.js';
 import { initExplorer, explorerRender } from './explorer.js';
+import { initBranch, closeBranch, branch } from './branch.js';
 import { scheduleScores, drawGraph, drawGraphCursor, graphPly } from './scores.js';
 import { initLive, restartLive } from './live.js';
 import { buildLegend } from './legend.js';
@@ -115,6 +117,8 @@ function viewAt(n) {
 
 function goTo(n, opts = {}) {
   if (!state.data) return;
+  // Stepping the main line leaves an open branch.
+  if (branch.open) closeBranch();
   const max = total();
   n = Math.max(0, Math.min(max, Math.round(n)));
   const t0 = performance.now();
@@ -249,6 +253,7 @@ function scheduleUrl() {
   urlTimer = setTimeout(updateUrl, 100);
 }
 function updateUrl() {
+  if (state.branchOpen) return; // the branch keeps its own address (`branch.js`)
   const url = linkFor(state.ply, false, EMBED);
   history.replaceState(null, '', url);
 }
@@ -546,6 +551,18 @@ async function main() {
   }
   goTo(start);
   if (warnings.length) showMessage(warnings.join(' '), 'warning');
+  initBranch({
+    draw(view) {
+      const svg = $('board');
+      try {
+        state.board.draw(svg, view, state.layout, perspectiveInfo());
+      } catch (e) {
+        showMessage(`The branch's board could not be drawn: ${e.message}`);
+      }
+      fitTexts(svg);
+    },
+    restore: render,
+  });
 
   // Wiring. Moving by hand stops autoplay.
   const byHand = (f) => (ev) => { state.autoplay.stop(); f(ev); };

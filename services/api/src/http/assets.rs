@@ -55,6 +55,7 @@ static ASSETS: LazyLock<HashMap<&'static str, Asset>> = LazyLock::new(|| {
         "viewer/scores.js" => "text/javascript; charset=utf-8",
         "viewer/evaluation.js" => "text/javascript; charset=utf-8",
         "viewer/explorer.js" => "text/javascript; charset=utf-8",
+        "viewer/branch.js" => "text/javascript; charset=utf-8",
         "viewer/live.js" => "text/javascript; charset=utf-8",
         "viewer/legend.js" => "text/javascript; charset=utf-8",
         "viewer/downloads.js" => "text/javascript; charset=utf-8",

@@ -114,33 +114,77 @@ impl Position {
     /// Legal moves, in notation, of the caller's seat when it may move now (the seat to act,
     /// or any seat still deciding in a simultaneous step). Empty for anyone else — a spectator,
     /// a seat whose turn it is not (see `seatsToAct`) — and once the game is over: another
-    /// seat's moves would tell what it holds.
+    /// seat's moves would tell what it holds. On an analysis board's branch (`explore`), every
+    /// seat's that may move (the branch is played on what the caller knows), each as
+    /// `<seat>: <move>` when several seats may move.
     #[graphql(complexity = "first.unwrap_or(100).max(0) as usize + 10")]
     async fn legal_moves(
         &self,
         ctx: &Context<'_>,
         first: Option<i32>,
         offset: Option<i32>,
+        #[graphql(desc = "Only moves whose notation or words hold this text (any case).")]
+        search: Option<String>,
     ) -> Result<LegalMoves> {
         let app = app(ctx);
         let first = page(app, first.or(Some(100)))?;
         if offset.is_some_and(|o| o < 0) {
             return Err(ApiError::BadInput("`offset` is 0 or more".into()).into());
         }
-        let seat = match caller(ctx).viewer(&self.header) {
-            Viewer::Seat(v)
-                if self.header.status == Status::Active
-                    && self.state.seats_to_act().contains(&v) =>
-            {
-                Some(v)
+        if search.as_ref().is_some_and(|t| t.chars().count() > 100) {
+            return Err(ApiError::BadInput("`search` is at most 100 characters".into()).into());
+        }
+        let search = search
+            .map(|t| t.trim().to_lowercase())
+            .filter(|t| !t.is_empty());
+        let seats = if self.branch_line.is_some() {
+            // A branch is played on what the caller knows: every seat's moves are its own.
+            self.state.seats_to_act()
+        } else {
+            match caller(ctx).viewer(&self.header) {
+                Viewer::Seat(v)
+                    if self.header.status == Status::Active
+                        && self.state.seats_to_act().contains(&v) =>
+                {
+                    vec![v]
+                }
+                _ => vec![],
             }
-            _ => None,
         };
-        let all = seat.map_or_else(Vec::new, |v| self.state.legal_moves_of(v));
+        let several = self.branch_line.is_some() && seats.len() > 1;
+        let words = |v: rules_core::Seat, m: &str| {
+            self.state
+                .describe(rules_core::Actor::Seat(v), m, Viewer::Seat(v))
+        };
+        let all: Vec<(rules_core::Seat, String)> = seats
+            .iter()
+            .flat_map(|&v| {
+                self.state
+                    .legal_moves_of(v)
+                    .into_iter()
+                    .map(move |m| (v, m))
+            })
+            .filter(|(v, m)| {
+                search.as_deref().is_none_or(|t| {
+                    m.to_lowercase().contains(t) || words(*v, m).to_lowercase().contains(t)
+                })
+            })
+            .collect();
         let offset = offset.unwrap_or(0) as usize;
+        let page: Vec<&(rules_core::Seat, String)> = all.iter().skip(offset).take(first).collect();
         Ok(LegalMoves {
             total: all.len(),
-            moves: all.into_iter().skip(offset).take(first).collect(),
+            moves: page
+                .iter()
+                .map(|(v, m)| {
+                    if several {
+                        format!("{}: {m}", v.0)
+                    } else {
+                        m.clone()
+                    }
+                })
+                .collect(),
+            words: page.iter().map(|(v, m)| words(*v, m)).collect(),
         })
     }
     /// Scores as they stand, with their breakdown, as the perspective allows: while the game
