@@ -60,11 +60,25 @@ impl Filter {
         Ok(())
     }
 
+    /// Whether a game that ended at `ended` (seconds) is in the date range.
+    pub(crate) fn timed(&self, ended: i64) -> bool {
+        self.since.is_none_or(|s| ended >= s.timestamp())
+            && self.until.is_none_or(|u| ended < u.timestamp())
+    }
+
+    /// Whether a move entered by a bot (or not) counts.
+    pub(crate) fn by(&self, bot: bool) -> bool {
+        match self.movers {
+            Movers::Any => true,
+            Movers::Bots => bot,
+            Movers::People => !bot,
+        }
+    }
+
     /// Whether the game counts at all.
     pub(crate) fn game(&self, f: &Facts) -> bool {
         !f.dead
-            && self.since.is_none_or(|s| f.ended >= s.timestamp())
-            && self.until.is_none_or(|u| f.ended < u.timestamp())
+            && self.timed(f.ended)
             && self
                 .rules_version
                 .as_deref()
@@ -77,15 +91,11 @@ impl Filter {
 
     /// Whether the move counts, its game counting.
     pub(crate) fn mover(&self, f: &Facts, seat: u8, bot: bool) -> bool {
-        let by = match self.movers {
-            Movers::Any => true,
-            Movers::Bots => bot,
-            Movers::People => !bot,
-        };
-        by && self.movers_named.as_ref().is_none_or(|names| {
-            f.seats
-                .get(usize::from(seat))
-                .is_some_and(|s| names.contains(&s.player))
-        })
+        self.by(bot)
+            && self.movers_named.as_ref().is_none_or(|names| {
+                f.seats
+                    .get(usize::from(seat))
+                    .is_some_and(|s| names.contains(&s.player))
+            })
     }
 }

@@ -106,6 +106,35 @@ pub struct Node {
     pub moves: Vec<MoveStats>,
 }
 
+/// A game's figures as a node reads them, packed beside the facts so that counting a node
+/// follows no pointer: its rows come in ordinal order, and so do these.
+#[derive(Debug, Clone, Copy, Default)]
+struct Cols {
+    ended: i64,
+    players: u8,
+    dead: bool,
+    share: [f32; 4],
+    score: [i32; 4],
+    rank: [u8; 4],
+}
+
+impl Cols {
+    fn of(f: &Facts) -> Cols {
+        let mut c = Cols {
+            ended: f.ended,
+            players: f.seats.len() as u8,
+            dead: f.dead,
+            ..Cols::default()
+        };
+        for (i, s) in f.seats.iter().take(4).enumerate() {
+            c.share[i] = s.share;
+            c.score[i] = s.score;
+            c.rank[i] = s.rank;
+        }
+        c
+    }
+}
+
 /// What the explorer holds of one game kind.
 #[derive(Default)]
 struct Kind {
@@ -113,6 +142,8 @@ struct Kind {
     /// Rows of the games from `runs.covered()` on, not yet a run.
     delta: Vec<Row>,
     facts: Vec<Facts>,
+    /// The facts' figures, packed (one per ordinal).
+    cols: Vec<Cols>,
     /// The ordinal holding each game now.
     by_id: HashMap<GameId, u32>,
     moves: Vec<String>,
@@ -239,6 +270,7 @@ impl Explorer {
             if !f.dead {
                 slot.by_id.insert(f.id, n);
             }
+            slot.cols.push(Cols::of(&f));
             slot.facts.push(f);
         }
         for kv in store.projection_iter(MOVES)? {
@@ -384,11 +416,13 @@ impl Explorer {
             // rows go, so a run rebuilt from the store no longer holds them.
             let f = &mut k.facts[n as usize];
             f.dead = true;
+            k.cols[n as usize].dead = true;
             let bytes =
                 postcard::to_allocvec(&*f).map_err(|_| ExplorerError::BadProjection(GAMES))?;
             store.projection_put(GAMES, &pkey(header.kind, n), &bytes)?;
             store.projection_put(ROWS, &pkey(header.kind, n), &[])?;
         }
+        k.cols.push(Cols::of(&facts));
         k.facts.push(facts);
         k.by_id.insert(header.id, ordinal);
         k.delta.extend(rows);
@@ -462,30 +496,42 @@ impl Explorer {
             return Ok(Node::default());
         };
         let flag = by.flag();
-        let mut acc: HashMap<u32, Acc> = HashMap::new();
-        let mut seen = vec![0u64; k.facts.len().div_ceil(64)];
+        let mut acc: rustc_hash::FxHashMap<u32, Acc> = Default::default();
+        let mut seen = vec![0u64; k.cols.len().div_ceil(64)];
         let mut games = 0u32;
         let mut stored = false;
+        // Filters on names and versions read the facts; the rest reads only the packed figures.
+        let plain = filter.player.is_none()
+            && filter.rules_version.is_none()
+            && filter.movers_named.is_none();
         let mut count = |r: Row| {
             if r.flags & runs::BY_POSITION != flag {
                 return;
             }
-            let Some(f) = k.facts.get(r.game as usize) else {
+            let g = r.game as usize;
+            let Some(c) = k.cols.get(g) else {
                 return;
             };
-            if f.seats.len() != usize::from(players) {
+            if c.players != players {
                 return;
             }
             stored = true;
-            if !filter.game(f) || !filter.mover(f, r.seat, r.flags & BOT != 0) {
+            let bot = r.flags & BOT != 0;
+            let counted = !c.dead
+                && if plain {
+                    filter.timed(c.ended) && filter.by(bot)
+                } else {
+                    k.facts
+                        .get(g)
+                        .is_some_and(|f| filter.game(f) && filter.mover(f, r.seat, bot))
+                };
+            let seat = usize::from(r.seat);
+            if !counted || seat >= 4 {
                 return;
             }
-            let Some(s) = f.seats.get(usize::from(r.seat)) else {
-                return;
-            };
-            let bit = &mut seen[r.game as usize / 64];
-            let first = *bit & (1 << (r.game % 64)) == 0;
-            *bit |= 1 << (r.game % 64);
+            let bit = &mut seen[g / 64];
+            let first = *bit & (1 << (g % 64)) == 0;
+            *bit |= 1 << (g % 64);
             if first {
                 games += 1;
             }
@@ -495,11 +541,11 @@ impl Explorer {
             }
             a.last_game_counted = Some(r.game);
             a.games += 1;
-            a.wins += f64::from(s.share);
-            a.score += f64::from(s.score);
-            a.rank += f64::from(s.rank);
-            if a.last.is_none_or(|(e, _, _, _)| f.ended >= e) {
-                a.last = Some((f.ended, r.game, r.ply, r.seat));
+            a.wins += f64::from(c.share[seat]);
+            a.score += f64::from(c.score[seat]);
+            a.rank += f64::from(c.rank[seat]);
+            if a.last.is_none_or(|(e, _, _, _)| c.ended >= e) {
+                a.last = Some((c.ended, r.game, r.ply, r.seat));
             }
         };
         if let Some(runs) = &k.runs {
