@@ -374,3 +374,58 @@ fn a_branch_refuses_an_illegal_move_and_keeps_secrets_in_play() {
     };
     assert_eq!(branch(&a), branch(&b), "a secret showed through the branch");
 }
+
+#[test]
+fn a_move_carries_the_reviews_verdict_once_its_games_are_reviewed() {
+    let server = Server::start(&["--review-threads", "1", "--review-iterations", "10"]);
+    let id = first_game(&server, "MOMBASA");
+    // Asking for the game's evaluation moves it to the front of the review queue.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(180);
+    loop {
+        let v = gql(
+            &server,
+            None,
+            "query($id: ID!) { game(id: $id) { evaluation { status plies { winChances } } } }",
+            json!({ "id": id }),
+        );
+        if data(&v)["game"]["evaluation"]["status"] == "DONE" {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "not reviewed in time: {v}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(300));
+    }
+    // Its first seat move, by line: the node lists it with the review's chance after it.
+    let moves = common::stored_entries(&server, &id);
+    let (ply, seat, played) = moves
+        .iter()
+        .find(|(_, actor, _)| actor != "dealer")
+        .map(|(p, a, m)| (p - 1, a.parse::<usize>().unwrap(), m.clone()))
+        .unwrap();
+    let v = gql(
+        &server,
+        None,
+        "query($id: ID!, $p: Int) { game(id: $id) { evaluation { plies { winChances } } position(ply: $p) { explorer { moves(first: 100) { notation lastGame evaluation { reviewed meanWinChance } } } } } }",
+        json!({ "id": id, "p": ply }),
+    );
+    let g = &data(&v)["game"];
+    let m = g["position"]["explorer"]["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["notation"] == played.as_str())
+        .unwrap_or_else(|| panic!("{played} not listed: {v}"));
+    let e = &m["evaluation"];
+    assert!(e["reviewed"].as_u64().unwrap() >= 1, "{v}");
+    let mean = e["meanWinChance"].as_f64().unwrap();
+    assert!((0.0..=1.0).contains(&mean), "{v}");
+    if e["reviewed"] == 1 {
+        // This game alone: its own review's chance for the mover after the move.
+        let after = g["evaluation"]["plies"][ply as usize + 1]["winChances"][seat]
+            .as_f64()
+            .unwrap();
+        assert!((mean - after).abs() < 1e-6, "{mean} vs {after}: {v}");
+    }
+}

@@ -171,7 +171,7 @@ fn a_branch_is_played_beside_the_main_line_and_its_link_reopens_it() {
     let m = page.eval("[...document.querySelectorAll('#branch-legal button.branch-move')].at(-1).dataset.notation");
     let m = m.as_str().unwrap().to_string();
     page.eval("[...document.querySelectorAll('#branch-legal button.branch-move')].at(-1).click()");
-    page.wait_for("document.querySelectorAll('#branch-moves li').length === 1 && document.querySelector('#branch-status').textContent.startsWith('Ply 2')", 30);
+    page.wait_for("document.querySelectorAll('#branch-moves li').length === 1 && document.querySelector('#branch-status')?.textContent.startsWith('Ply 2')", 30);
     // The Explorer follows the branch: its node is the API's for the same branch.
     let v = gql(
         &server,
@@ -216,7 +216,7 @@ fn a_branch_is_played_beside_the_main_line_and_its_link_reopens_it() {
         server.url
     ));
     page.wait_for(
-        "document.querySelector('#branch-status').textContent.startsWith('Not played')",
+        "document.querySelector('#branch-status')?.textContent.startsWith('Not played')",
         30,
     );
     assert_eq!(branch_moves(&mut page), 0);
@@ -228,7 +228,7 @@ fn a_branch_is_played_beside_the_main_line_and_its_link_reopens_it() {
         30,
     );
     page.eval("document.querySelector('#branch-back').click()");
-    page.wait_for("document.querySelectorAll('#branch-moves li').length === 0 && document.querySelector('#branch-status').textContent.startsWith('Ply 1')", 30);
+    page.wait_for("document.querySelectorAll('#branch-moves li').length === 0 && document.querySelector('#branch-status')?.textContent.startsWith('Ply 1')", 30);
     page.eval("document.querySelector('#branch-close').click()");
     page.wait_for("!document.querySelector('#btn-analyse').hidden && document.querySelector('#branch-open').hidden", 30);
     assert!(!page

@@ -7,6 +7,7 @@
 #   state at a random ply, p50/p99                  (bench read)
 #   statistics p99, cold and warm                   (bench stats)
 #   position search, in process, 1 and 2 workers   (bench positions)
+#   explorer node p99, and the largest nodes' p99  (bench explorer; run bytes per entry)
 #   `ludolog positions` as a whole process          (opening the store included, 1 worker)
 #   resident memory of `serve` on the store         (after start and 200 statistics queries)
 #   durable appends/s, 16 writers, into the store   (bench append, last: it adds games)
@@ -35,6 +36,7 @@ for N in "${SIZES[@]}"; do
   "$BIN" bench read --reads 20000 --data-dir "$DIR" >"$WORK/read.json"
   "$BIN" bench stats --queries 300 --data-dir "$DIR" >"$WORK/stats.json"
   "$BIN" bench positions --runs 5 --threads 2 --where "$FILTER" --data-dir "$DIR" >"$WORK/positions.json"
+  "$BIN" bench explorer --queries 3000 --data-dir "$DIR" >"$WORK/explorer.json"
   # The whole process, as a user runs it (best of 3: the first also warms the page cache).
   E2E=$(for _ in 1 2 3; do
     /usr/bin/time -f %e "$BIN" positions --kind five-tribes --threads 1 --where "$FILTER" \
@@ -61,6 +63,7 @@ imp = json.load(open(f"{work}/import.json"))
 rd = json.load(open(f"{work}/read.json"))
 st = json.load(open(f"{work}/stats.json"))
 ps = json.load(open(f"{work}/positions.json"))
+ex = json.load(open(f"{work}/explorer.json"))
 text = open(f"{work}/append.out").read()
 m = re.findall(r'"appends_per_second":\s*([\d.]+)', text) or re.findall(r"([\d.]+) appends/s", text)
 row = {
@@ -75,6 +78,9 @@ row = {
     "positions/s, 1 worker": ps["positions_per_s"],
     "positions/s, 2 workers": ps["parallel_positions_per_s"],
     "ludolog positions, whole process s": e2e,
+    "explorer node p99 ms": ex["p99_ms"],
+    "explorer largest node p99 ms": ex["largest_nodes_p99_ms"],
+    "explorer run bytes/entry": ex["run_bytes_per_entry"],
     "serve RSS MiB at start": rss0,
     "serve RSS MiB after statistics": rss1,
     "appends/s, 16 writers": float(m[-1]) if m else float("nan"),

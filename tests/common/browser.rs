@@ -157,6 +157,18 @@ impl Page {
 
     /// Sends a DevTools command and waits for its answer, collecting events on the way.
     pub fn call(&mut self, method: &str, params: serde_json::Value) -> serde_json::Value {
+        match self.try_call(method, params) {
+            Ok(v) => v,
+            Err(e) => panic!("{method}: {e}"),
+        }
+    }
+
+    /// As `call`, the command's error given back rather than a panic.
+    fn try_call(
+        &mut self,
+        method: &str,
+        params: serde_json::Value,
+    ) -> Result<serde_json::Value, serde_json::Value> {
         self.next_id += 1;
         let id = self.next_id;
         let msg = serde_json::json!({ "id": id, "method": method, "params": params });
@@ -168,8 +180,10 @@ impl Page {
             let Ok(text) = m.to_text() else { continue };
             let v: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
             if v["id"] == id {
-                assert!(v.get("error").is_none(), "{method}: {v}");
-                return v["result"].clone();
+                if v.get("error").is_some() {
+                    return Err(v);
+                }
+                return Ok(v["result"].clone());
             }
             self.event(&v);
         }
@@ -211,12 +225,24 @@ impl Page {
         r["result"]["value"].clone()
     }
 
-    /// Waits until `expr` is true in the page, up to `secs` seconds.
+    /// Waits until `expr` is true in the page, up to `secs` seconds. A page that navigates
+    /// while `expr` is evaluated (a click that follows a link) answers no value: not yet.
     pub fn wait_for(&mut self, expr: &str, secs: u64) {
         let end = std::time::Instant::now() + std::time::Duration::from_secs(secs);
         loop {
-            if self.eval(&format!("!!({expr})")) == serde_json::Value::Bool(true) {
-                return;
+            let params = serde_json::json!({
+                "expression": format!("!!({expr})"), "awaitPromise": true, "returnByValue": true
+            });
+            match self.try_call("Runtime.evaluate", params) {
+                Ok(r) if r["result"]["value"] == serde_json::Value::Bool(true) => return,
+                Ok(r) => assert!(r.get("exceptionDetails").is_none(), "{expr}: {r}"),
+                Err(e) => {
+                    let m = e["error"]["message"].as_str().unwrap_or_default();
+                    assert!(
+                        m.contains("navigated or closed") || m.contains("context"),
+                        "{expr}: {e}"
+                    );
+                }
             }
             assert!(
                 std::time::Instant::now() < end,

@@ -94,7 +94,13 @@ pub struct MoveStats {
     pub last_ply: u32,
     /// The seat that played it there.
     pub last_seat: u8,
+    /// The latest games filed that played it (at most [`RECENT`]): game, ply of the move,
+    /// seat — what an average over their reviews reads.
+    pub recent: Vec<(GameId, u32, u8)>,
 }
+
+/// Games per move kept in [`MoveStats::recent`].
+pub const RECENT: usize = 32;
 
 /// A node: the games that reached it (and counted) and the moves played from it, most
 /// played first.
@@ -540,6 +546,12 @@ impl Explorer {
                 return; // the same game at the node again, playing the same move
             }
             a.last_game_counted = Some(r.game);
+            // Rows come oldest run first and in ordinal order within each, then the newest:
+            // the last ones kept are the latest filed.
+            if a.recent.len() == RECENT {
+                a.recent.pop_front();
+            }
+            a.recent.push_back((r.game, r.ply, r.seat));
             a.games += 1;
             a.wins += f64::from(c.share[seat]);
             a.score += f64::from(c.score[seat]);
@@ -578,6 +590,14 @@ impl Explorer {
                     last_game: k.facts.get(game as usize)?.id,
                     last_ply: u32::from(ply),
                     last_seat: seat,
+                    recent: a
+                        .recent
+                        .iter()
+                        .rev()
+                        .filter_map(|&(g, ply, seat)| {
+                            Some((k.facts.get(g as usize)?.id, u32::from(ply), seat))
+                        })
+                        .collect(),
                 })
             })
             .collect();
@@ -603,6 +623,8 @@ struct Acc {
     /// (end, ordinal, ply, seat) of the latest game to play the move.
     last: Option<(i64, u32, u16, u8)>,
     last_game_counted: Option<u32>,
+    /// (ordinal, ply, seat) of the latest games to play it, oldest first.
+    recent: std::collections::VecDeque<(u32, u16, u8)>,
 }
 
 fn kind_of(key: &[u8]) -> Option<GameKind> {

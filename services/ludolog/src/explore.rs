@@ -12,13 +12,16 @@ pub struct ExplorerArgs {
     /// A game: its position after `--ply` entries (default: the start) is the node.
     #[arg(long, conflicts_with_all = ["kind", "hash"])]
     pub game: Option<String>,
+    /// The position after this many entries of `--game` (default 0, the start).
     #[arg(long, requires = "game")]
     pub ply: Option<u32>,
     /// Or a node by its hash (`ExplorerNode.hash`), with the kind and the player count.
     #[arg(long, value_parser = crate::cli::kind_parser(), requires_all = ["players", "hash"])]
     pub kind: Option<GameKind>,
+    /// With `--kind`: the node's player count.
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=8))]
     pub players: Option<u8>,
+    /// With `--kind`: the node's hash, 16 hex digits.
     #[arg(long)]
     pub hash: Option<String>,
     /// Find the node by the line of decisions (games of any setup that opened alike) or by

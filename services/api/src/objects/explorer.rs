@@ -90,6 +90,15 @@ impl ExplorerNode {
     }
 }
 
+/// The reviews' verdict on a move of the explorer.
+#[derive(SimpleObject)]
+pub struct ExplorerEvaluation {
+    /// Games among the latest that played it with a current review.
+    pub reviewed: u32,
+    /// The mover's win chance right after the move, averaged over them.
+    pub mean_win_chance: f64,
+}
+
 /// A move played from a node, and how it went for the seats that played it.
 pub struct ExplorerMove {
     m: MoveStats,
@@ -139,6 +148,32 @@ impl ExplorerMove {
     /// The movers' mean final rank (1 best; equal totals share the better rank).
     async fn mean_rank(&self) -> f64 {
         self.m.mean_rank
+    }
+    /// The evaluation's view of the move: the mover's win chance after it, averaged over the
+    /// reviews of the latest games that played it (up to 32; `reviewed` says how many had a
+    /// current review). Null when none had.
+    #[graphql(complexity = 20)]
+    async fn evaluation(&self, ctx: &Context<'_>) -> Result<Option<ExplorerEvaluation>> {
+        let recent = self.m.recent.clone();
+        Ok(blocking(app(ctx), move |store| {
+            let (mut sum, mut n) = (0.0f64, 0u32);
+            for (id, ply, seat) in recent {
+                let Ok(h) = store.header(id) else { continue };
+                let Ok(review::record::Kept::Current(r)) = review::record::read(store, &h) else {
+                    continue;
+                };
+                let after = r.plies.get(ply as usize + 1);
+                if let Some(c) = after.and_then(|p| p.seats.get(usize::from(seat))) {
+                    sum += f64::from(c.win);
+                    n += 1;
+                }
+            }
+            Ok((n > 0).then(|| ExplorerEvaluation {
+                reviewed: n,
+                mean_win_chance: sum / f64::from(n),
+            }))
+        })
+        .await?)
     }
     /// The game that played it last (latest end): open it at `lastPly` to see it played.
     async fn last_game(&self) -> String {
