@@ -1,7 +1,7 @@
 //! `ludolog serve --store nats://…`: stateless nodes on one JetStream store. Two nodes on a
 //! local `nats-server` (`store_nats::dev_server`) answer the same queries: a game created on
 //! one is played on both, each node's projections catch up with games finished on the other
-//! (`store { caughtUp }`, then equal `statistics`), and when one node is killed the other
+//! (`store { caughtUp }`, then equal `statistics` and explorer nodes), and when one node is killed the other
 //! serves on. `ludolog migrate` moves a store there and back, verified by its exports.
 
 mod common;
@@ -93,6 +93,20 @@ fn two_nodes_on_one_jetstream_store_play_one_game_and_agree_on_statistics() {
         );
         std::thread::sleep(Duration::from_millis(50));
     }
+    // Each node's explorer filed the game from the stream: its first decision's node is the
+    // same through either (the hash is keyed per node, so only the counts are compared).
+    let explorer = |n: &Server| {
+        let v = gql(
+            n,
+            None,
+            "query($id: ID!) { game(id: $id) { position(ply: 1) { explorer { games moves { notation games wins } } } } }",
+            json!({ "id": id }),
+        );
+        data(&v)["game"]["position"]["explorer"].clone()
+    };
+    let node = explorer(&a);
+    assert_eq!(node["games"], 1, "{node}");
+    assert_eq!(node, explorer(&b));
     // A node is killed; the other serves on.
     drop(a);
     assert_eq!(read(&b)["status"], "FINISHED");

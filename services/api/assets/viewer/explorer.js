@@ -46,12 +46,15 @@ async function ask(key, ply, how) {
     const d = await gql(QUERY, { id: GAME_ID, ...revVars(), ply, by: how });
     node = d.game.position.explorer;
   } catch (e) {
-    if (asked === key) $('explorer-status').textContent = `The explorer is unavailable: ${e.message}`;
+    if (asked === key && !state.branchOpen) {
+      $('explorer-status').textContent = `The explorer is unavailable: ${e.message}`;
+    }
     return;
   }
   if (cache.size > 500) cache.clear();
   cache.set(key, node);
-  if (`${by}@${state.ply}` === key) draw(node);
+  // A branch opened meanwhile shows its own node: the main line's answer waits in the cache.
+  if (`${by}@${state.ply}` === key && !state.branchOpen) draw(node);
 }
 
 /** Shows `node` (an analysis board's branch gives its own). */
