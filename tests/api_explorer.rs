@@ -429,3 +429,68 @@ fn a_move_carries_the_reviews_verdict_once_its_games_are_reviewed() {
         assert!((mean - after).abs() < 1e-6, "{mean} vs {after}: {v}");
     }
 }
+
+#[test]
+fn a_branch_is_kept_in_a_study_and_its_link_opens_it() {
+    const ANA: &str = "ana-token-0123456789";
+    let server = Server::start(&["--annotators", &format!("Ana={ANA}")]);
+    let id = first_game(&server, "FIVE_TRIBES");
+    let make = "mutation($i: [StudyItemInput!]!) { createStudy(name: \"What if\", items: $i) { id items { gameId ply branch url } } }";
+    let v = gql(
+        &server,
+        Some(ANA),
+        make,
+        json!({ "i": [{ "gameId": id, "ply": 1, "branch": ["bid 18"] }] }),
+    );
+    assert!(v.get("errors").is_none(), "{v}");
+    let item = &data(&v)["createStudy"]["items"][0];
+    assert_eq!(item["branch"], json!(["bid 18"]));
+    assert_eq!(
+        item["url"],
+        format!("/games/{id}?ply=1&branch=1&b=bid%2018")
+    );
+    let sid = data(&v)["createStudy"]["id"].as_str().unwrap().to_string();
+    let v = gql(
+        &server,
+        None,
+        "query($id: ID!) { study(id: $id) { items { branch } } }",
+        json!({ "id": sid }),
+    );
+    assert_eq!(
+        data(&v)["study"]["items"][0]["branch"],
+        json!(["bid 18"]),
+        "{v}"
+    );
+    // A branch that does not play, one on a game in play, and one too long are refused; nothing is kept.
+    let v = gql(
+        &server,
+        Some(ANA),
+        make,
+        json!({ "i": [{ "gameId": id, "ply": 1, "branch": ["bid 18", "bid 18"] }] }),
+    );
+    assert_eq!(code(&v), "ILLEGAL_MOVE", "{v}");
+    let (live, _) = create_game(&server, "five-tribes", 2, 3);
+    let v = gql(
+        &server,
+        Some(ANA),
+        make,
+        json!({ "i": [{ "gameId": live, "ply": 1, "branch": ["bid 0"] }] }),
+    );
+    assert_eq!(code(&v), "BAD_INPUT", "{v}");
+    let long: Vec<&str> = vec!["bid 0"; 201];
+    let v = gql(
+        &server,
+        Some(ANA),
+        make,
+        json!({ "i": [{ "gameId": id, "ply": 1, "branch": long }] }),
+    );
+    assert_eq!(code(&v), "BAD_INPUT", "{v}");
+    // Without an analyst's token, no study.
+    let v = gql(
+        &server,
+        None,
+        make,
+        json!({ "i": [{ "gameId": id, "ply": 1, "branch": ["bid 18"] }] }),
+    );
+    assert_eq!(code(&v), "UNAUTHORIZED", "{v}");
+}

@@ -570,6 +570,7 @@ pub fn annotations_and_studies_are_kept(new: &dyn Fn() -> Backend) {
             game: id,
             ply: 3,
             comment: "why?".into(),
+            branch: vec![],
         }],
     };
     store.put_study(&study).unwrap();

@@ -38,7 +38,14 @@ pub struct StudyItem {
     pub ply: u32,
     #[serde(default)]
     pub comment: String,
+    /// Moves played from `ply` on an analysis board (`Position.explore`), as typed; only on a
+    /// finished game's moment (the caller checks that they play).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub branch: Vec<String>,
 }
+
+/// Most entries a moment's branch holds (as `Position.explore` plays at most).
+pub const MAX_BRANCH: usize = 200;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Study {
@@ -66,6 +73,12 @@ pub fn check(study: &Study, plies_of: &dyn Fn(GameId) -> Result<u32>) -> Result<
     }
     for (i, item) in study.items.iter().enumerate() {
         check_comment(&item.comment)?;
+        if item.branch.len() > MAX_BRANCH || item.branch.iter().any(|m| m.len() > 200) {
+            return Err(StoreError::BadInput(format!(
+                "moment {}: a branch is at most {MAX_BRANCH} entries of at most 200 bytes",
+                i + 1
+            )));
+        }
         let plies = plies_of(item.game)?;
         if item.ply > plies {
             return Err(StoreError::BadInput(format!(

@@ -9,7 +9,7 @@
 //! position *n − 1* into position *n* is entry (or move, or frame) *n*. So the deal is entry 1,
 //! `position(ply: 0)` is the game before it, and `playMove(expectedPly: n)` plays entry *n + 1*.
 
-mod branch;
+pub(crate) mod branch;
 mod entries;
 pub mod evaluation;
 pub mod explorer;

@@ -63,8 +63,32 @@ impl StudyMoment {
         .await?;
         Ok(found.map(Game::new))
     }
-    /// The moment in the viewer, relative to the server.
-    async fn url(&self) -> String {
-        format!("/games/{}?ply={}", self.0.game, self.0.ply)
+    /// Moves played from the position on the analysis board (empty: the position itself).
+    async fn branch(&self) -> &[String] {
+        &self.0.branch
     }
+    /// The moment in the viewer, relative to the server (its branch opened when it has one).
+    async fn url(&self) -> String {
+        let mut u = format!("/games/{}?ply={}", self.0.game, self.0.ply);
+        if !self.0.branch.is_empty() {
+            u.push_str("&branch=1");
+            for m in &self.0.branch {
+                u.push_str("&b=");
+                u.push_str(&url_component(m));
+            }
+        }
+        u
+    }
+}
+
+/// `s` as a URL query value: unreserved characters kept, every other byte percent-encoded.
+fn url_component(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
 }

@@ -35,6 +35,10 @@ pub struct StudyItemInput {
     pub ply: u32,
     #[graphql(default)]
     pub comment: String,
+    /// Moves played from `ply` on the analysis board (`Position.explore`'s `moves`, chance
+    /// typed in or `*`): kept with the moment, on a finished game only, and checked to play.
+    #[graphql(default)]
+    pub branch: Vec<String>,
 }
 
 /// Who the caller is in `game`, for the journal: its recorder, one of its seats, an analyst
@@ -269,6 +273,7 @@ impl JournalMutation {
                     game: parse_id(&i.game_id)?,
                     ply: i.ply,
                     comment: i.comment,
+                    branch: i.branch,
                 })
             })
             .collect::<Result<Vec<_>, ApiError>>()?;
@@ -284,6 +289,23 @@ impl JournalMutation {
         };
         let study = blocking(app, move |s| {
             store::study::check(&study, &|g| Ok(s.header(g)?.plies))?;
+            // A branch is kept only where nothing is secret, and only if it plays.
+            for (n, item) in study.items.iter().enumerate() {
+                if item.branch.is_empty() {
+                    continue;
+                }
+                let h = s.header(item.game)?;
+                if h.status != store::Status::Finished {
+                    return Err(ApiError::BadInput(format!(
+                        "moment {}: a branch is kept only on a finished game's moment (game {} is still being played)",
+                        n + 1,
+                        item.game
+                    )));
+                }
+                let state = s.state_at(item.game, item.ply)?;
+                let viewer = rules_core::Viewer::Omniscient;
+                crate::objects::branch::play(&h, item.ply, state.as_ref(), viewer, &item.branch, 0, None)?;
+            }
             s.put_study(&study)?;
             Ok(study)
         })
