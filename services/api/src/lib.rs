@@ -6,7 +6,8 @@
 //!
 //! # Layout
 //! - `schema`: `Query`, `Mutation`, `Subscription`.
-//! - `objects`: the `Game`, `Position` and `IndexedPosition` resolvers; how entries are shown.
+//! - `objects`: the `Game`, `Position` and `IndexedPosition` resolvers; how entries are shown;
+//!   the explorer of decisions (`objects::explorer`) and the analysis board (`objects::branch`).
 //! - `perspective`: whose eyes a position is seen through, decided once.
 //! - `types`: plain GraphQL object types.
 //! - `stats`: `statistics` as GraphQL types.
