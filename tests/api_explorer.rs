@@ -9,6 +9,46 @@ mod common;
 use common::{code, create_game, data, gql, Server};
 use serde_json::{json, Value};
 
+/// The first legal moves of the seat of `token` in game `id` (at most 10).
+fn legal(server: &Server, id: &str, token: &str) -> Vec<String> {
+    let v = gql(
+        server,
+        Some(token),
+        "query($id: ID!) { game(id: $id) { position { legalMoves(first: 10) { moves } } } }",
+        json!({ "id": id }),
+    );
+    serde_json::from_value(data(&v)["game"]["position"]["legalMoves"]["moves"].clone()).unwrap()
+}
+
+fn plies(server: &Server, id: &str) -> u64 {
+    let v = gql(
+        server,
+        None,
+        "query($id: ID!) { game(id: $id) { plies } }",
+        json!({ "id": id }),
+    );
+    data(&v)["game"]["plies"].as_u64().unwrap()
+}
+
+/// Two Mombasa games of one seed (games `a`, with its tokens, and `b`) where seat 0 kept a
+/// different start tile (a hidden move): to a spectator the two positions are one.
+fn secret_twins(server: &Server, seed: u64) -> (String, Vec<String>, String) {
+    let (a, ta) = create_game(server, "mombasa", 2, seed);
+    let (b, tb) = create_game(server, "mombasa", 2, seed);
+    let keep = legal(server, &a, &ta[0]);
+    assert!(keep.len() >= 2, "{keep:?}");
+    for (id, token, m) in [(&a, &ta[0], &keep[0]), (&b, &tb[0], &keep[1])] {
+        let v = gql(
+            server,
+            Some(token),
+            "mutation($id: ID!, $p: Int!, $m: String!) { playMove(gameId: $id, expectedPly: $p, move: $m) { game { plies } } }",
+            json!({ "id": id, "p": plies(server, id), "m": m }),
+        );
+        assert!(v.get("errors").is_none(), "{v}");
+    }
+    (a, ta, b)
+}
+
 const AT: &str = "query($id: ID!, $ply: Int, $by: ExplorerKey, $f: ExplorerFilterInput) { game(id: $id) { players position(ply: $ply) { explorer(by: $by, filter: $f) { kind players by hash games moves(first: 100) { notation words games wins winRate low high meanScore meanRank lastGame lastPly } } } } }";
 
 fn explorer_at(server: &Server, id: &str, ply: u64, by: &str, filter: Value) -> Value {
@@ -115,38 +155,8 @@ fn a_game_in_play_gives_a_node_that_keeps_its_secrets() {
     let server = Server::start(&[]);
     // Two Mombasa games of one seed; seat 0 keeps a different start tile in each (a hidden
     // move): to a spectator the two positions are one, and so is their node.
-    let (a, ta) = create_game(&server, "mombasa", 2, 5);
-    let (b, tb) = create_game(&server, "mombasa", 2, 5);
-    let legal = |id: &str, token: &str| -> Vec<String> {
-        let v = gql(
-            &server,
-            Some(token),
-            "query($id: ID!) { game(id: $id) { plies position { legalMoves(first: 10) { moves } } } }",
-            json!({ "id": id }),
-        );
-        serde_json::from_value(data(&v)["game"]["position"]["legalMoves"]["moves"].clone()).unwrap()
-    };
-    let moves = legal(&a, &ta[0]);
-    assert!(moves.len() >= 2, "{moves:?}");
-    let plies = |id: &str| {
-        let v = gql(
-            &server,
-            None,
-            "query($id: ID!) { game(id: $id) { plies } }",
-            json!({ "id": id }),
-        );
-        data(&v)["game"]["plies"].as_u64().unwrap()
-    };
-    for (id, token, m) in [(&a, &ta[0], &moves[0]), (&b, &tb[0], &moves[1])] {
-        let v = gql(
-            &server,
-            Some(token),
-            "mutation($id: ID!, $p: Int!, $m: String!) { playMove(gameId: $id, expectedPly: $p, move: $m) { game { plies } } }",
-            json!({ "id": id, "p": plies(id), "m": m }),
-        );
-        assert!(v.get("errors").is_none(), "{v}");
-    }
-    let ply = plies(&a);
+    let (a, ta, b) = secret_twins(&server, 5);
+    let ply = plies(&server, &a);
     for by in ["LINE", "POSITION"] {
         let (na, nb) = (
             explorer_at(&server, &a, ply, by, Value::Null),
@@ -342,31 +352,8 @@ fn a_branch_refuses_an_illegal_move_and_keeps_secrets_in_play() {
 
     // In play: two Mombasa games of one seed, seat 0's hidden start tile differing. A
     // spectator's branch from either is the same branch: views, moves and node alike.
-    let (a, ta) = create_game(&server, "mombasa", 2, 9);
-    let (b, tb) = create_game(&server, "mombasa", 2, 9);
-    let first = |id: &str, token: &str| -> Vec<String> {
-        let v = gql(
-            &server,
-            Some(token),
-            "query($id: ID!) { game(id: $id) { position { legalMoves(first: 10) { moves } } } }",
-            json!({ "id": id }),
-        );
-        serde_json::from_value(data(&v)["game"]["position"]["legalMoves"]["moves"].clone()).unwrap()
-    };
-    let keep = first(&a, &ta[0]);
-    for (id, token, m) in [(&a, &ta[0], &keep[0]), (&b, &tb[0], &keep[1])] {
-        let plies = data(&gql(
-            &server,
-            None,
-            "query($id: ID!) { game(id: $id) { plies } }",
-            json!({ "id": id }),
-        ))["game"]["plies"]
-            .as_u64()
-            .unwrap();
-        let v = gql(&server, Some(token), "mutation($id: ID!, $p: Int!, $m: String!) { playMove(gameId: $id, expectedPly: $p, move: $m) { game { plies } } }", json!({ "id": id, "p": plies, "m": m }));
-        assert!(v.get("errors").is_none(), "{v}");
-    }
-    let seat1 = first(&a, &ta[1]);
+    let (a, ta, b) = secret_twins(&server, 9);
+    let seat1 = legal(&server, &a, &ta[1]);
     let branch = |id: &str| {
         let v = gql(&server, None, "query($id: ID!, $m: [String!]!) { game(id: $id) { position { explore(moves: $m, seed: \"4\") { ply view toAct { seat } explorer { hash } } } } }", json!({ "id": id, "m": [format!("1: {}", seat1[0])] }));
         assert!(v.get("errors").is_none(), "{v}");

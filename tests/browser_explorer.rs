@@ -18,6 +18,19 @@ fn at_ply(page: &mut Page, ply: u64) {
     );
 }
 
+fn first_five_tribes(server: &Server) -> String {
+    let v = gql(
+        server,
+        None,
+        "query { games(kind: FIVE_TRIBES, status: FINISHED, first: 1) { edges { node { id } } } }",
+        json!({}),
+    );
+    data(&v)["games"]["edges"][0]["node"]["id"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
 fn api_moves(server: &Server, id: &str, ply: u64, by: &str) -> Vec<String> {
     let v = gql(
         server,
@@ -43,16 +56,7 @@ fn panel_moves(page: &mut Page) -> Vec<String> {
 #[test]
 fn the_explorer_panel_lists_the_nodes_moves_and_links_to_games_that_played_them() {
     let server = Server::start(&[]);
-    let v = gql(
-        &server,
-        None,
-        "query { games(kind: FIVE_TRIBES, status: FINISHED, first: 1) { edges { node { id } } } }",
-        json!({}),
-    );
-    let id = data(&v)["games"]["edges"][0]["node"]["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let id = first_five_tribes(&server);
     let want = api_moves(&server, &id, 1, "LINE");
     assert!(want.len() >= 2, "{want:?}");
 
@@ -150,16 +154,7 @@ fn branch_moves(page: &mut Page) -> u64 {
 #[test]
 fn a_branch_is_played_beside_the_main_line_and_its_link_reopens_it() {
     let server = Server::start(&[]);
-    let v = gql(
-        &server,
-        None,
-        "query { games(kind: FIVE_TRIBES, status: FINISHED, first: 1) { edges { node { id } } } }",
-        json!({}),
-    );
-    let id = data(&v)["games"]["edges"][0]["node"]["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let id = first_five_tribes(&server);
     let mut page = Page::open(&format!("{}/games/{id}?ply=1", server.url), 1366, 900);
     at_ply(&mut page, 1);
     page.eval("document.querySelector('#btn-analyse').click()");
