@@ -4,7 +4,7 @@
 //! each writing nothing; spectators never see a seat's secrets.
 
 mod common;
-use common::{code, data, gql, Server};
+use common::{code, data, gql, plies, Server};
 use serde_json::{json, Value};
 use std::time::Duration;
 
@@ -25,16 +25,6 @@ fn create(server: &Server, players: &[&str], seed: &str) -> (String, Vec<String>
             .map(|t| t.as_str().unwrap().to_string())
             .collect(),
     )
-}
-
-fn plies(server: &Server, id: &str) -> u64 {
-    let v = gql(
-        server,
-        None,
-        "query($id: ID!) { game(id: $id) { plies } }",
-        json!({ "id": id }),
-    );
-    data(&v)["game"]["plies"].as_u64().unwrap()
 }
 
 /// Subscribes over graphql-transport-ws and collects entries until the server completes.

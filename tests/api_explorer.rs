@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{code, create_game, data, gql, Server};
+use common::{code, create_game, data, gql, plies, Server};
 use serde_json::{json, Value};
 
 /// The first legal moves of the seat of `token` in game `id` (at most 10).
@@ -18,16 +18,6 @@ fn legal(server: &Server, id: &str, token: &str) -> Vec<String> {
         json!({ "id": id }),
     );
     serde_json::from_value(data(&v)["game"]["position"]["legalMoves"]["moves"].clone()).unwrap()
-}
-
-fn plies(server: &Server, id: &str) -> u64 {
-    let v = gql(
-        server,
-        None,
-        "query($id: ID!) { game(id: $id) { plies } }",
-        json!({ "id": id }),
-    );
-    data(&v)["game"]["plies"].as_u64().unwrap()
 }
 
 /// Two Mombasa games of one seed (games `a`, with its tokens, and `b`) where seat 0 kept a
@@ -355,11 +345,19 @@ fn a_branch_refuses_an_illegal_move_and_keeps_secrets_in_play() {
     let (a, ta, b) = secret_twins(&server, 9);
     let seat1 = legal(&server, &a, &ta[1]);
     let branch = |id: &str| {
-        let v = gql(&server, None, "query($id: ID!, $m: [String!]!) { game(id: $id) { position { explore(moves: $m, seed: \"4\") { ply view toAct { seat } explorer { hash } } } } }", json!({ "id": id, "m": [format!("1: {}", seat1[0])] }));
+        let v = gql(&server, None, "query($id: ID!, $m: [String!]!) { game(id: $id) { position { explore(moves: $m, seed: \"4\") { ply view toAct { seat } legalMoves(first: 100) { total moves words } explorer { hash } } } } }", json!({ "id": id, "m": [format!("1: {}", seat1[0])] }));
         assert!(v.get("errors").is_none(), "{v}");
         data(&v)["game"]["position"]["explore"].clone()
     };
     assert_eq!(branch(&a), branch(&b), "a secret showed through the branch");
+    // A search longer than 100 characters is refused before any work.
+    let v = gql(
+        &server,
+        None,
+        "query($id: ID!, $q: String) { game(id: $id) { position(ply: 1) { explore(moves: []) { legalMoves(search: $q) { total } } } } }",
+        json!({ "id": id, "q": "x".repeat(101) }),
+    );
+    assert_eq!(code(&v), "BAD_INPUT", "{v}");
 }
 
 #[test]

@@ -5,7 +5,9 @@
 
 mod common;
 
-use common::{code, data, gql, play_first, stored_entries, subscribe_fields, urlencode, Server};
+use common::{
+    code, data, gql, play_first, plies, stored_entries, subscribe_fields, urlencode, Server,
+};
 use serde_json::{json, Value};
 
 const ANA: &str = "ana-token-0123456789";
@@ -24,16 +26,6 @@ fn create(server: &Server, kind: &str, seed: &str) -> (String, Vec<String>, Stri
         serde_json::from_value(c["seatTokens"].clone()).unwrap(),
         c["recorderToken"].as_str().unwrap().to_string(),
     )
-}
-
-fn plies(server: &Server, id: &str) -> u64 {
-    let v = gql(
-        server,
-        None,
-        "query($id: ID!) { game(id: $id) { plies } }",
-        json!({ "id": id }),
-    );
-    data(&v)["game"]["plies"].as_u64().unwrap()
 }
 
 const TAKEBACK: &str = "game { plies } takeback { request askedBy toPly acceptedBy status }";

@@ -46,6 +46,15 @@ fn api_moves(server: &Server, id: &str, ply: u64, by: &str) -> Vec<String> {
         .collect()
 }
 
+/// The panel's moves once it lists some.
+fn panel_listed(page: &mut Page) -> Vec<String> {
+    page.wait_for(
+        "document.querySelectorAll('#explorer-moves tr.explorer-move').length > 0",
+        30,
+    );
+    panel_moves(page)
+}
+
 fn panel_moves(page: &mut Page) -> Vec<String> {
     serde_json::from_value(page.eval(
         "[...document.querySelectorAll('#explorer-moves tr.explorer-move')].map((r) => r.dataset.notation)",
@@ -62,12 +71,8 @@ fn the_explorer_panel_lists_the_nodes_moves_and_links_to_games_that_played_them(
 
     let mut page = Page::open(&format!("{}/games/{id}?ply=1", server.url), 1366, 900);
     at_ply(&mut page, 1);
-    page.wait_for(
-        "document.querySelectorAll('#explorer-moves tr.explorer-move').length > 0",
-        30,
-    );
     assert_eq!(
-        panel_moves(&mut page),
+        panel_listed(&mut page),
         want,
         "the API's moves, in its order"
     );
@@ -126,12 +131,8 @@ fn the_explorer_panel_lists_the_nodes_moves_and_links_to_games_that_played_them(
     let ply: u64 = href.rsplit('=').next().unwrap().parse().unwrap();
     page.navigate(&format!("{}{href}", server.url));
     at_ply(&mut page, ply);
-    page.wait_for(
-        "document.querySelectorAll('#explorer-moves tr.explorer-move').length > 0",
-        30,
-    );
     assert_eq!(
-        panel_moves(&mut page),
+        panel_listed(&mut page),
         want,
         "the same node from the game that played the move"
     );

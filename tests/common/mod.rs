@@ -134,6 +134,17 @@ pub fn gql(server: &Server, token: Option<&str>, query: &str, vars: Value) -> Va
     }
 }
 
+/// The entries a game has.
+pub fn plies(server: &Server, id: &str) -> u64 {
+    let v = gql(
+        server,
+        None,
+        "query($id: ID!) { game(id: $id) { plies } }",
+        json!({ "id": id }),
+    );
+    data(&v)["game"]["plies"].as_u64().unwrap()
+}
+
 /// A counter or gauge of the server's `/metrics` (panics if it is not there).
 pub fn metric(server: &Server, name: &str) -> u64 {
     let text = ureq::get(&format!("{}/metrics", server.url))
