@@ -2,8 +2,10 @@
 //! serve` loads: at a game's first decision it lists the moves the API's `Position.explorer`
 //! gives, in its order, with a win-rate bar each; stepping to the next ply asks for the next
 //! node; "by position" asks the other key; a move is a link to the last game that played it,
-//! opened at that move, where the panel shows the same node; embeds have no panel.
-//! Screenshot: `target/browser-screenshots/explorer.png`.
+//! opened at that move, where the panel shows the same node; embeds have no panel. The
+//! analysis board: a branch played and reopened from its link, saved as a study by an
+//! analyst (the study page names its moves; its moment reopens it).
+//! Screenshots: `target/browser-screenshots/explorer*.png`, `study-branch.png`.
 
 mod common;
 
@@ -232,4 +234,106 @@ fn a_branch_is_played_beside_the_main_line_and_its_link_reopens_it() {
         .as_str()
         .unwrap()
         .contains("branch=1"));
+}
+
+#[test]
+fn a_token_holder_saves_a_branch_as_a_study_whose_page_names_its_moves() {
+    let token = "ann-token-0123456789abcdef";
+    let server = Server::start(&["--annotators", &format!("ann={token}")]);
+    let id = first_five_tribes(&server);
+    let v = gql(
+        &server,
+        None,
+        "query($id: ID!) { game(id: $id) { position(ply: 1) { explore(moves: []) { legalMoves(first: 3) { moves } } } } }",
+        json!({ "id": id }),
+    );
+    let m = data(&v)["game"]["position"]["explore"]["legalMoves"]["moves"][2]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let url = format!(
+        "{}/games/{id}?ply=1&branch=1&b={}",
+        server.url,
+        m.bytes()
+            .map(|b| if b.is_ascii_alphanumeric() {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            })
+            .collect::<String>()
+    );
+
+    // Without a token: the branch plays, nothing offers to save it.
+    let mut page = Page::open(&url, 1366, 900);
+    page.wait_for(
+        "document.querySelectorAll('#branch-moves li').length === 1 && document.querySelector('#branch-status')?.textContent.startsWith('Ply 2')",
+        30,
+    );
+    assert_eq!(
+        page.eval("document.querySelector('#branch-save').hidden"),
+        json!(true)
+    );
+
+    // An analyst's token in this tab: the form, and the study it makes.
+    page.eval(&format!(
+        "sessionStorage.setItem('ludolog.token.{id}', '{token}'); true"
+    ));
+    page.navigate(&url);
+    page.wait_for(
+        "document.querySelector('#branch-save')?.hidden === false && document.querySelectorAll('#branch-moves li').length === 1",
+        30,
+    );
+    page.eval("(() => { document.querySelector('#branch-study-name').value = 'Other bids'; document.querySelector('#branch-study-comment').value = 'What if the third bid?'; document.querySelector('#branch-save').requestSubmit(); })()");
+    page.wait_for("!!document.querySelector('#branch-study-link')", 30);
+    let href = page
+        .eval("document.querySelector('#branch-study-link').getAttribute('href')")
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(href.starts_with("/study/"), "{href}");
+    page.eval("document.querySelector('#branch-save').scrollIntoView()");
+    page.screenshot(&shots().join("explorer-branch-saved.png"));
+
+    // The study names the branch's moves, and its moment reopens the branch.
+    let study = href.trim_start_matches("/study/");
+    let v = gql(
+        &server,
+        None,
+        "query($s: ID!) { study(id: $s) { name author items { ply comment branch url } } }",
+        json!({ "s": study }),
+    );
+    let s = &data(&v)["study"];
+    assert_eq!(s["name"], json!("Other bids"));
+    assert_eq!(s["author"], json!("analyst:ann"));
+    assert_eq!(
+        s["items"][0]["branch"],
+        json!([m.clone()]),
+        "the branch as played"
+    );
+    assert_eq!(s["items"][0]["comment"], json!("What if the third bid?"));
+    page.navigate(&format!("{}{href}", server.url));
+    page.wait_for(
+        "document.querySelectorAll('.moment-branch li').length === 1",
+        30,
+    );
+    assert_eq!(
+        page.eval("document.querySelector('.moment-branch li').textContent"),
+        json!(m)
+    );
+    assert!(page
+        .eval("document.querySelector('.moment a').textContent")
+        .as_str()
+        .unwrap()
+        .contains("a branch of 1 move"));
+    page.screenshot(&shots().join("study-branch.png"));
+    page.eval("document.querySelector('.moment a').click()");
+    page.wait_for(
+        "location.pathname.startsWith('/games/') && document.querySelectorAll('#branch-moves li').length === 1",
+        30,
+    );
+    assert_eq!(
+        page.eval("document.querySelector('#branch-moves li').textContent"),
+        json!(m)
+    );
+    assert!(page.errors.is_empty(), "{:#?}", page.errors);
 }

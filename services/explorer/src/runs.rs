@@ -211,6 +211,11 @@ impl Runs {
         self.runs.iter().map(move |r| r.find(key))
     }
 
+    /// Each run's bytes, oldest first.
+    pub fn all(&self) -> impl Iterator<Item = &[u8]> {
+        self.runs.iter().map(|r| r.bytes())
+    }
+
     /// Adds `rows` (every row of the games `covered..until`) as a run, then merges by size.
     pub fn add(&mut self, mut rows: Vec<Row>, until: u32) -> Result<(), RunsError> {
         rows.sort_unstable();

@@ -441,6 +441,12 @@ pub enum Bench {
         /// Seed of the random choice of games and decisions.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Also write, for a reference run (ops/bench/explorer-vs-duckdb.sh), every kind's
+        /// rows (`<kind>.rows`, as the run files hold them) and seats' figures
+        /// (`<kind>.seats.csv`), and the queries timed with each node's games
+        /// (`queries.csv`), into this folder.
+        #[arg(long)]
+        dump: Option<std::path::PathBuf>,
         #[command(flatten)]
         data: DataDir,
     },

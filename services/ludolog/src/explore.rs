@@ -149,7 +149,13 @@ pub fn run(a: ExplorerArgs) -> Result<()> {
 /// `ludolog bench explorer`: explorer queries at nodes of random decisions of the stored
 /// finished games (by line and by position in turn), timed one by one after their keys are
 /// found; the largest nodes (each kind's first decision by line) apart; and the explorer's size.
-pub fn bench(data_dir: &std::path::Path, queries: usize, seed: u64) -> Result<serde_json::Value> {
+/// With `dump`, what a reference run needs to answer the same queries (see the CLI's help).
+pub fn bench(
+    data_dir: &std::path::Path,
+    queries: usize,
+    seed: u64,
+    dump: Option<&std::path::Path>,
+) -> Result<serde_json::Value> {
     let (store, analysis) = storecmd::open_analysed(data_dir)?;
     let ex = analysis.explorer();
     let games = store::finished_games(&store, None)?;
@@ -213,6 +219,9 @@ pub fn bench(data_dir: &std::path::Path, queries: usize, seed: u64) -> Result<se
         }
     }
     root_ms.sort_by(f64::total_cmp);
+    if let Some(dir) = dump {
+        write_dump(ex, dir, &picks, &roots)?;
+    }
     let (rows, bytes) = ex
         .sizes()
         .iter()
@@ -231,4 +240,46 @@ pub fn bench(data_dir: &std::path::Path, queries: usize, seed: u64) -> Result<se
         "run_bytes": bytes,
         "run_bytes_per_entry": bytes as f64 / entries_total.max(1) as f64,
     }))
+}
+
+/// The rows, figures and queries of a reference run (`bench explorer --dump`): per query its
+/// kind, player count, key (0 by line, 1 by position), whether it is a largest node, and the
+/// games our node counted, so the reference's answer can be checked against it.
+fn write_dump(
+    ex: &explorer::Explorer,
+    dir: &std::path::Path,
+    picks: &[(rules_core::GameKind, u8, By, u64)],
+    roots: &std::collections::BTreeMap<(rules_core::GameKind, u8), u64>,
+) -> Result<()> {
+    use std::io::Write;
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let create = |name: String| -> Result<std::io::BufWriter<std::fs::File>> {
+        let path = dir.join(name);
+        let f =
+            std::fs::File::create(&path).with_context(|| format!("creating {}", path.display()))?;
+        Ok(std::io::BufWriter::new(f))
+    };
+    for kind in rules_core::GameKind::ALL {
+        let (mut rows, mut seats) = (
+            create(format!("{kind}.rows"))?,
+            create(format!("{kind}.seats.csv"))?,
+        );
+        ex.dump(kind, &mut rows, &mut seats)?;
+        rows.flush()?;
+        seats.flush()?;
+    }
+    let mut q = create("queries.csv".into())?;
+    writeln!(q, "kind,players,position,key,largest,games")?;
+    let none = Filter::default();
+    let all = picks
+        .iter()
+        .map(|&(k, p, by, key)| (k, p, by, key, 0))
+        .chain(roots.iter().map(|(&(k, p), &key)| (k, p, By::Line, key, 1)));
+    for (kind, players, by, key, largest) in all {
+        let games = ex.node(kind, players, by, key, &none)?.games;
+        let position = u8::from(by == By::Position);
+        writeln!(q, "{kind},{players},{position},{key},{largest},{games}")?;
+    }
+    q.flush()?;
+    Ok(())
 }

@@ -527,8 +527,14 @@ fn main() -> Result<()> {
         Command::Bench(Bench::Explorer {
             queries,
             seed,
+            dump,
             data,
-        }) => print_json(&explore::bench(&data.data_dir, queries as usize, seed)?)?,
+        }) => print_json(&explore::bench(
+            &data.data_dir,
+            queries as usize,
+            seed,
+            dump.as_deref(),
+        )?)?,
         Command::Bench(Bench::Read { reads, seed, data }) => {
             let store = storecmd::open(&data.data_dir)?;
             print_json(&bench::bench_read(&store, reads, seed)?)?;

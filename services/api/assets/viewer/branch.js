@@ -3,7 +3,10 @@
 // board, the Explorer follow the branch, step back, close it. Nothing is stored
 // (`Position.explore`); in a game in play the branch is played on what this page may see. The
 // branch is in the URL (`b=` a move each), so a link shares it and a reload reopens it.
-import { $, state, gql, GAME_ID, EMBED, params, perspVars, revVars } from './context.js';
+// Whoever may make a study (an analyst's or the admin's token in this tab) saves a finished
+// game's branch as one; the server checks the token and that the branch plays.
+import { $, state, gql, GAME_ID, EMBED, params, perspVars, revVars, token } from './context.js';
+import { localHref } from './api.js';
 import { showExplorerNode } from './explorer.js';
 
 const QUERY = `query Branch($id: ID!, $revision: Int, $ply: Int, $m: [String!]!, $seat: Int, $perspective: Perspective, $q: String) {
@@ -33,6 +36,10 @@ export function initBranch(h) {
   });
   $('branch-close').addEventListener('click', closeBranch);
   $('branch-deal').addEventListener('click', () => play('*'));
+  $('branch-save').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    saveStudy();
+  });
   $('branch-search').addEventListener('input', () => {
     clearTimeout(timer);
     timer = setTimeout(show, 200);
@@ -56,6 +63,7 @@ export function closeBranch() {
   branch.open = false;
   state.branchOpen = false;
   $('branch-open').hidden = true;
+  $('branch-save').hidden = true;
   $('btn-analyse').hidden = false;
   writeUrl();
   hooks.restore();
@@ -98,6 +106,36 @@ async function show() {
       : `Ply ${p.ply}: seat ${p.toAct.seat} to move.`;
   $('branch-deal').hidden = kind !== 'CHANCE';
   $('branch-back').disabled = branch.moves.length === 0;
+  showSave();
+}
+
+/** The save form: for a finished game's branch of at least one move, in a tab with a token. */
+function showSave() {
+  const form = $('branch-save');
+  const can = !!token() && state.game && state.game.status === 'FINISHED' && branch.moves.length > 0;
+  if (form.hidden === can) $('branch-save-status').replaceChildren();
+  form.hidden = !can;
+}
+
+const SAVE = `mutation SaveBranch($name: String!, $items: [StudyItemInput!]!) {
+  createStudy(name: $name, items: $items) { id name url } }`;
+
+async function saveStudy() {
+  const status = $('branch-save-status');
+  const name = $('branch-study-name').value.trim();
+  if (!name) { status.textContent = 'Name the study.'; return; }
+  status.textContent = 'Saving…';
+  const item = { gameId: GAME_ID, ply: branch.from, comment: $('branch-study-comment').value.trim(), branch: [...branch.moves] };
+  try {
+    const d = await gql(SAVE, { name, items: [item] });
+    const a = document.createElement('a');
+    a.href = localHref(d.createStudy.url) || '#';
+    a.textContent = `Saved: ${d.createStudy.name}`;
+    a.id = 'branch-study-link';
+    status.replaceChildren(a);
+  } catch (e) {
+    status.textContent = `Not saved: ${e.message}`;
+  }
 }
 
 function drawMoves() {
