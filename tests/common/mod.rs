@@ -89,6 +89,13 @@ impl Server {
             } else {
                 &["--review-threads", "0"][..]
             })
+            // Publishing the datasets writes every month's Parquet files at start; the
+            // dataset tests pass their own `--dataset-interval`.
+            .args(if extra.contains(&"--dataset-interval") {
+                &[][..]
+            } else {
+                &["--dataset-interval", "0"][..]
+            })
             .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::null())

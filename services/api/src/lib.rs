@@ -38,6 +38,7 @@ pub mod accuracy;
 pub mod auth;
 pub mod bots;
 pub mod budget;
+pub mod datasets;
 pub mod error;
 pub mod evaluation_slots;
 pub mod guard;
@@ -88,6 +89,8 @@ pub struct ApiConfig {
     pub bots: bots::BotConfig,
     /// The background review of finished games (threads, iterations a position).
     pub reviews: review::Config,
+    /// The open datasets published at `/datasets/` (`None`: not published).
+    pub datasets: Option<datasets::DatasetConfig>,
 }
 
 impl Default for ApiConfig {
@@ -105,6 +108,7 @@ impl Default for ApiConfig {
             annotators: Vec::new(),
             bots: bots::BotConfig::default(),
             reviews: review::Config::default(),
+            datasets: None,
         }
     }
 }
@@ -128,6 +132,8 @@ pub struct App {
     pub evaluations: evaluation_slots::Slots,
     /// Finished games reviewed in the background (none without bots: no search).
     pub reviews: Option<Arc<review::Projection>>,
+    /// The open datasets this server publishes (`/datasets/`), if it does.
+    pub datasets: std::sync::OnceLock<Arc<datasets::Publisher>>,
 }
 
 impl App {
@@ -153,9 +159,13 @@ impl App {
             bots: Default::default(),
             evaluations: evaluation_slots::Slots::new(config.bots.evaluations),
             reviews,
+            datasets: Default::default(),
             config,
         });
         bots::pool::BotPool::start(&app, &app.config.bots);
+        if let Some(c) = app.config.datasets.clone() {
+            let _ = app.datasets.set(datasets::Publisher::start(&app, c));
+        }
         // Appends made on other nodes of a shared store wake this node's subscribers too.
         let weak = Arc::downgrade(&app);
         app.store.on_grow(Arc::new(move |game, plies| {

@@ -304,6 +304,24 @@ pub enum Command {
         #[command(flatten)]
         data: DataDir,
     },
+    /// Write the open datasets (finished games only): per game kind and month of the game's
+    /// end, Parquet files of games, seats, moves, positions and evaluations, and a
+    /// `manifest.json` (schema/datasets.md). Months already written and unchanged are kept.
+    /// Prints what it did as one JSON object.
+    Dataset {
+        /// The dataset's folder (made if missing).
+        #[arg(long)]
+        out: PathBuf,
+        /// Only this game kind (default: every kind).
+        #[arg(long, value_parser = kind_parser())]
+        kind: Option<GameKind>,
+        /// Only check every file in `--out` against the manifest's size and SHA-256; exits with
+        /// an error naming the files that differ. The store is not opened.
+        #[arg(long)]
+        verify: bool,
+        #[command(flatten)]
+        data: DataDir,
+    },
     /// Export the indexed positions of finished games that pass a CEL filter, as NDJSON
     /// (`--where 'round == 3 && seats.exists(s, s.viziers >= 5)'`; names: `ludolog rules --json`).
     Positions {

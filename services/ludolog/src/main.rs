@@ -11,6 +11,7 @@ mod bench;
 mod bots;
 mod calibrate;
 mod cli;
+mod datasets;
 mod explore;
 mod games;
 mod migrate;
@@ -425,6 +426,12 @@ fn main() -> Result<()> {
             std::io::Write::flush(&mut w)?;
             eprintln!("wrote {rows} rows to {}", out.display());
         }
+        Command::Dataset {
+            out,
+            kind,
+            verify,
+            data,
+        } => print_json(&datasets::run(&data.data_dir, &out, kind, verify)?)?,
         Command::Review {
             games,
             iterations,

@@ -163,6 +163,14 @@ pub struct ServeArgs {
     /// The search's iterations at each position of a review (at most 200000) [default: 500].
     #[arg(long, env = "LUDOLOG_REVIEW_ITERATIONS", value_parser = clap::value_parser!(u32).range(1..=200_000))]
     pub review_iterations: Option<u32>,
+    /// Least seconds between two refreshes of the open datasets published at `/datasets/`
+    /// (Parquet, schema/datasets.md): a month's files are written again at most this often
+    /// while games of it finish; 0 publishes none [default: 300].
+    #[arg(long, env = "LUDOLOG_DATASET_INTERVAL", value_parser = clap::value_parser!(u64).range(0..=86_400))]
+    pub dataset_interval: Option<u64>,
+    /// The open datasets' folder [default: <data dir>/datasets].
+    #[arg(long, env = "LUDOLOG_DATASET_DIR")]
+    pub dataset_dir: Option<PathBuf>,
     /// Origins a web page may call the API from (CORS), comma-separated; `*` for any
     /// [default: *].
     #[arg(long, env = "LUDOLOG_CORS_ORIGIN", value_delimiter = ',')]
@@ -215,6 +223,8 @@ struct FileConfig {
     eval_threads: Option<u16>,
     review_threads: Option<u16>,
     review_iterations: Option<u32>,
+    dataset_interval: Option<u64>,
+    dataset_dir: Option<PathBuf>,
     log_json: Option<bool>,
 }
 
@@ -380,6 +390,21 @@ pub fn settings(args: ServeArgs) -> Result<Settings> {
                     .review_iterations
                     .or(file.review_iterations)
                     .unwrap_or(review::Config::default().iterations),
+            },
+            datasets: match args
+                .dataset_interval
+                .or(file.dataset_interval)
+                .unwrap_or(300)
+            {
+                0 => None,
+                secs => Some(api::datasets::DatasetConfig {
+                    dir: args
+                        .dataset_dir
+                        .clone()
+                        .or(file.dataset_dir)
+                        .unwrap_or_else(|| data_dir.join("datasets")),
+                    interval: std::time::Duration::from_secs(secs),
+                }),
             },
             ..defaults
         },

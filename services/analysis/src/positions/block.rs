@@ -12,7 +12,7 @@ use rules_core::{FeatureSchema, Features, GameRules, ToAct};
 use store::Entry;
 
 /// Values before the game's own in each row.
-pub(super) const LEAD: usize = 3;
+pub const LEAD: usize = 3;
 
 /// A game's indexed positions.
 #[derive(Debug, Clone, PartialEq, Eq)]

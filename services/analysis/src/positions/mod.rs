@@ -192,6 +192,31 @@ impl PositionIndex {
             .collect())
     }
 
+    /// The stored blocks of those of `ids` (games of `kind`) that are indexed, in game order
+    /// (the datasets' positions table reads a month's games a few hundred at a time).
+    pub fn blocks_of(
+        &self,
+        kind: GameKind,
+        ids: &[GameId],
+    ) -> Result<Vec<(GameId, Vec<u8>)>, PositionsError> {
+        let file = self.file(kind)?;
+        let (Some(&first), Some(&last)) = (ids.iter().min(), ids.iter().max()) else {
+            return Ok(Vec::new());
+        };
+        let wanted: std::collections::HashSet<GameId> = ids.iter().copied().collect();
+        let extents: Vec<_> = file
+            .extents(Some(first))
+            .into_iter()
+            .take_while(|(id, _)| *id <= last)
+            .filter(|(id, _)| wanted.contains(id))
+            .collect();
+        let (bytes, ranges) = file.read_many(&extents)?;
+        Ok(ranges
+            .into_iter()
+            .map(|(id, r)| (id, bytes[r].to_vec()))
+            .collect())
+    }
+
     /// Indexes a finished game: its block in the kind's file, its state hashes in the store.
     pub fn index_game(
         &self,

@@ -9,6 +9,7 @@
 mod admin;
 mod assets;
 pub mod cache;
+mod datasets;
 mod exports;
 pub mod gate;
 mod graphql;
@@ -66,6 +67,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/metrics", get(metrics))
         .route("/exports/{kind}/{file}", get(exports::export))
         .route("/charts/{kind}/{file}", get(exports::chart))
+        .route("/datasets/{*path}", get(datasets::file))
         .route("/admin/backup", axum::routing::post(admin::backup))
         .route("/assets/{*path}", get(assets::asset))
         .route("/", get(assets::index_page))
@@ -179,7 +181,12 @@ async fn metrics(State(s): State<Shared>) -> Response {
                  # TYPE ludolog_websockets_open gauge\nludolog_websockets_open {}\n",
                 s.sockets.open()
             )
-            + &crate::metrics::reviews(s.app.reviews.as_deref()),
+            + &crate::metrics::reviews(s.app.reviews.as_deref())
+            + &s.app
+                .datasets
+                .get()
+                .map(|d| d.metrics())
+                .unwrap_or_default(),
     )
         .into_response()
 }

@@ -49,15 +49,44 @@ pub struct Key {
     pub generation: (usize, u64),
 }
 
-/// An export written out whole.
+/// An export written out whole (or a dataset's file, opened as it is).
 pub struct Spooled {
     file: File,
     len: u64,
     etag: String,
     modified: String,
+    cache_control: &'static str,
+    /// Counts the bytes of this file's answers' bodies as they are sent, when given.
+    sent: Option<Arc<AtomicU64>>,
 }
 
 impl Spooled {
+    /// A file served as it is: `etag` (quoted) names its bytes, `cache_control` says how
+    /// long a cache may keep it; the bytes of its answers are added to `sent`.
+    pub fn of_file(
+        file: File,
+        etag: String,
+        modified: std::time::SystemTime,
+        cache_control: &'static str,
+        sent: Option<Arc<AtomicU64>>,
+    ) -> std::io::Result<Spooled> {
+        let len = file.metadata()?.len();
+        Ok(Spooled {
+            file,
+            len,
+            etag,
+            modified: chrono::DateTime::<chrono::Utc>::from(modified)
+                .format("%a, %d %b %Y %H:%M:%S GMT")
+                .to_string(),
+            cache_control,
+            sent,
+        })
+    }
+
+    pub fn etag(&self) -> &str {
+        &self.etag
+    }
+
     pub fn len(&self) -> u64 {
         self.len
     }
@@ -268,6 +297,10 @@ impl Spools {
             modified: chrono::Utc::now()
                 .format("%a, %d %b %Y %H:%M:%S GMT")
                 .to_string(),
+            // The export changes when a game finishes: caches must ask again (the ETag makes
+            // that a 304 while it has not).
+            cache_control: "no-cache",
+            sent: None,
         }))
     }
 
@@ -429,9 +462,10 @@ fn common_headers(r: &mut Response, file: &Spooled, mime: &'static str) {
     let h = r.headers_mut();
     h.insert(header::CONTENT_TYPE, HeaderValue::from_static(mime));
     h.insert(header::ACCEPT_RANGES, HeaderValue::from_static("bytes"));
-    // The export changes when a game finishes: caches must ask again (the ETag makes that a
-    // 304 while it has not).
-    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    h.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static(file.cache_control),
+    );
     if let Ok(v) = HeaderValue::from_str(&file.etag) {
         h.insert(header::ETAG, v);
     }
@@ -456,7 +490,12 @@ fn body(file: Arc<Spooled>, first: u64, count: u64) -> Body {
             .await
             .unwrap_or_else(|e| Err(std::io::Error::other(e)));
             match read {
-                Ok(buf) => Some((Ok(Bytes::from(buf)), (file, at + n as u64, end))),
+                Ok(buf) => {
+                    if let Some(sent) = &file.sent {
+                        sent.fetch_add(buf.len() as u64, Ordering::Relaxed);
+                    }
+                    Some((Ok(Bytes::from(buf)), (file, at + n as u64, end)))
+                }
                 // The transfer breaks (the client sees a short body, never a wrong one).
                 Err(e) => Some((Err(e), (file, end, end))),
             }
