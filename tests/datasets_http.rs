@@ -3,7 +3,8 @@
 //! and types `schema/datasets.md` states and the row counts of the CSV exports of the same
 //! games (`ops/data-tools/read_datasets.py`); a month is written again when a game of it
 //! finishes — its ETags change, every other month's stay — and a damaged file is refused by
-//! its checksum (`ludolog dataset --verify`) and written again when the server starts.
+//! its checksum (`ludolog dataset --verify`) and written again when the server starts; a
+//! review alone writes only its month's `evaluations` again.
 
 mod common;
 
@@ -369,4 +370,64 @@ fn a_damaged_file_is_refused_by_its_checksum_and_written_again() {
     );
     let (ok, _, err) = ludolog_in(&["dataset", "--out", "/tmp", "--kind", "chess"], &store);
     assert!(!ok && err.contains("chess"), "{err}");
+}
+
+#[test]
+fn a_review_writes_its_months_evaluations_again_and_nothing_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store");
+    let out = dir.path().join("datasets");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let path = root.join("data/samples/mombasa.ndjson");
+    let (ok, _, err) = ludolog_in(&["import", path.to_str().unwrap()], &store);
+    assert!(ok, "{err}");
+    let write = || {
+        let (ok, stdout, err) = ludolog_in(&["dataset", "--out", out.to_str().unwrap()], &store);
+        assert!(ok, "{err}");
+        serde_json::from_str::<Value>(&stdout).unwrap()
+    };
+    let files = |m: &Value| -> Vec<(String, String, u64)> {
+        m["months"][0]["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                (
+                    f["table"].as_str().unwrap().to_string(),
+                    f["sha256"].as_str().unwrap().to_string(),
+                    f["rows"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let manifest = || -> Value {
+        serde_json::from_slice(&std::fs::read(out.join("manifest.json")).unwrap()).unwrap()
+    };
+    assert_eq!(write()["written"], json!(["kind=mombasa/month=2026-01"]));
+    let before = files(&manifest());
+    assert_eq!(write()["kept"], 1, "nothing changed, nothing written");
+
+    let id = sample_records("mombasa")[0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (ok, _, err) = ludolog_in(&["review", "--game", &id, "--iterations", "8"], &store);
+    assert!(ok, "{err}");
+    assert_eq!(write()["written"], json!(["kind=mombasa/month=2026-01"]));
+    let after = files(&manifest());
+    for (old, new) in before.iter().zip(&after) {
+        if old.0 == "evaluations" {
+            assert_eq!(old.2, 0);
+            assert!(new.2 > 0, "the review's rows");
+            assert_ne!(old.1, new.1);
+        } else {
+            assert_eq!(old, new, "{} kept its bytes", old.0);
+        }
+    }
+    let v = Command::new(ludolog())
+        .args(["dataset", "--verify", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(v.status.success(), "{}", String::from_utf8_lossy(&v.stderr));
 }

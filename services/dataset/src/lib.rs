@@ -17,10 +17,11 @@
 //! Only finished games, and of them only what a finished game shows anyone: no seed, no
 //! options, no token hashes, no idempotency keys.
 //!
-//! Kept current by [`Dataset::refresh`]: each month's fingerprint (its games, their revisions
-//! and whether each has a current review) is compared with the manifest's, and only a month
-//! whose fingerprint moved is written again — its files side by side under temporary names,
-//! synced, renamed over the old ones, then the manifest. Other months keep their bytes, so
+//! Kept current by [`Dataset::refresh`]: each month's two fingerprints — its games with their
+//! revisions, and which of them have a current review — are compared with the manifest's; a
+//! month whose games moved is written again whole, one whose reviews alone moved gets a new
+//! `evaluations` file only — each file under a temporary name, synced, renamed over the old
+//! one, then the manifest. Other months keep their bytes, so
 //! their checksums (the server's ETags) never change.
 //!
 //! # Layout
@@ -33,7 +34,7 @@ pub mod manifest;
 pub mod tables;
 
 pub use manifest::{FileEntry, Manifest, MonthEntry};
-pub use tables::Table;
+pub use tables::{write_month, Month as MonthFiles, Table};
 
 use chrono::{DateTime, Datelike, Utc};
 use rules_core::GameKind;
@@ -184,16 +185,26 @@ impl Dataset {
         let versions = versions(store);
         let mut summaries: Option<HashMap<GameId, analysis::GameSummary>> = None;
         for ((kind, month), games) in &plan {
-            let print = fingerprint(games, &reviewed);
+            let (print, reviews) = fingerprints(games, &reviewed);
             let dir = month_dir(*kind, month);
-            let current = self.manifest.month(*kind, month).is_some_and(|m| {
+            let on_disk = |f: &FileEntry| {
+                std::fs::metadata(self.dir.join(&f.path)).is_ok_and(|md| md.len() == f.bytes)
+            };
+            let old = self.manifest.month(*kind, month);
+            // Its games as they were, and their files whole: at most the reviews moved.
+            let games_same = old.is_some_and(|m| {
                 m.fingerprint == print
-                    && m.files.iter().all(|f| {
-                        std::fs::metadata(self.dir.join(&f.path))
-                            .is_ok_and(|md| md.len() == f.bytes)
-                    })
+                    && m.files
+                        .iter()
+                        .all(|f| f.table == Table::Evaluations.name() || on_disk(f))
             });
-            if current {
+            let reviews_same = old.is_some_and(|m| {
+                m.reviews == reviews
+                    && m.files
+                        .iter()
+                        .all(|f| f.table != Table::Evaluations.name() || on_disk(f))
+            });
+            if games_same && reviews_same {
                 done.kept += 1;
                 continue;
             }
@@ -204,13 +215,44 @@ impl Dataset {
                     .map(|s| (s.id, s))
                     .collect()
             });
-            let files =
-                tables::write_month(store, analysis, summaries, *kind, games, &self.dir, &dir)?;
+            // Only reviews made since: the evaluations alone are written again.
+            let tables: &[Table] = if games_same {
+                &[Table::Evaluations]
+            } else {
+                &Table::ALL
+            };
+            let written = tables::write_month(
+                store,
+                analysis,
+                summaries,
+                &tables::Month {
+                    kind: *kind,
+                    games,
+                    root: &self.dir,
+                    rel_dir: &dir,
+                    tables,
+                },
+            )?;
+            let files = match old {
+                Some(m) if games_same => m
+                    .files
+                    .iter()
+                    .map(|f| {
+                        written
+                            .iter()
+                            .find(|w| w.table == f.table)
+                            .unwrap_or(f)
+                            .clone()
+                    })
+                    .collect(),
+                _ => written,
+            };
             self.manifest.put(MonthEntry {
                 kind: kind.to_string(),
                 month: month.clone(),
                 games: games.len() as u64,
                 fingerprint: print,
+                reviews,
                 files,
             });
             done.written.push((*kind, month.clone()));
@@ -252,21 +294,29 @@ impl Dataset {
     }
 }
 
-/// A month's fingerprint: its games in id order, each with its revision, entries and end, and
-/// whether it has a current review (the evaluations table holds only those).
-fn fingerprint(games: &[Header], reviewed: &HashMap<GameId, review::record::Head>) -> String {
-    let mut h = Sha256::new();
-    h.update(FORMAT.to_le_bytes());
-    for g in games {
-        h.update(g.id.0.to_le_bytes());
-        h.update(g.revision.to_le_bytes());
-        h.update(g.plies.to_le_bytes());
-        h.update(g.updated_at.timestamp_micros().to_le_bytes());
-        h.update(g.rules_version.as_bytes());
-        let current = reviewed.get(&g.id).is_some_and(|r| r.is_current(g));
-        h.update([u8::from(current)]);
+/// A month's two fingerprints: of its games (in id order, each with its revision, entries,
+/// end and rules) — what every table but `evaluations` is made of — and of which of them have
+/// a current review (what `evaluations` adds).
+fn fingerprints(
+    games: &[Header],
+    reviewed: &HashMap<GameId, review::record::Head>,
+) -> (String, String) {
+    let (mut g, mut r) = (Sha256::new(), Sha256::new());
+    g.update(FORMAT.to_le_bytes());
+    r.update(FORMAT.to_le_bytes());
+    for h in games {
+        g.update(h.id.0.to_le_bytes());
+        g.update(h.revision.to_le_bytes());
+        g.update(h.plies.to_le_bytes());
+        g.update(h.updated_at.timestamp_micros().to_le_bytes());
+        g.update(h.rules_version.as_bytes());
+        if let Some(head) = reviewed.get(&h.id).filter(|x| x.is_current(h)) {
+            r.update(h.id.0.to_le_bytes());
+            r.update(head.iterations.to_le_bytes());
+        }
     }
-    hex(&h.finalize()[..16])
+    r.update(review::record::EVALUATOR.as_bytes());
+    (hex(&g.finalize()[..16]), hex(&r.finalize()[..16]))
 }
 
 /// The versions behind the files: the layout, each kind's rules, the evaluator.

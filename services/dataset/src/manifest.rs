@@ -33,8 +33,11 @@ pub struct MonthEntry {
     /// `YYYY-MM`, UTC, of the games' ends.
     pub month: String,
     pub games: u64,
-    /// Moves when a game of the month finishes, is corrected or reviewed.
+    /// Moves when a game of the month finishes or is corrected.
     pub fingerprint: String,
+    /// Moves when a game of the month gets a review (only `evaluations` is written again).
+    #[serde(default)]
+    pub reviews: String,
     pub files: Vec<FileEntry>,
 }
 

@@ -468,6 +468,15 @@ pub enum Bench {
         #[command(flatten)]
         data: DataDir,
     },
+    /// Measure writing the open datasets: the finished games of a kind as one month, each
+    /// table alone and then all five, into a temporary folder (one JSON object).
+    Dataset {
+        /// The game kind.
+        #[arg(long, value_parser = kind_parser(), default_value = "five-tribes")]
+        kind: GameKind,
+        #[command(flatten)]
+        data: DataDir,
+    },
     /// Measure the latency of reading the state at random plies of stored games.
     Read {
         /// How many reads to time.

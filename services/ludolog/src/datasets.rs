@@ -67,3 +67,62 @@ pub fn run(
         "move_rows_per_second": if secs > 0.0 { moves as f64 / secs } else { 0.0 },
     }))
 }
+
+/// `ludolog bench dataset`: the finished games of `kind` written as one month, each table
+/// alone and then all five together (`tables.all`), into a temporary folder; rows, bytes and
+/// time of each.
+pub fn bench(data_dir: &Path, kind: GameKind) -> Result<serde_json::Value> {
+    storecmd::existing(data_dir)?;
+    let (store, analysis) = storecmd::open_analysed(data_dir)?;
+    let games = store::finished_games(&store, Some(kind))?;
+    if games.is_empty() {
+        bail!("no finished {kind} game in {}", data_dir.display());
+    }
+    let summaries: std::collections::HashMap<_, _> = analysis
+        .summaries()
+        .into_iter()
+        .map(|s| (s.id, s))
+        .collect();
+    let tmp = std::env::temp_dir().join(format!("ludolog-bench-dataset-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp)?;
+    let moves: u64 = games.iter().map(|h| u64::from(h.plies)).sum();
+    let mut out = serde_json::Map::new();
+    let mut run = |name: &str, tables: &[dataset::Table]| -> Result<()> {
+        let t = std::time::Instant::now();
+        let files = dataset::write_month(
+            &store,
+            &analysis,
+            &summaries,
+            &dataset::MonthFiles {
+                kind,
+                games: &games,
+                root: &tmp,
+                rel_dir: name,
+                tables,
+            },
+        )?;
+        let secs = t.elapsed().as_secs_f64();
+        let rows: u64 = files.iter().map(|f| f.rows).sum();
+        out.insert(
+            name.to_string(),
+            serde_json::json!({
+                "rows": rows,
+                "bytes": files.iter().map(|f| f.bytes).sum::<u64>(),
+                "seconds": secs,
+                "rows_per_second": rows as f64 / secs,
+                "move_rows_per_second": moves as f64 / secs,
+            }),
+        );
+        Ok(())
+    };
+    for t in dataset::Table::ALL {
+        run(t.name(), &[t])?;
+    }
+    run("all", &dataset::Table::ALL)?;
+    std::fs::remove_dir_all(&tmp)?;
+    Ok(serde_json::json!({
+        "games": games.len(),
+        "move_rows": moves,
+        "tables": out,
+    }))
+}

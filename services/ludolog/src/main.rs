@@ -542,6 +542,9 @@ fn main() -> Result<()> {
             seed,
             dump.as_deref(),
         )?)?,
+        Command::Bench(Bench::Dataset { kind, data }) => {
+            print_json(&datasets::bench(&data.data_dir, kind)?)?
+        }
         Command::Bench(Bench::Read { reads, seed, data }) => {
             let store = storecmd::open(&data.data_dir)?;
             print_json(&bench::bench_read(&store, reads, seed)?)?;

@@ -266,18 +266,33 @@ fn categories(games: &[Header], summaries: &HashMap<GameId, GameSummary>) -> Vec
         .unwrap_or_default()
 }
 
-/// Writes the five files of `kind`'s month `rel_dir` (under `root`) from `games` (finished,
-/// in id order); their manifest entries, in [`Table::ALL`] order. A game without a summary
-/// is left out of every table, as it is of the CSV exports.
-pub(crate) fn write_month(
+/// The month being written: which tables, and where.
+pub struct Month<'a> {
+    pub kind: GameKind,
+    /// Finished, in id order.
+    pub games: &'a [Header],
+    pub root: &'a Path,
+    /// `kind=<kind>/month=<YYYY-MM>`.
+    pub rel_dir: &'a str,
+    /// The tables to write (every one for a dataset; one at a time to time them apart).
+    pub tables: &'a [Table],
+}
+
+/// Writes the files of `month`'s tables; their manifest entries, in [`Table::ALL`] order. A
+/// game without a summary is left out of every table, as it is of the CSV exports.
+pub fn write_month(
     store: &dyn GameLog,
     analysis: &analysis::Analysis,
     summaries: &HashMap<GameId, GameSummary>,
-    kind: GameKind,
-    games: &[Header],
-    root: &Path,
-    rel_dir: &str,
+    month: &Month<'_>,
 ) -> Result<Vec<FileEntry>> {
+    let Month {
+        kind,
+        games,
+        root,
+        rel_dir,
+        tables,
+    } = *month;
     let dir = root.join(rel_dir);
     std::fs::create_dir_all(&dir).map_err(|source| DatasetError::Io {
         path: dir.clone(),
@@ -285,64 +300,133 @@ pub(crate) fn write_month(
     })?;
     let features = analysis::positions::schema(store.registry(), kind)?;
     let cats = categories(games, summaries);
-    let (gs, ss, ms, ps, es) = (
-        games::schema(),
-        seats::schema(&cats),
-        moves::schema(),
-        positions::schema(&features),
-        evaluations::schema(),
-    );
-    let mut g = Out::create(root, rel_dir, Table::Games, gs, games::Builder::default())?;
-    let mut s = Out::create(root, rel_dir, Table::Seats, ss, seats::Builder::new(&cats))?;
-    let mut m = Out::create(root, rel_dir, Table::Moves, ms, moves::Builder::default())?;
-    let mut p = Out::create(
-        root,
-        rel_dir,
-        Table::Positions,
-        ps,
-        positions::Builder::new(features),
-    )?;
-    let mut e = Out::create(
-        root,
-        rel_dir,
-        Table::Evaluations,
-        es,
-        evaluations::Builder::default(),
-    )?;
+    let want = |t: Table| tables.contains(&t);
+    let mut g = want(Table::Games)
+        .then(|| {
+            Out::create(
+                root,
+                rel_dir,
+                Table::Games,
+                games::schema(),
+                games::Builder::default(),
+            )
+        })
+        .transpose()?;
+    let mut s = want(Table::Seats)
+        .then(|| {
+            Out::create(
+                root,
+                rel_dir,
+                Table::Seats,
+                seats::schema(&cats),
+                seats::Builder::new(&cats),
+            )
+        })
+        .transpose()?;
+    let mut m = want(Table::Moves)
+        .then(|| {
+            Out::create(
+                root,
+                rel_dir,
+                Table::Moves,
+                moves::schema(),
+                moves::Builder::default(),
+            )
+        })
+        .transpose()?;
+    let mut p = want(Table::Positions)
+        .then(|| {
+            Out::create(
+                root,
+                rel_dir,
+                Table::Positions,
+                positions::schema(&features),
+                positions::Builder::new(features),
+            )
+        })
+        .transpose()?;
+    let mut e = want(Table::Evaluations)
+        .then(|| {
+            Out::create(
+                root,
+                rel_dir,
+                Table::Evaluations,
+                evaluations::schema(),
+                evaluations::Builder::default(),
+            )
+        })
+        .transpose()?;
+    let need_entries = m.is_some() || e.is_some();
     for chunk in games.chunks(CHUNK) {
-        let ids: Vec<GameId> = chunk
-            .iter()
-            .filter(|h| summaries.contains_key(&h.id))
-            .map(|h| h.id)
-            .collect();
-        let blocks: HashMap<GameId, Vec<u8>> = analysis
-            .positions()
-            .blocks_of(kind, &ids)?
-            .into_iter()
-            .collect();
+        let blocks: HashMap<GameId, Vec<u8>> = match &p {
+            Some(_) => {
+                let ids: Vec<GameId> = chunk
+                    .iter()
+                    .filter(|h| summaries.contains_key(&h.id))
+                    .map(|h| h.id)
+                    .collect();
+                analysis
+                    .positions()
+                    .blocks_of(kind, &ids)?
+                    .into_iter()
+                    .collect()
+            }
+            None => HashMap::new(),
+        };
         for h in chunk {
             let Some(summary) = summaries.get(&h.id) else {
                 continue;
             };
-            let entries = store.entries(h.id, 0, h.plies)?;
-            g.rows.push(h, summary);
-            s.rows.push(h, summary);
-            m.rows.push(h, &entries);
-            match blocks.get(&h.id) {
-                Some(b) => p.rows.push(h, b)?,
-                None => tracing::warn!("game {}: no position block; left out of positions", h.id),
+            let entries = if need_entries {
+                store.entries(h.id, 0, h.plies)?
+            } else {
+                Vec::new()
+            };
+            if let Some(g) = &mut g {
+                g.rows.push(h, summary);
+                g.flush(false)?;
             }
-            if let review::record::Kept::Current(r) = review::record::read(store, h)? {
-                e.rows.push(h, &r, &entries);
+            if let Some(s) = &mut s {
+                s.rows.push(h, summary);
+                s.flush(false)?;
             }
-            g.flush(false)?;
-            s.flush(false)?;
-            m.flush(false)?;
-            p.flush(false)?;
-            e.flush(false)?;
+            if let Some(m) = &mut m {
+                m.rows.push(h, &entries);
+                m.flush(false)?;
+            }
+            if let Some(p) = &mut p {
+                match blocks.get(&h.id) {
+                    Some(b) => p.rows.push(h, b)?,
+                    None => {
+                        tracing::warn!("game {}: no position block; left out of positions", h.id)
+                    }
+                }
+                p.flush(false)?;
+            }
+            if let Some(e) = &mut e {
+                if let review::record::Kept::Current(r) = review::record::read(store, h)? {
+                    e.rows.push(h, &r, &entries);
+                }
+                e.flush(false)?;
+            }
         }
     }
-    let files = vec![g.close()?, s.close()?, m.close()?, p.close()?, e.close()?];
+    let mut files = Vec::new();
+    if let Some(g) = g {
+        files.push(g.close()?);
+    }
+    if let Some(s) = s {
+        files.push(s.close()?);
+    }
+    if let Some(m) = m {
+        files.push(m.close()?);
+    }
+    if let Some(p) = p {
+        files.push(p.close()?);
+    }
+    if let Some(e) = e {
+        files.push(e.close()?);
+    }
     sync_dir(&dir.join("x"))?;
     Ok(files)
 }
