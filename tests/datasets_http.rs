@@ -200,6 +200,11 @@ fn data_tools_read_every_served_file_with_the_documented_schema_and_the_csv_row_
             got["documented_query"][kind], k["moves"],
             "the document's DuckDB lines"
         );
+        assert_eq!(
+            got["polars_hive"][kind],
+            json!({ "rows": k["seats"], "kind": kind }),
+            "the document's polars lines"
+        );
     }
     assert!(got["kinds"]["five-tribes"]["evaluations"].as_u64().unwrap() > 0);
     assert!(got["kinds"]["mombasa"]["evaluations"].as_u64().unwrap() > 0);

@@ -4,6 +4,7 @@ found as one JSON object:
   {"files": {"<path>": {"pyarrow": 72, "duckdb": 72, "polars": 72, "sha256_ok": true}, ...},
    "schema_problems": ["<path>: ..."],   # columns or types that differ from schema/datasets.md
    "documented_query": {"<kind>": <rows>},  # the DuckDB lines of schema/datasets.md, as written
+   "polars_hive": {"<kind>": {"rows": <seats rows>, "kind": "<kind>"}},  # its polars lines
    "kinds": {"<kind>": {"<table>": <rows>}}}
 
 Usage: python3 read_datasets.py BASE_URL SCHEMA_MD   (BASE_URL: http://host:port)
@@ -120,6 +121,14 @@ def main():
             s = s.replace("http://127.0.0.1:8080/", sys.argv[1].rstrip("/") + "/").replace("'five-tribes'", f"'{kind}'")
             rows = con.execute(s).fetchall()
         out["documented_query"][kind] = sum(r[1] for r in rows)
+    # polars as the document shows it: a kind's URLs from the manifest, the partition columns
+    # read back from the paths.
+    out["polars_hive"] = {}
+    for kind in out["kinds"]:
+        urls = [base + f["path"] for m in manifest["months"] if m["kind"] == kind
+                for f in m["files"] if f["table"] == "seats"]
+        df = pl.scan_parquet(urls, hive_partitioning=True).select(pl.len(), pl.col("kind").first()).collect()
+        out["polars_hive"][kind] = {"rows": df.item(0, 0), "kind": df.item(0, 1)}
     print(json.dumps(out))
 
 
