@@ -147,6 +147,12 @@ fn every_page_fits_the_screen_or_frame_it_is_opened_in() {
     );
     let e = extent(&mut page);
     assert!(e[0] <= e[2], "the game list on a phone: {} px wide", e[0]);
+    // The footer names the open datasets' manifest.
+    assert_eq!(
+        page.eval("document.querySelector('.index-footer a').getAttribute('href')"),
+        json!("/datasets/manifest.json")
+    );
+    page.eval("document.querySelector('.index-footer').scrollIntoView()");
     page.screenshot(&shots().join("index-phone.png"));
 }
 

@@ -420,10 +420,26 @@ fn a_review_writes_its_months_evaluations_again_and_nothing_else() {
     assert!(ok, "{err}");
     assert_eq!(write()["written"], json!(["kind=mombasa/month=2026-01"]));
     let after = files(&manifest());
+    // The command line's CSV table of the same reviews has as many rows.
+    let (ok, csv, err) = ludolog_in(
+        &[
+            "table",
+            "--kind",
+            "mombasa",
+            "--table",
+            "evaluations",
+            "--out",
+            "-",
+        ],
+        &store,
+    );
+    assert!(ok, "{err}");
+    let csv_rows = csv.lines().count() as u64 - 1;
     for (old, new) in before.iter().zip(&after) {
         if old.0 == "evaluations" {
             assert_eq!(old.2, 0);
             assert!(new.2 > 0, "the review's rows");
+            assert_eq!(new.2, csv_rows, "ludolog table --table evaluations");
             assert_ne!(old.1, new.1);
         } else {
             assert_eq!(old, new, "{} kept its bytes", old.0);

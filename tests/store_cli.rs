@@ -484,6 +484,7 @@ fn read_only_commands_name_a_missing_store_and_create_nothing() {
         ],
         vec!["rebuild"],
         vec!["positions", "--kind", "five-tribes", "--out", "-"],
+        vec!["dataset", "--out", backup_to.to_str().unwrap()],
         vec!["backup", "--to", backup_to.to_str().unwrap()],
         vec!["verify"],
     ];

@@ -286,13 +286,14 @@ pub enum Command {
         #[command(flatten)]
         data: DataDir,
     },
-    /// Export a table for analysts (finished games only): `games` (a row per game and seat) or
-    /// `moves` (a row per entry), as CSV or NDJSON. Columns: schema/exports.md.
+    /// Export a table for analysts (finished games only): `games` (a row per game and seat),
+    /// `moves` (a row per entry) or `evaluations` (a row per position and seat of the reviewed
+    /// games), as CSV or NDJSON. Columns: schema/exports.md.
     Table {
         /// The game kind.
         #[arg(long, value_parser = kind_parser())]
         kind: GameKind,
-        /// `games` or `moves`.
+        /// `games`, `moves` or `evaluations`.
         #[arg(long)]
         table: String,
         /// `csv` or `ndjson`.

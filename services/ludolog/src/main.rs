@@ -421,7 +421,16 @@ fn main() -> Result<()> {
             let rows = match table.as_str() {
                 "games" => analysis::exports::games(&analysis, kind, format, &mut w)?,
                 "moves" => analysis::exports::moves(&store, &analysis, kind, format, &mut w)?,
-                other => anyhow::bail!("unknown table `{other}`: games or moves"),
+                "evaluations" => ::review::export::evaluations(
+                    &store,
+                    kind,
+                    match format {
+                        analysis::exports::Format::Csv => ::review::export::Format::Csv,
+                        analysis::exports::Format::Ndjson => ::review::export::Format::Ndjson,
+                    },
+                    &mut w,
+                )?,
+                other => anyhow::bail!("unknown table `{other}`: games, moves or evaluations"),
             };
             std::io::Write::flush(&mut w)?;
             eprintln!("wrote {rows} rows to {}", out.display());

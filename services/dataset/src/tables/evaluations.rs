@@ -58,32 +58,25 @@ impl Builder {
     pub(super) fn push(&mut self, h: &Header, r: &review::Review, entries: &[Entry]) {
         let judged = review::judgements(r, entries);
         let id = h.id.to_string();
-        for (ply, p) in r.plies.iter().enumerate() {
-            // The judged move that made this position (entry `ply`, from 1).
-            let made = ply
-                .checked_sub(1)
-                .and_then(|e| judged.iter().find(|j| j.ply as usize == e));
-            for (seat, c) in p.seats.iter().enumerate() {
-                let j = made.filter(|j| usize::from(j.seat) == seat);
-                self.id.append_value(&id);
-                self.ply.append_value(ply as i32);
-                self.seat.append_value(seat as i8);
-                self.player
-                    .append_value(h.players.get(seat).map_or("", String::as_str));
-                self.win.append_value(c.win);
-                self.low.append_value(c.low);
-                self.high.append_value(c.high);
-                self.score.append_value(c.score);
-                self.rank.append_value(c.rank);
-                self.mv.append_option(j.map(|j| &j.notation));
-                self.judgement.append_option(j.map(|j| j.class.name()));
-                self.before.append_option(j.map(|j| j.before as f32));
-                self.after.append_option(j.map(|j| j.after as f32));
-                self.loss.append_option(j.map(|j| j.loss() as f32));
-                let best = j.and_then(|j| j.best.as_ref());
-                self.best.append_option(best.map(|b| &b.0));
-                self.best_win.append_option(best.map(|b| b.1 as f32));
-            }
+        for row in review::export::rows(h, r, &judged) {
+            let (c, j) = (row.chances, row.judged);
+            self.id.append_value(&id);
+            self.ply.append_value(row.ply as i32);
+            self.seat.append_value(row.seat as i8);
+            self.player.append_value(row.player);
+            self.win.append_value(c.win);
+            self.low.append_value(c.low);
+            self.high.append_value(c.high);
+            self.score.append_value(c.score);
+            self.rank.append_value(c.rank);
+            self.mv.append_option(j.map(|j| &j.notation));
+            self.judgement.append_option(j.map(|j| j.class.name()));
+            self.before.append_option(j.map(|j| j.before as f32));
+            self.after.append_option(j.map(|j| j.after as f32));
+            self.loss.append_option(j.map(|j| j.loss() as f32));
+            let best = j.and_then(|j| j.best.as_ref());
+            self.best.append_option(best.map(|b| &b.0));
+            self.best_win.append_option(best.map(|b| b.1 as f32));
         }
     }
 }
