@@ -93,21 +93,27 @@ impl Analysis {
                 }
             }
         }
-        // The blocks are written without a sync (derived data): after a crash, or in a copy
-        // made by `backup` (which copies the store, not the index files), a finished game may
-        // lack its block. Index it again. (An out-of-date store is re-indexed whole by its
-        // opener instead: see `projections_current`.)
+        // A finished game's summary, block and state hashes are derived data written after
+        // the game itself, without a sync: after a crash (a kill -9 just after a game
+        // finished), or in a copy made by `backup` (which copies the store, not the index
+        // files), any of them may be missing. Each finished game is checked and what it lacks
+        // made again. (An out-of-date store is re-indexed whole by its opener instead: see
+        // `projections_current`.)
         if projections_current(store)? {
-            let missing: Vec<GameId> = a
-                .read()
-                .values()
-                .filter(|s| !a.positions.contains(s.kind, s.id))
-                .map(|s| s.id)
-                .collect();
-            for id in missing {
-                let header = store.header(id)?;
-                if let Err(e) = a.positions.index_game(store, &header, None, hash_key) {
-                    tracing::warn!(game = %id, error = %e, "position index not written");
+            for header in store::finished_games(store, None)? {
+                let summarized = a.read().contains_key(&header.id);
+                if !summarized {
+                    match store.state_at(header.id, header.plies) {
+                        Ok(state) => a.on_finish(store, &header, state.as_ref(), None),
+                        Err(e) => {
+                            tracing::warn!(game = %header.id, error = %e, "finished game not recorded")
+                        }
+                    }
+                }
+                if !a.positions.is_whole(store, &header)? {
+                    if let Err(e) = a.positions.index_game(store, &header, None, hash_key) {
+                        tracing::warn!(game = %header.id, error = %e, "position index not written");
+                    }
                 }
             }
         }

@@ -350,6 +350,47 @@ fn blocks_lost_with_their_files_are_indexed_again_when_the_analysis_attaches() {
     assert_eq!(everything(&store), before);
 }
 
+/// A kill -9 just after a game finished can lose what is written after it without a sync:
+/// its state hashes (a `positionsByHash` lookup then missed it for good) and its summary.
+/// Attaching again finds each finished game's missing parts and makes them again.
+#[test]
+fn hashes_and_summaries_lost_in_a_crash_are_made_again_when_the_analysis_attaches() {
+    let (dir, store, analysis) = store_with(6);
+    analysis.mark_projections_current(&store).unwrap();
+    let id = store.game_ids().next().unwrap().unwrap();
+    let hash = store.state_at(id, 57).unwrap().state_hash(KEY);
+    let found = |store: &Store| {
+        by_hash(store, hash, 100)
+            .unwrap()
+            .iter()
+            .any(|x| x.game == id && x.ply == 57)
+    };
+    assert!(found(&store));
+    let games = analysis.summaries().len();
+    assert_eq!(games, 6);
+    // What the crash leaves: the game's hashes gone (an empty value reads as none), every
+    // summary gone.
+    let mut key = vec![0u8];
+    key.extend_from_slice(&id.to_bytes());
+    store.projection_put(positions::HASHES, &key, &[]).unwrap();
+    store.projection_clear(analysis::index::PROJECTION).unwrap();
+    drop(analysis);
+    assert!(!found(&store), "the lookup misses the game");
+    drop(store);
+    let registry = Registry::new().with(Erased::<FiveTribes>::new());
+    let store = Store::open(dir.path(), registry, Config::default()).unwrap();
+    let analysis = Analysis::attach(&store, KEY).unwrap();
+    assert!(found(&store), "its hashes are back");
+    assert_eq!(analysis.summaries().len(), games, "every summary is back");
+    assert_eq!(
+        store
+            .projection_iter(analysis::index::PROJECTION)
+            .unwrap()
+            .count(),
+        games
+    );
+}
+
 #[test]
 fn a_rebuilt_index_equals_the_one_kept_incrementally() {
     let (_d, store, analysis) = store_with(8);

@@ -257,6 +257,21 @@ impl PositionIndex {
             .map_err(|e| e.to_string())
     }
 
+    /// Whether `header`'s game has its block and all its state hashes (one per position). Both
+    /// are written after the game itself and without a sync: a crash can lose either.
+    pub fn is_whole(&self, store: &dyn GameLog, header: &Header) -> Result<bool, PositionsError> {
+        if !self.contains(header.kind, header.id) {
+            return Ok(false);
+        }
+        let key = block_key(header.kind, header.id);
+        let found = store
+            .projection_range(HASHES, &key)?
+            .next()
+            .transpose()?
+            .filter(|(k, _)| *k == key);
+        Ok(found.is_some_and(|(_, v)| v.len() as u64 == 8 * (u64::from(header.plies) + 1)))
+    }
+
     /// Empties the index (before a rebuild indexes every finished game again), and the blocks
     /// an older version kept in the store.
     pub fn clear(&self, store: &dyn GameLog) -> Result<(), PositionsError> {
