@@ -33,19 +33,8 @@ fn tools_ready() {
 
 /// A request's status, ETag and body, whatever the status.
 fn fetch(method: &str, url: &str, headers: &[(&str, &str)]) -> (u16, String, Vec<u8>) {
-    let mut req = ureq::request(method, url);
-    for (k, v) in headers {
-        req = req.set(k, v);
-    }
-    let resp = match req.call() {
-        Ok(r) => r,
-        Err(ureq::Error::Status(_, r)) => r,
-        Err(e) => panic!("{method} {url}: {e}"),
-    };
-    let status = resp.status();
-    let etag = resp.header("etag").unwrap_or_default().to_string();
-    let mut body = Vec::new();
-    std::io::Read::read_to_end(&mut resp.into_reader(), &mut body).unwrap();
+    let (status, hs, body) = common::fetch(method, url, headers);
+    let etag = common::header(&hs, "etag").unwrap_or_default().to_string();
     (status, etag, body)
 }
 

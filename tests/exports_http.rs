@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{data, gql, Server};
+use common::{data, fetch, gql, header, Server};
 use serde_json::{json, Value};
 use std::path::Path;
 use std::process::Command;
@@ -32,41 +32,6 @@ fn urls(server: &Server, kind: &str) -> Vec<String> {
         format!("{base}/positions.ndjson"),
         format!("{base}/positions.ndjson?where={ROUND_3}"),
     ]
-}
-
-/// A request's status, headers (lower-case names) and body, whatever the status.
-fn fetch(
-    method: &str,
-    url: &str,
-    headers: &[(&str, &str)],
-) -> (u16, Vec<(String, String)>, Vec<u8>) {
-    let mut req = ureq::request(method, url);
-    for (k, v) in headers {
-        req = req.set(k, v);
-    }
-    let resp = match req.call() {
-        Ok(r) => r,
-        Err(ureq::Error::Status(_, r)) => r,
-        Err(e) => panic!("{method} {url}: {e}"),
-    };
-    let status = resp.status();
-    let names = resp.headers_names();
-    let hs = names
-        .iter()
-        .map(|n| {
-            (
-                n.to_lowercase(),
-                resp.header(n).unwrap_or_default().to_string(),
-            )
-        })
-        .collect();
-    let mut body = Vec::new();
-    std::io::Read::read_to_end(&mut resp.into_reader(), &mut body).unwrap();
-    (status, hs, body)
-}
-
-fn header<'a>(hs: &'a [(String, String)], name: &str) -> Option<&'a str> {
-    hs.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
 }
 
 /// A store folder's samples: the first `n` records of each kind's sample file.

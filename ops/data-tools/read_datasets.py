@@ -10,34 +10,22 @@ found as one JSON object:
 Usage: python3 read_datasets.py BASE_URL SCHEMA_MD   (BASE_URL: http://host:port)
 
 pyarrow reads each file's bytes (and their SHA-256 is checked against the manifest's); DuckDB
-(httpfs, loaded from PyPI's duckdb-extension-httpfs as read_exports.py does) and polars
+(httpfs, loaded from PyPI's duckdb-extension-httpfs by read_exports.py's duckdb_connection) and polars
 (scan_parquet) read each file from its URL. tests/datasets_http.rs runs it.
 """
 
 import hashlib
 import io
 import json
-import os
 import re
 import sys
 import urllib.request
 
-import duckdb
-import duckdb_extension_httpfs
 import polars as pl
 import pyarrow.parquet as pq
 
-
-def duckdb_connection():
-    path = os.path.join(
-        os.path.dirname(duckdb_extension_httpfs.__file__),
-        "extensions",
-        "v" + duckdb.__version__,
-        "httpfs.duckdb_extension",
-    )
-    con = duckdb.connect(config={"autoinstall_known_extensions": False})
-    con.execute("LOAD '" + path.replace("'", "''") + "'")
-    return con
+# DuckDB with its httpfs extension loaded from PyPI's package, as the exports' reader does.
+from read_exports import duckdb_connection
 
 
 def documented_tables(md):

@@ -390,3 +390,39 @@ pub fn urlencode(s: &str) -> String {
         })
         .collect()
 }
+
+/// A request's status, headers (lower-case names) and body, whatever the status.
+pub fn fetch(
+    method: &str,
+    url: &str,
+    headers: &[(&str, &str)],
+) -> (u16, Vec<(String, String)>, Vec<u8>) {
+    let mut req = ureq::request(method, url);
+    for (k, v) in headers {
+        req = req.set(k, v);
+    }
+    let resp = match req.call() {
+        Ok(r) => r,
+        Err(ureq::Error::Status(_, r)) => r,
+        Err(e) => panic!("{method} {url}: {e}"),
+    };
+    let status = resp.status();
+    let names = resp.headers_names();
+    let hs = names
+        .iter()
+        .map(|n| {
+            (
+                n.to_lowercase(),
+                resp.header(n).unwrap_or_default().to_string(),
+            )
+        })
+        .collect();
+    let mut body = Vec::new();
+    std::io::Read::read_to_end(&mut resp.into_reader(), &mut body).unwrap();
+    (status, hs, body)
+}
+
+/// The value of header `name` (lower case) in `fetch`'s headers.
+pub fn header<'a>(hs: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    hs.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+}

@@ -148,11 +148,8 @@ impl Publisher {
     /// The publisher's counters, as Prometheus text.
     pub fn metrics(&self) -> String {
         let mut s = String::new();
-        let mut counter = |name: &str, help: &str, v: u64| {
-            s.push_str(&format!(
-                "# HELP {name} {help}\n# TYPE {name} counter\n{name} {v}\n"
-            ));
-        };
+        let mut counter =
+            |name: &str, help: &str, v: u64| crate::metrics::push(&mut s, name, "counter", help, v);
         counter(
             "ludolog_dataset_bytes_sent_total",
             "Bytes of dataset files sent (answers' bodies).",

@@ -50,11 +50,7 @@ impl Metrics {
         bots_waiting: usize,
     ) -> String {
         let mut s = String::new();
-        let mut counter = |name: &str, help: &str, v: u64| {
-            s.push_str(&format!(
-                "# HELP {name} {help}\n# TYPE {name} counter\n{name} {v}\n"
-            ));
-        };
+        let mut counter = |name: &str, help: &str, v: u64| push(&mut s, name, "counter", help, v);
         counter(
             "ludolog_graphql_requests_total",
             "GraphQL requests served.",
@@ -186,4 +182,11 @@ pub fn reviews(p: Option<&review::Projection>) -> String {
         p.config().threads.to_string(),
     );
     s
+}
+
+/// Appends one metric in Prometheus' text format (`kind`: `counter` or `gauge`), with its help.
+pub fn push(s: &mut String, name: &str, kind: &str, help: &str, v: impl std::fmt::Display) {
+    s.push_str(&format!(
+        "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {v}\n"
+    ));
 }
