@@ -16,21 +16,6 @@ use std::time::{Duration, Instant};
 
 const ADMIN: &str = "datasets-admin-0123456789";
 
-fn tools_ready() {
-    let ready = Command::new("python3")
-        .args([
-            "-c",
-            "import pyarrow, polars, duckdb, duckdb_extension_httpfs",
-        ])
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(
-        ready,
-        "pyarrow, polars, duckdb and duckdb-extension-httpfs are not installed: run ops/test.sh \
-         (it pip-installs the pinned versions)"
-    );
-}
-
 /// A request's status, ETag and body, whatever the status.
 fn fetch(method: &str, url: &str, headers: &[(&str, &str)]) -> (u16, String, Vec<u8>) {
     let (status, hs, body) = common::fetch(method, url, headers);
@@ -100,7 +85,7 @@ fn csv_rows(server: &Server, kind: &str, table: &str) -> u64 {
 
 #[test]
 fn data_tools_read_every_served_file_with_the_documented_schema_and_the_csv_row_counts() {
-    tools_ready();
+    common::data_tools(&["pyarrow", "polars", "duckdb", "duckdb-extension-httpfs"]);
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("store");
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");

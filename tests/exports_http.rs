@@ -226,18 +226,7 @@ fn expected_rows(server: &Server, kind: &str) -> Vec<u64> {
 #[test]
 fn pandas_polars_and_duckdb_read_every_export_url() {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../ops/data-tools/read_exports.py");
-    let ready = Command::new("python3")
-        .args([
-            "-c",
-            "import pandas, polars, duckdb, duckdb_extension_httpfs",
-        ])
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(
-        ready,
-        "pandas, polars, duckdb and duckdb-extension-httpfs are not installed: run ops/test.sh \
-         (it pip-installs the pinned versions)"
-    );
+    common::data_tools(&["pandas", "polars", "duckdb", "duckdb-extension-httpfs"]);
     let server = Server::start(&[]);
     let mut want = Vec::new();
     for (kind, gql_kind) in KINDS {

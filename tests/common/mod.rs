@@ -426,3 +426,18 @@ pub fn fetch(
 pub fn header<'a>(hs: &'a [(String, String)], name: &str) -> Option<&'a str> {
     hs.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
 }
+
+/// Asserts that Python has the data tools `modules` (PyPI names with `-`, imported with `_`),
+/// which `ops/test.sh` pip-installs at their pinned versions.
+pub fn data_tools(modules: &[&str]) {
+    let import = format!("import {}", modules.join(", ").replace('-', "_"));
+    let ready = Command::new("python3")
+        .args(["-c", &import])
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(
+        ready,
+        "{} are not installed: run ops/test.sh (it pip-installs the pinned versions)",
+        modules.join(", ")
+    );
+}
