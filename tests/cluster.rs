@@ -94,23 +94,149 @@ fn two_nodes_on_one_jetstream_store_play_one_game_and_agree_on_statistics() {
         std::thread::sleep(Duration::from_millis(50));
     }
     // Each node's explorer filed the game from the stream: its first decision's node is the
-    // same through either (the hash is keyed per node, so only the counts are compared).
+    // same through either, its key too — both nodes hash with the deployment's key.
     let explorer = |n: &Server| {
         let v = gql(
             n,
             None,
-            "query($id: ID!) { game(id: $id) { position(ply: 1) { explorer { games moves { notation games wins } } } } }",
+            "query($id: ID!) { game(id: $id) { position(ply: 1) { stateHash explorer { hash games moves { notation games wins } } } } }",
             json!({ "id": id }),
         );
-        data(&v)["game"]["position"]["explorer"].clone()
+        data(&v)["game"]["position"].clone()
     };
     let node = explorer(&a);
-    assert_eq!(node["games"], 1, "{node}");
+    assert_eq!(node["explorer"]["games"], 1, "{node}");
     assert_eq!(node, explorer(&b));
+    // A hash read through one node finds the position through the other.
+    let found = gql(
+        &b,
+        None,
+        "query($h: String!) { positionsByHash(stateHash: $h) { gameId ply } }",
+        json!({ "h": node["stateHash"] }),
+    );
+    assert!(
+        data(&found)["positionsByHash"]
+            .as_array()
+            .unwrap()
+            .contains(&json!({ "gameId": id, "ply": 1 })),
+        "{found}"
+    );
     // A node is killed; the other serves on.
     drop(a);
     assert_eq!(read(&b)["status"], "FINISHED");
     assert_eq!(finished_games(&b), (true, 1));
+}
+
+/// The state-hash key belongs to the deployment: kept on the stream by the first node, so a
+/// node whose folder held a key of its own adopts it (its projections keyed again), and a
+/// node given another key by configuration refuses hashes — `stateHash`, `positionsByHash`,
+/// the explorer — with `HASH_KEY_MISMATCH` rather than answer with the wrong key, while it
+/// serves everything else. Before, every node keyed hashes with its own folder's key.
+#[test]
+fn every_node_hashes_with_the_deployment_s_key_and_a_node_given_another_refuses_hashes() {
+    let url = store_nats::dev_server::url();
+    let a = node("KEYS");
+    let (id, tokens) = create_game(&a, "five-tribes", 2, 3);
+    while play_first(&a, &id, &tokens).unwrap().is_some() {}
+    let hash_of = |n: &Server| {
+        gql(
+            n,
+            None,
+            "query($id: ID!) { game(id: $id) { position(ply: 2) { stateHash } } }",
+            json!({ "id": id }),
+        )
+    };
+    let hash = data(&hash_of(&a))["game"]["position"]["stateHash"].clone();
+    // A node whose folder already holds a key of its own (made by an earlier start).
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("state-hash.key"),
+        "00112233445566778899aabbccddeeff",
+    )
+    .unwrap();
+    let b = ready(Server::start_in(
+        Some(dir.path()),
+        &[
+            "--store",
+            &url,
+            "--store-replicas",
+            "1",
+            "--store-stream",
+            "KEYS",
+            "--no-samples",
+        ],
+    ));
+    assert_eq!(data(&hash_of(&b))["game"]["position"]["stateHash"], hash);
+    let start = Instant::now();
+    let found = loop {
+        let v = gql(
+            &b,
+            None,
+            "query($h: String!) { positionsByHash(stateHash: $h) { gameId ply } }",
+            json!({ "h": hash }),
+        );
+        let hits = data(&v)["positionsByHash"].clone();
+        if hits.as_array().is_some_and(|h| !h.is_empty())
+            || start.elapsed() > Duration::from_secs(15)
+        {
+            break hits;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert!(
+        found
+            .as_array()
+            .unwrap()
+            .contains(&json!({ "gameId": id, "ply": 2 })),
+        "{found}"
+    );
+    let kept = std::fs::read_to_string(dir.path().join("state-hash.key")).unwrap();
+    assert_ne!(
+        kept.trim(),
+        "00112233445566778899aabbccddeeff",
+        "the folder follows the deployment"
+    );
+    // A node given another key: hashes refused, the rest served.
+    let other = tempfile::tempdir().unwrap();
+    let key_file = other.path().join("given.key");
+    std::fs::write(&key_file, "ffeeddccbbaa99887766554433221100\n").unwrap();
+    let c = ready(Server::start(&[
+        "--store",
+        &url,
+        "--store-replicas",
+        "1",
+        "--store-stream",
+        "KEYS",
+        "--no-samples",
+        "--state-hash-key-file",
+        key_file.to_str().unwrap(),
+    ]));
+    let refused = |v: &serde_json::Value| {
+        let errors = v["errors"]
+            .as_array()
+            .unwrap_or_else(|| panic!("no error: {v}"));
+        assert_eq!(errors[0]["extensions"]["code"], "HASH_KEY_MISMATCH", "{v}");
+    };
+    refused(&hash_of(&c));
+    refused(&gql(
+        &c,
+        None,
+        "query($h: String!) { positionsByHash(stateHash: $h) { gameId } }",
+        json!({ "h": hash }),
+    ));
+    refused(&gql(
+        &c,
+        None,
+        "query($id: ID!) { game(id: $id) { position(ply: 2) { explorer { games } } } }",
+        json!({ "id": id }),
+    ));
+    let v = gql(
+        &c,
+        None,
+        "query($id: ID!) { game(id: $id) { status plies } }",
+        json!({ "id": id }),
+    );
+    assert_eq!(data(&v)["game"]["status"], "FINISHED", "{v}");
 }
 
 /// `ludolog migrate` from a folder to a stream and from the stream to a new folder: each time

@@ -10,7 +10,7 @@ use crate::summary::GameSummary;
 use rules_core::{GameKind, GameState};
 use std::collections::BTreeMap;
 use std::sync::{Arc, RwLock};
-use store::{Entry, GameId, GameLog, Header};
+use store::{Entry, GameId, GameLog, Header, StoreError};
 
 /// Name of the projection in the store.
 pub const PROJECTION: &str = "summaries";
@@ -104,7 +104,9 @@ impl Analysis {
                 let summarized = a.read().contains_key(&header.id);
                 if !summarized {
                     match store.state_at(header.id, header.plies) {
-                        Ok(state) => a.on_finish(store, &header, state.as_ref(), None),
+                        Ok(state) => {
+                            let _ = a.on_finish(store, &header, state.as_ref(), None);
+                        }
                         Err(e) => {
                             tracing::warn!(game = %header.id, error = %e, "finished game not recorded")
                         }
@@ -127,7 +129,9 @@ impl Analysis {
                     .header(id)
                     .and_then(|h| Ok((store.state_at(id, h.plies)?, h)))
                 {
-                    Ok((state, header)) => a.on_finish(store, &header, state.as_ref(), None),
+                    Ok((state, header)) => {
+                        let _ = a.on_finish(store, &header, state.as_ref(), None);
+                    }
                     Err(e) => {
                         tracing::warn!(game = %id, error = %e, "corrected game not re-recorded")
                     }
@@ -140,8 +144,9 @@ impl Analysis {
                   header: &Header,
                   state: &dyn GameState,
                   entries: Option<&[Entry]>| {
-                if let Some(a) = hook.upgrade() {
-                    a.on_finish(store, header, state, entries);
+                match hook.upgrade() {
+                    Some(a) => a.on_finish(store, header, state, entries),
+                    None => Ok(()),
                 }
             },
         ));
@@ -162,16 +167,19 @@ impl Analysis {
 
     /// A game finished, or was corrected: its summary and its positions are added, or replaced
     /// by those of its new revision (idempotent). `entries` is its whole log when the caller
-    /// has it (else it is read from the store).
+    /// has it (else it is read from the store). `Err` (only `StoreError::Unavailable`): the
+    /// store could not be read just now, and what was left undone is done when the game is
+    /// offered again (a finish hook's contract, [`store::FinishHook`]); other failures are
+    /// logged and mended by `rebuild`.
     pub fn on_finish(
         &self,
         store: &dyn GameLog,
         header: &Header,
         state: &dyn GameState,
         entries: Option<&[Entry]>,
-    ) {
+    ) -> Result<(), StoreError> {
         let Some(s) = GameSummary::of(header, state) else {
-            return;
+            return Ok(());
         };
         let _one = self.recording.lock().unwrap_or_else(|e| e.into_inner());
         // Like the summary, the index is derived data: a failure here leaves the game stored
@@ -181,20 +189,32 @@ impl Analysis {
         let indexed = self.revs().get(&header.id).copied().unwrap_or(0);
         if header.revision < indexed {
             // A report of an older revision (a finish hook that ran late): the newer stays.
-            return;
+            return Ok(());
         }
         let mut index_ok = true;
+        let mut unavailable = None;
         if !self.positions.contains(header.kind, header.id) || indexed != header.revision {
-            if let Err(e) = self
+            match self
                 .positions
                 .index_game(store, header, entries, self.hash_key)
             {
-                index_ok = false;
-                tracing::warn!(game = %header.id, error = %e, "position index not written");
+                Ok(_) => {}
+                Err(crate::positions::PositionsError::Store(e @ StoreError::Unavailable(_))) => {
+                    index_ok = false;
+                    unavailable = Some(e);
+                }
+                Err(e) => {
+                    index_ok = false;
+                    tracing::warn!(game = %header.id, error = %e, "position index not written");
+                }
             }
         }
-        if let Err(e) = self.explorer.file(store, header, state, entries) {
-            tracing::warn!(game = %header.id, error = %e, "explorer: game not filed");
+        match self.explorer.file(store, header, state, entries) {
+            Ok(_) => {}
+            Err(explorer::ExplorerError::Store(e @ StoreError::Unavailable(_))) => {
+                unavailable = Some(e);
+            }
+            Err(e) => tracing::warn!(game = %header.id, error = %e, "explorer: game not filed"),
         }
         if let Ok(bytes) = postcard::to_allocvec(&s) {
             // The projection is a cache: if this write fails, `rebuild` restores it.
@@ -212,6 +232,7 @@ impl Analysis {
             self.revs().insert(header.id, header.revision);
         }
         self.invalidate();
+        unavailable.map_or(Ok(()), Err)
     }
 
     fn invalidate(&self) {

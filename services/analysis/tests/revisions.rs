@@ -110,7 +110,9 @@ fn the_analysis_follows_the_latest_revision_even_after_a_crash() {
     assert_eq!(everything(&a), everything(&b));
     assert_eq!(analysis_a.summaries(), analysis_b.summaries());
     // A finish hook of the recorded game that runs late does not bring it back.
-    analysis_a.on_finish(&a, &old_header, old_end.as_ref(), None);
+    analysis_a
+        .on_finish(&a, &old_header, old_end.as_ref(), None)
+        .unwrap();
     assert_eq!(everything(&a), everything(&b));
     assert_eq!(analysis_a.summaries(), analysis_b.summaries());
     // The state hashes: the corrected end is found, the old one no longer.

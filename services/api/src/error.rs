@@ -30,6 +30,8 @@ pub enum ApiError {
     Internal(String),
     /// A `createGame` whose bots were refused.
     Bot(crate::bots::BotRefused),
+    /// A hash asked of a node keyed otherwise than its deployment (`HASH_KEY_MISMATCH`).
+    HashKeyMismatch(String),
 }
 
 impl From<explorer::ExplorerError> for ApiError {
@@ -70,7 +72,8 @@ impl ApiError {
             ApiError::Unauthorized(m)
             | ApiError::LimitExceeded(m)
             | ApiError::BadInput(m)
-            | ApiError::NotFound(m) => m.clone(),
+            | ApiError::NotFound(m)
+            | ApiError::HashKeyMismatch(m) => m.clone(),
             ApiError::BadRecord(r) => format!("bad record: {r}"),
             ApiError::BadQuery(f) => f.to_string(),
             ApiError::Internal(m) => format!("internal error: {m}"),
@@ -95,6 +98,7 @@ impl ApiError {
             ApiError::BadQuery(_) => "BAD_QUERY",
             ApiError::Internal(_) => "INTERNAL",
             ApiError::Bot(b) => b.code(),
+            ApiError::HashKeyMismatch(_) => "HASH_KEY_MISMATCH",
         }
     }
 }

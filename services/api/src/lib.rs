@@ -76,8 +76,11 @@ pub struct ApiConfig {
     pub limits: limits::Limits,
     /// Origins a browser page may call from (`*`: any).
     pub cors_origins: Vec<String>,
-    /// Key of `stateHash` (keep it secret: it is what stops hash guessing).
+    /// Key of `stateHash` (keep it secret: it is what stops hash guessing): the deployment's.
     pub state_hash_key: [u8; 16],
+    /// Why this node refuses hashes (`stateHash`, `positionsByHash`, the explorer): it was
+    /// given a key its deployment does not hold. `None`: it serves them.
+    pub state_hash_refused: Option<String>,
     /// Most indexed positions one `positions` page examines before it returns.
     pub scan_budget: u64,
     /// Memory for answers about finished games kept as bytes (`http::cache`); 0: none kept.
@@ -103,6 +106,7 @@ impl Default for ApiConfig {
             limits: limits::Limits::default(),
             cors_origins: vec!["*".into()],
             state_hash_key: [0; 16],
+            state_hash_refused: None,
             scan_budget: analysis::positions::DEFAULT_BUDGET,
             response_cache_bytes: 64 << 20,
             annotators: Vec::new(),
@@ -137,6 +141,15 @@ pub struct App {
 }
 
 impl App {
+    /// `Err(HASH_KEY_MISMATCH)` where this node must not answer with hashes (see
+    /// [`ApiConfig::state_hash_refused`]).
+    pub fn hashes_served(&self) -> Result<(), error::ApiError> {
+        match &self.config.state_hash_refused {
+            None => Ok(()),
+            Some(why) => Err(error::ApiError::HashKeyMismatch(why.clone())),
+        }
+    }
+
     pub fn new(
         store: Arc<dyn GameLog>,
         analysis: Arc<analysis::Analysis>,

@@ -205,10 +205,16 @@ impl Explorer {
                   state: &dyn GameState,
                   entries: Option<&[Entry]>| {
                 if let Some(ex) = hook.upgrade() {
-                    if let Err(e) = ex.file(store, header, state, entries) {
-                        tracing::warn!(game = %header.id, error = %e, "explorer: game not filed");
+                    match ex.file(store, header, state, entries) {
+                        // The store away (an election): filed when the game is offered again.
+                        Err(ExplorerError::Store(e @ StoreError::Unavailable(_))) => return Err(e),
+                        Err(e) => {
+                            tracing::warn!(game = %header.id, error = %e, "explorer: game not filed")
+                        }
+                        Ok(_) => {}
                     }
                 }
+                Ok(())
             },
         ));
         Ok(ex)

@@ -14,6 +14,7 @@ mod cli;
 mod datasets;
 mod explore;
 mod games;
+mod hashkey;
 mod migrate;
 mod review;
 mod searchbench;

@@ -37,6 +37,22 @@ pub struct ServeArgs {
     /// of one deployment use the same [default: LUDOLOG].
     #[arg(long, env = "LUDOLOG_STORE_STREAM")]
     pub store_stream: Option<String>,
+    /// With `--store nats://…`: how long a request to the cluster may take, its retries
+    /// included; a write that finds the stream electing a leader (about 5 s) tries again
+    /// until then [default: 10000].
+    #[arg(long, env = "LUDOLOG_STORE_TIMEOUT_MS", value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    pub store_timeout_ms: Option<u64>,
+    /// With `--store nats://…`: how long one attempt of a request waits before it is sent
+    /// again (to the new leader, after an election) [default: 1000].
+    #[arg(long, env = "LUDOLOG_STORE_ATTEMPT_MS", value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    pub store_attempt_ms: Option<u64>,
+    /// The deployment's state-hash key, 32 hexadecimal digits in a file: what `stateHash`,
+    /// `positionsByHash` and the explorer's node keys are keyed with. Without it the
+    /// deployment's own is used (on `--store nats://…` kept on the stream, on sled the data
+    /// folder's `state-hash.key`); with it, a deployment that keeps another makes this node
+    /// refuse hashes (`HASH_KEY_MISMATCH`) rather than answer with the wrong key.
+    #[arg(long, env = "LUDOLOG_STATE_HASH_KEY_FILE")]
+    pub state_hash_key_file: Option<PathBuf>,
     /// A folder of sample records (`*.ndjson`) to import into an empty store instead of the
     /// samples built into the binary.
     #[arg(long, env = "LUDOLOG_SAMPLES_DIR")]
@@ -191,6 +207,9 @@ struct FileConfig {
     store: Option<String>,
     store_replicas: Option<usize>,
     store_stream: Option<String>,
+    store_timeout_ms: Option<u64>,
+    store_attempt_ms: Option<u64>,
+    state_hash_key_file: Option<PathBuf>,
     samples_dir: Option<PathBuf>,
     no_samples: Option<bool>,
     admin_token: Option<String>,
@@ -237,6 +256,11 @@ pub struct Settings {
     pub nats: Option<String>,
     pub nats_replicas: usize,
     pub nats_stream: String,
+    /// A request's bound on the cluster, retries included, and one attempt's.
+    pub nats_timeout: std::time::Duration,
+    pub nats_attempt: std::time::Duration,
+    /// The state-hash key this node was given (`--state-hash-key-file`), if any.
+    pub state_hash_key: Option<[u8; 16]>,
     pub samples_dir: Option<PathBuf>,
     pub load_samples: bool,
     pub api: api::ApiConfig,
@@ -347,6 +371,21 @@ pub fn settings(args: ServeArgs) -> Result<Settings> {
             .store_stream
             .or(file.store_stream)
             .unwrap_or_else(|| "LUDOLOG".into()),
+        nats_timeout: std::time::Duration::from_millis(
+            args.store_timeout_ms
+                .or(file.store_timeout_ms)
+                .unwrap_or(10_000),
+        ),
+        nats_attempt: std::time::Duration::from_millis(
+            args.store_attempt_ms
+                .or(file.store_attempt_ms)
+                .unwrap_or(1_000),
+        ),
+        state_hash_key: args
+            .state_hash_key_file
+            .or(file.state_hash_key_file)
+            .map(|p| crate::hashkey::read_key_file(&p))
+            .transpose()?,
         samples_dir: args.samples_dir.or(file.samples_dir),
         load_samples: !(args.no_samples || file.no_samples.unwrap_or(false)),
         log_json: args.log_json || file.log_json.unwrap_or(false),
@@ -369,7 +408,6 @@ pub fn settings(args: ServeArgs) -> Result<Settings> {
                 .cors_origin
                 .or(file.cors_origin)
                 .unwrap_or_else(|| defaults.cors_origins.clone()),
-            state_hash_key: crate::storecmd::state_hash_key(&data_dir)?,
             response_cache_bytes: args
                 .cache_mib
                 .or(file.cache_mib)
@@ -451,7 +489,11 @@ pub fn serve(args: ServeArgs) -> Result<()> {
 }
 
 /// A store ready to serve, with its analysis attached.
-type Opened = (Arc<dyn GameLog>, Arc<analysis::Analysis>);
+type Opened = (
+    Arc<dyn GameLog>,
+    Arc<analysis::Analysis>,
+    crate::hashkey::HashKey,
+);
 
 /// Opens the store the settings name, attaches the analysis, loads the samples into an empty
 /// store.
@@ -462,6 +504,8 @@ fn open_store(s: &Settings) -> Result<Opened> {
             let config = store_nats::NatsConfig {
                 store: s.store.clone(),
                 replicas: s.nats_replicas,
+                timeout: s.nats_timeout,
+                attempt: s.nats_attempt,
                 ..store_nats::NatsConfig::from_urls(urls).with_stream(&s.nats_stream)
             };
             let log = store_nats::NatsLog::open(config, crate::games::registry(), &s.data_dir)
@@ -470,14 +514,15 @@ fn open_store(s: &Settings) -> Result<Opened> {
             Arc::new(log)
         }
     };
-    let analysis = crate::storecmd::attach_analysis(&*store, &s.data_dir)?;
+    let (analysis, key) =
+        crate::storecmd::attach_analysis_keyed(&*store, &s.data_dir, s.state_hash_key)?;
     if s.load_samples && store.game_count() == 0 {
         match &s.samples_dir {
             Some(dir) => load_samples(&*store, dir)?,
             None => load_builtin_samples(&*store)?,
         }
     }
-    Ok((store, analysis))
+    Ok((store, analysis, key))
 }
 
 /// The sample games shipped in the binary (`data/samples/`), so `serve` has them wherever it
@@ -537,8 +582,13 @@ async fn run(opened: Option<Opened>, s: Settings) -> Result<Option<Arc<dyn GameL
         control_token: Some(control.clone()),
         ..s.api.clone()
     };
-    let serving = move |(store, analysis): Opened| {
-        let app = api::App::new(store, analysis, config.clone());
+    let serving = move |(store, analysis, key): Opened| {
+        let config = api::ApiConfig {
+            state_hash_key: key.key,
+            state_hash_refused: key.refused,
+            ..config.clone()
+        };
+        let app = api::App::new(store, analysis, config);
         api::http::router(app).layer(tower_http_trace())
     };
     let store = Arc::new(std::sync::OnceLock::<Arc<dyn GameLog>>::new());

@@ -9,6 +9,8 @@ use std::path::Path;
 use store::portable::{PreparedImport, RecordError};
 use store::{Append, Config, GameId, GameLog, NewGame, Store};
 
+pub use crate::hashkey::state_hash_key;
+
 pub fn open(data_dir: &Path) -> Result<Store> {
     open_with(data_dir, Config::default())
 }
@@ -99,7 +101,7 @@ impl Drop for RuntimeFile {
 
 /// Writes a file only its owner may read (mode 0600 from its creation, so it is never readable
 /// by others even for a moment).
-fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub(crate) fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     use std::io::Write;
     let mut o = std::fs::OpenOptions::new();
     o.write(true).create_new(true);
@@ -108,56 +110,6 @@ fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let mut f = o.open(path)?;
     f.write_all(bytes)?;
     f.sync_all()
-}
-
-/// The key of `stateHash`: made once per store and kept beside it, so hashes stay comparable
-/// across restarts (the position index holds hashes made with it) but cannot be computed by
-/// clients. Written to a temporary file and renamed into place, so a crash never leaves half a
-/// key; an existing file that is not a key is an error, never silently replaced (a new key
-/// would make every indexed hash unfindable until `rebuild`).
-pub fn state_hash_key(data_dir: &Path) -> Result<[u8; 16]> {
-    std::fs::create_dir_all(data_dir)
-        .with_context(|| format!("creating {}", data_dir.display()))?;
-    let path = data_dir.join("state-hash.key");
-    match std::fs::read_to_string(&path) {
-        Ok(text) => {
-            let bytes = hex::decode(text.trim()).ok();
-            return bytes
-                .and_then(|b| <[u8; 16]>::try_from(b.as_slice()).ok())
-                .with_context(|| {
-                    format!(
-                        "{} is not a state-hash key (32 hexadecimal digits); restore it, or \
-                         delete it and run `ludolog rebuild`",
-                        path.display()
-                    )
-                });
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
-    }
-    let mut key = [0u8; 16];
-    getrandom::getrandom(&mut key)
-        .map_err(|e| anyhow::anyhow!("no randomness for the state-hash key: {e}"))?;
-    let tmp = data_dir.join(format!("state-hash.key.{}", std::process::id()));
-    write_private(&tmp, hex::encode(key).as_bytes())
-        .with_context(|| format!("writing {}", tmp.display()))?;
-    // Two processes starting on a new folder race here: linking fails if the name exists, so
-    // the first key in place wins and the loser reads it back. (Where hard links are not
-    // supported, an atomic rename does, without that guard.)
-    match std::fs::hard_link(&tmp, &path) {
-        Ok(()) => {
-            let _ = std::fs::remove_file(&tmp);
-            Ok(key)
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-            let _ = std::fs::remove_file(&tmp);
-            state_hash_key(data_dir)
-        }
-        Err(_) => {
-            std::fs::rename(&tmp, &path).with_context(|| format!("writing {}", path.display()))?;
-            Ok(key)
-        }
-    }
 }
 
 /// Opens the store with the analysis projections attached (and filled, the first time, from
@@ -206,20 +158,36 @@ pub fn attach_analysis(
     store: &dyn GameLog,
     data_dir: &Path,
 ) -> Result<std::sync::Arc<analysis::Analysis>> {
-    let a = analysis::Analysis::attach(store, state_hash_key(data_dir)?)?;
-    if !a.projections_current(store)? {
+    Ok(attach_analysis_keyed(store, data_dir, None)?.0)
+}
+
+/// [`attach_analysis`] with the state-hash key agreed with the deployment first
+/// ([`crate::hashkey::agree`]; `given`: the key this node was configured with): a folder whose
+/// key the deployment's replaced has its projections keyed again from the logs here.
+pub fn attach_analysis_keyed(
+    store: &dyn GameLog,
+    data_dir: &Path,
+    given: Option<[u8; 16]>,
+) -> Result<(std::sync::Arc<analysis::Analysis>, crate::hashkey::HashKey)> {
+    let key = crate::hashkey::agree(store, data_dir, given)?;
+    let a = analysis::Analysis::attach(store, key.key)?;
+    if key.rekeyed || !a.projections_current(store)? {
         a.clear(store)?;
         for id in store.game_ids() {
             let id = id?;
             let h = store.header(id)?;
             if h.status == store::Status::Finished {
                 let s = store.state_at(id, h.plies)?;
-                a.on_finish(store, &h, s.as_ref(), None);
+                a.on_finish(store, &h, s.as_ref(), None)?;
             }
         }
         a.mark_projections_current(store)?;
     }
-    Ok(a)
+    if key.rekeyed {
+        // Last: a crash before it leaves the old key, and the next start keys them again.
+        crate::hashkey::replace(data_dir, key.key)?;
+    }
+    Ok((a, key))
 }
 
 /// A progress bar that shows itself only on a terminal and only once work takes a moment.

@@ -97,6 +97,7 @@ impl Projection {
             if let Some(inner) = hook.upgrade() {
                 inner.finished(header);
             }
+            Ok(())
         }));
         for i in 0..config.threads {
             let weak = Arc::downgrade(&inner);

@@ -3,7 +3,9 @@
 //! existed (issue 15), moved here unchanged but for taking `&dyn GameLog`.
 
 mod owners;
+mod revisions;
 pub use owners::*;
+pub use revisions::*;
 
 use crate::{new_game, play_out, t0, Backend};
 use five_tribes::FiveTribes;
@@ -416,6 +418,7 @@ pub fn finish_hooks_run_once_per_finished_game(new: &dyn Fn() -> Backend) {
         store.on_finish(Arc::new(move |_, header, state, _| {
             let over = state.outcome().is_some();
             into.lock().unwrap().push((header.id, header.plies, over));
+            Ok(())
         }));
         seen
     };

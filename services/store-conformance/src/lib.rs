@@ -17,7 +17,8 @@
 //!
 //! # Layout
 //! - this file: [`Backend`], the helpers the checks share, and the macro;
-//! - [`checks`]: the checks, one public function each.
+//! - [`checks`]: the checks, one public function each (`checks/owners.rs`: who an idempotency
+//!   key answers to; `checks/revisions.rs`: corrections of finished games).
 
 use chrono::{DateTime, Duration, Utc};
 use five_tribes::FiveTribes;
@@ -123,6 +124,8 @@ macro_rules! conformance_tests {
             annotations_and_studies_are_kept,
             an_idempotency_key_belongs_to_whoever_entered_its_move,
             a_journal_refuses_a_note_past_its_byte_limit_and_writes_nothing,
+            a_correction_is_a_new_revision_that_replays_and_projections_follow,
+            refused_corrections_write_nothing,
         );
     };
     (@each $new:expr; $($check:ident),* $(,)?) => {

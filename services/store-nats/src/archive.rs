@@ -66,12 +66,9 @@ impl NatsLog {
             .payload(payload.into())
             .headers(headers)
             .message_id(format!("{}:sealed", header.id));
-        let ack = match self.js.send_publish(self.subject_archive(), msg).await {
-            Ok(pending) => pending.await,
-            Err(e) => Err(e),
-        };
-        match ack {
-            Ok(a) if a.duplicate => Err(StoreError::Exists(header.id)),
+        let published = self.publish(self.subject_archive(), msg).await;
+        match published.ack {
+            Ok(a) if a.duplicate && !published.retried => Err(StoreError::Exists(header.id)),
             Ok(a) => Ok(a.sequence),
             Err(e) => Err(match codec::refused(&e) {
                 codec::Refused::Conflict => StoreError::Exists(header.id),
@@ -97,11 +94,7 @@ impl NatsLog {
     }
 
     async fn fetch_sealed(&self, id: GameId, seq: u64) -> Result<Sealed> {
-        let m = self
-            .stream
-            .get_raw_message(seq)
-            .await
-            .map_err(codec::unavailable)?;
+        let m = self.asking(|| self.stream.get_raw_message(seq)).await?;
         let s: Sealed = serde_json::from_slice(&m.payload).map_err(|e| StoreError::Corrupt {
             game: id,
             ply: None,

@@ -86,6 +86,27 @@ impl NatsLog {
         Ok(())
     }
 
+    /// Records a corrected game's latest revision (from its correction's note, on this node or
+    /// read from the stream): a sealed game's header changes only here.
+    pub(crate) async fn learn_revision(&self, id: GameId, revision: u32) -> Result<()> {
+        let _g = self.catalog_lock.lock().await;
+        let tree = self.catalog_tree()?;
+        self.learn_revision_in(&tree, id, revision)
+    }
+
+    fn learn_revision_in(&self, tree: &sled::Tree, id: GameId, revision: u32) -> Result<()> {
+        let Some(mut k) = self.known_in(tree, id)? else {
+            return Ok(());
+        };
+        if k.header.revision >= revision {
+            return Ok(());
+        }
+        k.header.revision = revision;
+        let v = serde_json::to_vec(&k).map_err(|e| StoreError::BadInput(e.to_string()))?;
+        tree.insert(id.to_bytes(), v)?;
+        Ok(())
+    }
+
     /// Records a game this node has just sealed (before the catalog reads its record).
     pub(crate) async fn learn_sealed(&self, header: Header, seq: u64) -> Result<()> {
         let _g = self.catalog_lock.lock().await;
@@ -136,32 +157,32 @@ impl NatsLog {
         let tree = self.catalog_tree()?;
         let meta = self.catalog_meta()?;
         let read_to = meta_u64(&meta, READ_TO)?;
-        let mut stream = self.stream.clone();
-        let end = stream
-            .info()
-            .await
-            .map_err(codec::unavailable)?
-            .state
-            .last_sequence;
+        let end = self
+            .asking(|| {
+                let mut stream = self.stream.clone();
+                async move { stream.info().await.map(|i| i.state.last_sequence) }
+            })
+            .await?;
         if read_to >= end {
             return Ok(());
         }
         let p = &self.config.prefix;
         let consumer = self
-            .stream
-            .create_consumer(pull::OrderedConfig {
-                filter_subjects: vec![
-                    format!("{p}.g.*"),
-                    format!("{p}.e.*"),
-                    self.subject_archive(),
-                ],
-                deliver_policy: DeliverPolicy::ByStartSequence {
-                    start_sequence: read_to + 1,
-                },
-                ..Default::default()
+            .asking(|| {
+                self.stream.create_consumer(pull::OrderedConfig {
+                    filter_subjects: vec![
+                        format!("{p}.g.*"),
+                        format!("{p}.e.*"),
+                        format!("{p}.j.*"),
+                        self.subject_archive(),
+                    ],
+                    deliver_policy: DeliverPolicy::ByStartSequence {
+                        start_sequence: read_to + 1,
+                    },
+                    ..Default::default()
+                })
             })
-            .await
-            .map_err(codec::unavailable)?;
+            .await?;
         let name = consumer.cached_info().name.clone();
         let read = self.read_into_catalog(&tree, consumer).await;
         let _ = self.stream.delete_consumer(&name).await;
@@ -181,9 +202,10 @@ impl NatsLog {
         if consumer.cached_info().num_pending == 0 {
             return Ok(last);
         }
-        let (g, e) = (
+        let (g, e, j) = (
             format!("{}.g.", self.config.prefix),
             format!("{}.e.", self.config.prefix),
+            format!("{}.j.", self.config.prefix),
         );
         let archive = self.subject_archive();
         let mut messages = consumer.messages().await.map_err(codec::unavailable)?;
@@ -209,6 +231,14 @@ impl NatsLog {
                 .and_then(|s| s.parse::<GameId>().ok())
             {
                 self.learn_entry(tree, id, &m)?;
+            } else if let Some(id) = subject
+                .strip_prefix(&j)
+                .and_then(|s| s.parse::<GameId>().ok())
+            {
+                // A journal note: only a correction's changes the header (its revision).
+                if let Some(r) = codec::revision_of(m.headers.as_ref()) {
+                    self.learn_revision_in(tree, id, r)?;
+                }
             } else if subject == archive {
                 let header = crate::archive::decode_header(&m.payload)?;
                 self.learn(

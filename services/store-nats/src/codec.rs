@@ -13,6 +13,8 @@ use store::{Entry, GameId, Header, StoreError};
 pub const PLY: &str = "Ludolog-Ply";
 /// Message header on the entry that ends a game: `finished`.
 pub const STATUS: &str = "Ludolog-Status";
+/// Message header on a journal note that corrects a finished game: the revision it makes.
+pub const REVISION: &str = "Ludolog-Revision";
 
 /// The `Nats-Msg-Id` of an entry: game, ply and a hash of what it says, so a retry of the
 /// same entry is recognised and a different entry at that ply is a conflict, not a duplicate
@@ -71,6 +73,13 @@ pub fn is_finished(headers: Option<&HeaderMap>) -> bool {
         .is_some_and(|v| v.as_str() == "finished")
 }
 
+/// The revision a journal note's message makes, if it is a correction's.
+pub fn revision_of(headers: Option<&HeaderMap>) -> Option<u32> {
+    headers
+        .and_then(|h| h.get(REVISION))
+        .and_then(|v| v.as_str().parse().ok())
+}
+
 /// The JetStream error code somewhere in an error's chain (10071: wrong last sequence).
 fn js_code(e: &(dyn std::error::Error + 'static)) -> Option<u64> {
     let mut cur = Some(e);
@@ -105,8 +114,9 @@ pub fn refused(e: &PublishError) -> Refused {
         _ => match js_code(e) {
             Some(10071 | 10164) => Refused::Conflict,
             // 10163: the expected sequence per subject is not ready yet; 10008: JetStream
-            // temporarily unavailable (no quorum).
-            Some(10163 | 10008) => Refused::Unavailable(e.to_string()),
+            // temporarily unavailable (no quorum); 10158: this message id is still in
+            // process (an earlier attempt of the same publish, not yet decided).
+            Some(10163 | 10008 | 10158) => Refused::Unavailable(e.to_string()),
             _ => Refused::Other(e.to_string()),
         },
     }

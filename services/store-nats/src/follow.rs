@@ -1,6 +1,7 @@
 //! How a node's projections follow the logs that every node writes: a durable consumer of
 //! this node's own (`ludolog-node-<id>`, the id kept in the node's folder) reads each entry
-//! that ends a game and each archive record, whichever node wrote it, and runs the finish
+//! that ends a game, each archive record and each correction's journal note, whichever node
+//! wrote it, and runs the finish
 //! hooks for the game, once per game on this node: a game that finished in play is seen
 //! twice (its last entry, then its record when sealed) unless its entries were purged before
 //! this node read them, and a game born sealed only by its record. The server
@@ -15,6 +16,7 @@
 
 use crate::{codec, Inner, NatsLog};
 use async_nats::jetstream::consumer::{pull, AckPolicy, Consumer, DeliverPolicy};
+use async_nats::jetstream::AckKind;
 use futures::StreamExt;
 use std::hash::Hasher;
 use std::sync::atomic::Ordering;
@@ -66,19 +68,38 @@ impl NatsLog {
         Ok((self.followed.load(Ordering::SeqCst), self.last_sequence()?))
     }
 
-    /// Runs the finish hooks for a game the log says has ended, unless this node has.
-    fn finished_in_log(&self, id: GameId) -> store::Result<()> {
+    /// Runs the finish hooks for a game the log says has ended (or has been corrected: its
+    /// revision `revision`), unless this node has for that revision.
+    fn finished_in_log(&self, id: GameId, revision: u32) -> store::Result<()> {
+        // A warm tip of a game that ended is of no more use (it may be another node's end).
+        self.tips().remove(&id);
         let done = self.local.open_tree("follow:finished")?;
-        if done.contains_key(id.to_bytes())? {
-            return Ok(());
+        // The revision the hooks last ran for (an empty value: 0, as written before
+        // corrections were kept here).
+        let ran = |v: &[u8]| <[u8; 4]>::try_from(v).map_or(0, u32::from_be_bytes);
+        if let Some(v) = done.get(id.to_bytes())? {
+            if ran(&v) >= revision {
+                return Ok(());
+            }
         }
-        let header = self.header(id)?;
+        let mut header = self.header(id)?;
+        if header.revision < revision {
+            // This node's catalog has not read the correction yet: the journal has it.
+            self.rt.block_on(self.learn_revision(id, revision))?;
+            header = self.header(id)?;
+        }
         let state = self.state_at(id, header.plies)?;
         let hooks = self.hooks.read().unwrap_or_else(|e| e.into_inner()).clone();
+        // Every hook runs; if one could not read the store (a leader election), the game is
+        // not marked done and is offered again (`follow_batch`): hooks are idempotent.
+        let mut failed = Ok(());
         for h in hooks {
-            h(self, &header, state.as_ref(), None);
+            if let Err(e) = h(self, &header, state.as_ref(), None) {
+                failed = Err(e);
+            }
         }
-        done.insert(id.to_bytes(), Vec::new())?;
+        failed?;
+        done.insert(id.to_bytes(), header.revision.to_be_bytes().to_vec())?;
         Ok(())
     }
 
@@ -99,26 +120,38 @@ impl NatsLog {
             Ok::<_, StoreError>(out)
         })?;
         let prefix = format!("{}.e.", self.config.prefix);
+        let journal = format!("{}.j.", self.config.prefix);
         let archive = self.subject_archive();
         for m in batch {
             let seq = m.info().map(|i| i.stream_sequence).unwrap_or(0);
-            let id = if m.subject.as_str() == archive {
+            let subject = m.subject.as_str();
+            let id_after = |p: &str| {
+                subject
+                    .strip_prefix(p)
+                    .and_then(|s| s.parse::<GameId>().ok())
+            };
+            let ended = if subject == archive {
                 m.headers
                     .as_ref()
                     .and_then(|h| h.get(crate::archive::GAME))
                     .and_then(|v| v.as_str().parse::<GameId>().ok())
+                    .map(|id| (id, 0))
             } else if codec::is_finished(m.headers.as_ref()) {
-                m.subject
-                    .as_str()
-                    .strip_prefix(&prefix)
-                    .and_then(|s| s.parse::<GameId>().ok())
+                id_after(&prefix).map(|id| (id, 0))
+            } else if let Some(r) = codec::revision_of(m.headers.as_ref()) {
+                // A correction: the hooks run again for its revision.
+                id_after(&journal).map(|id| (id, r))
             } else {
                 None
             };
-            if let Some(id) = id {
-                // Unacknowledged on failure: the server offers it again after its ack wait,
-                // and the follower stops here until then.
-                self.finished_in_log(id)?;
+            if let Some((id, revision)) = ended {
+                // Refused on failure, to be offered again a second later (the follower stops
+                // here until then: the later games wait their turn).
+                if let Err(e) = self.finished_in_log(id, revision) {
+                    let again = AckKind::Nak(Some(Duration::from_secs(1)));
+                    let _ = self.rt.block_on(m.ack_with(again));
+                    return Err(e);
+                }
             }
             self.rt.block_on(m.ack()).map_err(codec::unavailable)?;
             self.followed.fetch_max(seq, Ordering::SeqCst);
@@ -149,18 +182,21 @@ fn follow(me: Weak<Inner>) {
 /// This node's durable consumer of every game's entries.
 async fn durable(log: &NatsLog) -> store::Result<Consumer<pull::Config>> {
     let name = format!("ludolog-node-{}", node_id(&log.dir)?);
+    // Created, or updated to this configuration (a node made before corrections were
+    // followed reads the journals from now on: none was corrected on the stream before).
     log.stream
-        .get_or_create_consumer(
-            &name,
-            pull::Config {
-                durable_name: Some(name.clone()),
-                deliver_policy: DeliverPolicy::All,
-                ack_policy: AckPolicy::Explicit,
-                filter_subjects: vec![format!("{}.e.>", log.config.prefix), log.subject_archive()],
-                ack_wait: Duration::from_secs(10),
-                ..Default::default()
-            },
-        )
+        .create_consumer(pull::Config {
+            durable_name: Some(name.clone()),
+            deliver_policy: DeliverPolicy::All,
+            ack_policy: AckPolicy::Explicit,
+            filter_subjects: vec![
+                format!("{}.e.>", log.config.prefix),
+                format!("{}.j.>", log.config.prefix),
+                log.subject_archive(),
+            ],
+            ack_wait: Duration::from_secs(10),
+            ..Default::default()
+        })
         .await
         .map_err(codec::unavailable)
 }

@@ -12,7 +12,8 @@
 //!
 //! Takebacks are not kept here yet: carrying one out removes entries from a game's line,
 //! which on the stream means deleting their messages and moving every node's warm tip and
-//! catalog with it. They (and corrections) answer `UNSUPPORTED`, writing nothing.
+//! catalog with it. They answer `UNSUPPORTED`, writing nothing. Corrections are journal notes
+//! too, written by `crate::revision`.
 //!
 //! A game with notes keeps its journal subject after it is sealed (see `archive`): the
 //! server keeps memory per subject, so this costs one subject per annotated game, not per
@@ -33,7 +34,7 @@ use store::{GameId, Result, StoreError};
 const NOTE_TRIES: u32 = 16;
 
 impl NatsLog {
-    fn subject_journal(&self, id: GameId) -> String {
+    pub(crate) fn subject_journal(&self, id: GameId) -> String {
         format!("{}.j.{id}", self.config.prefix)
     }
 
@@ -42,7 +43,7 @@ impl NatsLog {
     }
 
     /// A game's notes in order, and the stream sequence of the last (0: none).
-    async fn read_notes(&self, id: GameId) -> Result<(Vec<Note>, u64)> {
+    pub(crate) async fn read_notes(&self, id: GameId) -> Result<(Vec<Note>, u64)> {
         let subject = self.subject_journal(id);
         let read = self.read_subject(&subject, |payload, place| {
             let note = decode_note(payload, id)?;
@@ -144,11 +145,7 @@ impl NatsLog {
             .payload(payload.into())
             .message_id(format!("{id}:note:{}:{:016x}", note.seq, h.finish()))
             .expected_last_subject_sequence(after);
-        let ack = match self.js.send_publish(self.subject_journal(id), msg).await {
-            Ok(pending) => pending.await,
-            Err(e) => Err(e),
-        };
-        match ack {
+        match self.publish(self.subject_journal(id), msg).await.ack {
             // The same note, published before (an earlier attempt whose answer was lost).
             Ok(a) => Ok(Some(a.sequence)),
             Err(e) => match codec::refused(&e) {
@@ -165,16 +162,9 @@ impl NatsLog {
                 .payload(store::study::encode(study).into())
                 .message_id(format!("study:{}", study.id))
                 .expected_last_subject_sequence(0);
-            let ack = match self
-                .js
-                .send_publish(self.subject_study(study.id), msg)
-                .await
-            {
-                Ok(pending) => pending.await,
-                Err(e) => Err(e),
-            };
-            match ack {
-                Ok(a) if a.duplicate => Err(StoreError::Exists(study.id.0)),
+            let published = self.publish(self.subject_study(study.id), msg).await;
+            match published.ack {
+                Ok(a) if a.duplicate && !published.retried => Err(StoreError::Exists(study.id.0)),
                 Ok(_) => Ok(()),
                 Err(e) => Err(match codec::refused(&e) {
                     Refused::Conflict => StoreError::Exists(study.id.0),

@@ -9,8 +9,9 @@
 //! | `<prefix>.g.<game id>` | one: the game's header as created or imported (JSON) |
 //! | `<prefix>.e.<game id>` | the game's entries in ply order, one each (JSON `Entry`); header `Ludolog-Ply`, and `Ludolog-Status: finished` on the entry that ends the game |
 //! | `<prefix>.archive` | one record per finished game, header and entries (JSON), header `Ludolog-Game`: see [`archive`]; a sealed game's two subjects above are purged |
-//! | `<prefix>.j.<game id>` | the game's journal notes in order (JSON `store::journal::Note`): annotations; kept after sealing |
+//! | `<prefix>.j.<game id>` | the game's journal notes in order (JSON `store::journal::Note`): annotations, and corrections (header `Ludolog-Revision`); kept after sealing |
 //! | `<prefix>.s.<study id>` | one: a study (JSON) |
+//! | `<prefix>.key` | one: the deployment's state-hash key, hexadecimal (see `key`) |
 //!
 //! A game's current header is its header message brought up to date by its last entry. An
 //! append publishes each new entry with `Nats-Expected-Last-Subject-Sequence` set to the
@@ -32,11 +33,15 @@
 //! - [`archive`]: finished games sealed into one record each;
 //! - `catalog`: this node's catalog of every game (listings, sealed records' places);
 //! - [`codec`]: messages to and from entries and headers; errors to `StoreError`;
+//! - `retry`: every publish and last-message read tried again while the stream has no
+//!   leader, each attempt bounded by `NatsConfig::attempt`, all of them by `timeout`;
 //! - [`dev_server`]: a local `nats-server` for tests and trying things out;
 //! - [`follow`]: the durable consumer that feeds this node's projections (finish hooks) from
 //!   every node's appends;
+//! - `key`: the deployment's state-hash key, shared by every node;
 //! - `journal`: games' annotations (`<prefix>.j.<id>`) and studies (`<prefix>.s.<id>`);
-//!   takebacks and corrections are not kept on the stream yet.
+//!   takebacks are not kept on the stream yet;
+//! - `revision`: corrections of finished games, a journal note each over the sealed record;
 //!
 //! The trait is synchronous: each call blocks on this backend's own runtime. Call it from a
 //! thread that is not driving async tasks (`spawn_blocking`, as for sled).
@@ -47,7 +52,10 @@ pub mod codec;
 pub mod dev_server;
 pub mod follow;
 mod journal;
+mod key;
 pub mod log;
+mod retry;
+mod revision;
 
 use async_nats::jetstream::{self, stream};
 use rules_core::Registry;
@@ -75,8 +83,14 @@ pub struct NatsConfig {
     pub prefix: String,
     /// Replicas of the stream: 3 on a cluster, 1 on a single server.
     pub replicas: usize,
-    /// Bound on every request to the cluster.
+    /// Bound on a whole request to the cluster, its retries included: a write or a read that
+    /// finds the stream without a leader (an election takes about 5 s) tries again until this
+    /// has passed, then answers `UNAVAILABLE` (`--store-timeout-ms`, default 10 s).
     pub timeout: Duration,
+    /// Bound on one attempt of a request: a publish that the old leader never answers is given
+    /// up after this and sent again (same message id, so it is never kept twice)
+    /// (`--store-attempt-ms`, default 1 s).
+    pub attempt: Duration,
     /// Snapshots and limits, as for the sled store.
     pub store: store::Config,
     /// How long a finished game keeps its own subjects before this node seals it into one
@@ -100,7 +114,8 @@ impl NatsConfig {
             stream: "LUDOLOG".into(),
             prefix: "ludolog".into(),
             replicas: 3,
-            timeout: Duration::from_secs(5),
+            timeout: Duration::from_secs(10),
+            attempt: Duration::from_secs(1),
             store: store::Config::default(),
             // Long enough that a reader of a game that has just ended is done with its
             // subjects before they go (a read that loses the race reads the record instead).
@@ -309,14 +324,14 @@ async fn connect(config: &NatsConfig) -> store::Result<(jetstream::Context, stre
     let addrs = parse_urls(&config.urls)?;
     let client = async_nats::ConnectOptions::new()
         .connection_timeout(config.timeout)
-        .request_timeout(Some(config.timeout))
+        .request_timeout(Some(config.attempt.min(config.timeout)))
         .connect(addrs)
         .await
         .map_err(|e| {
             StoreError::Unavailable(format!("cannot reach {}: {e}", config.urls.join(",")))
         })?;
     let js = jetstream::ContextBuilder::new()
-        .timeout(config.timeout)
+        .timeout(config.attempt.min(config.timeout))
         .build(client);
     let wanted = stream::Config {
         name: config.stream.clone(),
@@ -382,7 +397,8 @@ impl store::GameLog for NatsLog {
         self.append_entry(req)
     }
     fn header(&self, id: GameId) -> store::Result<store::Header> {
-        self.rt.block_on(self.read_header(id))
+        let h = self.rt.block_on(self.read_header(id))?;
+        self.dealt_header(h)
     }
     fn entries(&self, id: GameId, from: u32, to: u32) -> store::Result<Vec<store::Entry>> {
         let all = self.rt.block_on(self.read_entries(id))?;
@@ -488,6 +504,9 @@ impl store::GameLog for NatsLog {
         let (read, end) = self.caught_up_to()?;
         Ok(Some(store::log::Followed { read, end }))
     }
+    fn deployment_key(&self, proposed: [u8; 16]) -> store::Result<[u8; 16]> {
+        self.key_on_stream(proposed)
+    }
     fn journal(&self, id: GameId) -> store::Result<Vec<store::journal::Note>> {
         self.journal_of(id)
     }
@@ -496,6 +515,12 @@ impl store::GameLog for NatsLog {
     }
     fn put_study(&self, study: &store::study::Study) -> store::Result<()> {
         self.put_study_on_stream(study)
+    }
+    fn correct(&self, c: store::revision::Correction) -> store::Result<store::Corrected> {
+        self.correct_game(c)
+    }
+    fn revised_games(&self) -> store::Result<Vec<(GameId, u32)>> {
+        self.revised()
     }
     fn study(&self, id: store::study::StudyId) -> store::Result<store::study::Study> {
         self.study_on_stream(id)

@@ -4,8 +4,7 @@
 use crate::codec::{self, Refused};
 use crate::{NatsLog, Tip};
 use async_nats::jetstream::consumer::{pull, DeliverPolicy};
-use async_nats::jetstream::message::{PublishMessage, StreamMessage};
-use async_nats::jetstream::stream::LastRawMessageErrorKind;
+use async_nats::jetstream::message::PublishMessage;
 use futures::StreamExt;
 use rules_core::{Actor, GameState};
 use std::collections::HashMap;
@@ -32,15 +31,6 @@ impl NatsLog {
 
     pub(crate) fn subject_entries(&self, id: GameId) -> String {
         format!("{}.e.{id}", self.config.prefix)
-    }
-
-    /// The last message on a subject, `None` when it has none.
-    pub(crate) async fn last_on(&self, subject: &str) -> Result<Option<StreamMessage>> {
-        match self.stream.get_last_raw_message_by_subject(subject).await {
-            Ok(m) => Ok(Some(m)),
-            Err(e) if e.kind() == LastRawMessageErrorKind::NoMessageFound => Ok(None),
-            Err(e) => Err(codec::unavailable(e)),
-        }
     }
 
     /// A read the stream's leader answers (a subject with no message): fails without a
@@ -79,13 +69,55 @@ impl NatsLog {
     }
 
     /// Every entry of a game in ply order, each with its stream sequence (0 for a sealed
-    /// game's: it has no subject to append to).
+    /// game's: it has no subject to append to). A corrected game's are its latest
+    /// revision's: the record's with the journal's corrections applied (`revision`).
     pub(crate) async fn read_entries(&self, id: GameId) -> Result<Vec<(Entry, u64)>> {
-        let from_record = |s: Arc<crate::archive::Sealed>| -> Vec<(Entry, u64)> {
-            s.entries.iter().map(|e| (e.clone(), 0)).collect()
+        self.read_entries_of(id, None).await
+    }
+
+    /// As [`Self::read_entries`], with the game's journal as read by the caller.
+    pub(crate) async fn read_entries_with(
+        &self,
+        id: GameId,
+        notes: &[store::journal::Note],
+    ) -> Result<Vec<(Entry, u64)>> {
+        self.read_entries_of(id, Some(notes)).await
+    }
+
+    /// The corrections of a sealed game are in its journal (`crate::revision`): the notes
+    /// given, or read when the header says it was corrected.
+    async fn corrections(
+        &self,
+        h: &Header,
+        notes: Option<&[store::journal::Note]>,
+    ) -> Result<Option<Vec<store::journal::Note>>> {
+        match notes {
+            Some(n) => Ok(Some(n.to_vec())),
+            None if h.revision > 0 => Ok(Some(self.read_notes(h.id).await?.0)),
+            None => Ok(None),
+        }
+    }
+
+    async fn read_entries_of(
+        &self,
+        id: GameId,
+        notes: Option<&[store::journal::Note]>,
+    ) -> Result<Vec<(Entry, u64)>> {
+        let from_record = |s: Arc<crate::archive::Sealed>, notes: Option<Vec<_>>| {
+            let entries = match notes {
+                Some(n) => store::revision::log_latest(&s.entries, &n),
+                None => s.entries.clone(),
+            };
+            entries
+                .into_iter()
+                .map(|e| (e, 0))
+                .collect::<Vec<(Entry, u64)>>()
         };
         match self.locate(id).await? {
-            Place::Sealed(_, seq) => Ok(from_record(self.read_sealed(id, seq).await?)),
+            Place::Sealed(h, seq) => {
+                let record = self.read_sealed(id, seq).await?;
+                Ok(from_record(record, self.corrections(&h, notes).await?))
+            }
             Place::Live(h) => {
                 let live =
                     tokio::time::timeout(self.config.timeout, self.read_live_entries(id)).await;
@@ -93,7 +125,10 @@ impl NatsLog {
                     Ok(Ok(entries)) if entries.len() as u32 >= h.plies => Ok(entries),
                     // Purged while being read: sealed meanwhile, so the record is there.
                     other => match self.locate(id).await? {
-                        Place::Sealed(_, seq) => Ok(from_record(self.read_sealed(id, seq).await?)),
+                        Place::Sealed(h, seq) => {
+                            let record = self.read_sealed(id, seq).await?;
+                            Ok(from_record(record, self.corrections(&h, notes).await?))
+                        }
                         Place::Live(_) => match other {
                             Ok(Err(e)) => Err(e),
                             _ => Err(StoreError::Unavailable(format!(
@@ -158,14 +193,14 @@ impl NatsLog {
         mut decode: impl FnMut(&[u8], usize) -> Result<T>,
     ) -> Result<Vec<(T, u64)>> {
         let consumer = self
-            .stream
-            .create_consumer(pull::OrderedConfig {
-                filter_subject: subject.to_string(),
-                deliver_policy: DeliverPolicy::All,
-                ..Default::default()
+            .asking(|| {
+                self.stream.create_consumer(pull::OrderedConfig {
+                    filter_subject: subject.to_string(),
+                    deliver_policy: DeliverPolicy::All,
+                    ..Default::default()
+                })
             })
-            .await
-            .map_err(codec::unavailable)?;
+            .await?;
         let name = consumer.cached_info().name.clone();
         let read = async {
             let mut out = Vec::new();
@@ -232,10 +267,14 @@ impl NatsLog {
         )?;
         if !dealt.is_empty() {
             let finished = plan::status_of(state.as_ref()) == Status::Finished;
-            match self.publish_entries(id, seq, &dealt, finished).await? {
-                Some(last) => seq = last,
-                // Another writer dealt them first: read the game again.
-                None => return Box::pin(self.load_tip(id)).await,
+            match self.publish_entries(id, seq, &dealt, finished).await {
+                Ok(Some(last)) => seq = last,
+                // Another writer (or reader) dealt them first, or moved on: read the game
+                // again.
+                Ok(None) | Err(StoreError::VersionConflict { .. }) => {
+                    return Box::pin(self.load_tip(id)).await
+                }
+                Err(e) => return Err(e),
             }
             header.plies += dealt.len() as u32;
             header.status = plan::status_of(state.as_ref());
@@ -248,7 +287,34 @@ impl NatsLog {
         })
     }
 
-    fn tips(&self) -> std::sync::MutexGuard<'_, HashMap<GameId, Arc<Mutex<Tip>>>> {
+    /// A game's header, dealt first if its log ends waiting on chance: the node that
+    /// appended its last move may have stopped between the move's publish and the deal's,
+    /// and then no seat has a legal move until someone deals. Whoever reads the game next
+    /// deals it, from its seed, as the appender would have (`load_tip`): idempotently, since
+    /// the deal is the seed's and its entries' message ids are the same whoever writes them;
+    /// a reader that loses the race reads what the winner wrote. A warm tip at the log's end
+    /// was dealt when it was made, so only a game this node has not followed to its end is
+    /// replayed here (and its tip kept warm for the reads that follow).
+    pub(crate) fn dealt_header(&self, h: Header) -> Result<Header> {
+        if h.seed.is_none() || h.status != Status::Active {
+            return Ok(h);
+        }
+        if let Some(t) = self.tips().get(&h.id).cloned() {
+            if t.lock().unwrap_or_else(|e| e.into_inner()).header.plies == h.plies {
+                return Ok(h);
+            }
+        }
+        let tip = self.rt.block_on(self.load_tip(h.id))?;
+        let plies = tip.header.plies;
+        self.tips().insert(h.id, Arc::new(Mutex::new(tip)));
+        if plies == h.plies {
+            Ok(h)
+        } else {
+            self.rt.block_on(self.read_header(h.id))
+        }
+    }
+
+    pub(crate) fn tips(&self) -> std::sync::MutexGuard<'_, HashMap<GameId, Arc<Mutex<Tip>>>> {
         self.tips.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -280,11 +346,10 @@ impl NatsLog {
                 .headers(codec::entry_headers(e, finished && last))
                 .message_id(codec::msg_id(id, e))
                 .expected_last_subject_sequence(seq);
-            let ack = match self.js.send_publish(self.subject_entries(id), msg).await {
-                Ok(pending) => pending.await,
-                Err(e) => Err(e),
-            };
-            seq = match ack {
+            let published = self.publish(self.subject_entries(id), msg).await;
+            seq = match published.ack {
+                // An earlier attempt of this very publish was kept after all.
+                Ok(ack) if ack.duplicate && published.retried => ack.sequence,
                 // The same entry is already there, written by another writer (or by an
                 // earlier attempt whose answer was lost): for the move that starts an append
                 // the place is taken, as on any store; the dealer's entries after it are the
@@ -325,12 +390,9 @@ impl NatsLog {
             .payload(codec::header_payload(h)?)
             .message_id(format!("{}:header", h.id))
             .expected_last_subject_sequence(0);
-        let ack = match self.js.send_publish(self.subject_header(h.id), msg).await {
-            Ok(pending) => pending.await,
-            Err(e) => Err(e),
-        };
-        match ack {
-            Ok(a) if a.duplicate => Err(StoreError::Exists(h.id)),
+        let published = self.publish(self.subject_header(h.id), msg).await;
+        match published.ack {
+            Ok(a) if a.duplicate && !published.retried => Err(StoreError::Exists(h.id)),
             Ok(_) => Ok(()),
             Err(e) => Err(match codec::refused(&e) {
                 Refused::Conflict => StoreError::Exists(h.id),

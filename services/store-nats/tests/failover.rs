@@ -224,3 +224,60 @@ fn a_cluster_without_quorum_is_unready_refuses_writes_and_recovers_by_itself() {
         1
     );
 }
+
+/// An append sent while the stream has no leader (two of three servers down) is not given up
+/// after one attempt: it is sent again, every attempt bounded by `attempt`, until a leader is
+/// elected (one server back) within the request's `timeout` — and then lands once, without
+/// the caller retrying. With one attempt bounded by the whole timeout, writes stopped for
+/// about ten seconds after a leader was killed (issue 43).
+#[test]
+fn an_append_during_an_election_is_sent_again_and_lands_once_a_leader_is_elected() {
+    let (cluster, log, _dir) = on_a_cluster("ELECTION", Duration::from_secs(30));
+    let id = store_conformance::new_game(&log, 2, 6);
+    let before = log.header(id).unwrap();
+    let st = log.state_at(id, before.plies).unwrap();
+    let ToAct::Seat(seat) = st.to_act() else {
+        panic!("a seat to move")
+    };
+    let m = st.legal_moves()[0].clone();
+    cluster.kill(1);
+    cluster.kill(2);
+    let sent = Instant::now();
+    let done = std::thread::scope(|s| {
+        let append = s.spawn(|| {
+            log.append(Append {
+                game: id,
+                expected_ply: before.plies,
+                actor: Actor::Seat(seat),
+                notation: &m,
+                key: Some("e-1"),
+                at: t0(),
+                entered_by: None,
+            })
+        });
+        // Several attempts go unanswered meanwhile (each bounded by a second).
+        std::thread::sleep(Duration::from_secs(4));
+        if append.is_finished() {
+            panic!(
+                "given up without a leader: {:?}",
+                append.join().unwrap().map(|_| ())
+            );
+        }
+        cluster.start_node(1);
+        append.join().unwrap()
+    });
+    let took = sent.elapsed();
+    let done = done.unwrap_or_else(|e| panic!("the append did not ride out the election: {e}"));
+    eprintln!("the append landed {took:?} after it was sent (4 s without a quorum)");
+    assert!(took < Duration::from_secs(30));
+    let entries = log.entries(id, 0, done.header.plies).unwrap();
+    assert_eq!(entries[before.plies as usize].notation, m);
+    assert_eq!(
+        entries
+            .iter()
+            .filter(|e| e.key.as_deref() == Some("e-1"))
+            .count(),
+        1,
+        "kept once"
+    );
+}

@@ -1,6 +1,7 @@
 //! What only a shared, networked store has: two nodes on one stream (each with its own warm
 //! tips), their races, a retry arriving at the other node, a stream someone else made with
-//! limits that delete events, and a cluster that cannot be reached.
+//! limits that delete events, a cluster that cannot be reached, and a game whose appender
+//! stopped before it dealt.
 
 mod server;
 
@@ -232,4 +233,173 @@ fn every_node_s_projections_follow_games_finished_on_any_node_and_resume_after_a
     let on_b = server::watch(&b);
     server::wait_for(&on_b, &[third]);
     assert_eq!(b.caught_up_to().unwrap().0, b.caught_up_to().unwrap().1);
+}
+
+/// A node that stops between a move's publish and the dealer's entry after it leaves the game
+/// waiting on chance, where no seat has a legal move. Whoever reads the game next deals it,
+/// from its seed, once (issue 43).
+#[test]
+fn a_game_left_waiting_on_a_deal_is_dealt_by_whoever_reads_it_next() {
+    use async_nats::jetstream::message::PublishMessage;
+    use store_nats::codec;
+    let config = server::fresh_config();
+    let (da, db) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let a = NatsLog::open(config.clone(), store_conformance::registry(), da.path()).unwrap();
+    let id = new_game(&a, 2, 9);
+    // Plays until the next move is one the dealer must follow.
+    let (ply, seat, m) = (0..400)
+        .find_map(|_| {
+            let (ply, seat, m) = a_move(&a, id);
+            let mut next = a.state_at(id, ply).unwrap();
+            next.apply(Actor::Seat(seat), &m).unwrap();
+            if next.to_act() == ToAct::Chance {
+                return Some((ply, seat, m));
+            }
+            play(&a, id, ply, seat, &m).unwrap();
+            None
+        })
+        .expect("a move the dealer follows");
+    // The appender publishes the move, as it would, and stops before the deal.
+    let entry = store::Entry {
+        ply,
+        actor: Actor::Seat(seat),
+        notation: m.clone(),
+        recorded_at: t0(),
+        key: None,
+        entered_by: None,
+    };
+    let subject = format!("{}.e.{id}", config.prefix);
+    tokio::runtime::Runtime::new().unwrap().block_on(async {
+        let client = async_nats::connect(server::url()).await.unwrap();
+        let js = async_nats::jetstream::new(client);
+        let stream = js.get_stream(&config.stream).await.unwrap();
+        let last = stream
+            .get_last_raw_message_by_subject(&subject)
+            .await
+            .unwrap()
+            .sequence;
+        let msg = PublishMessage::build()
+            .payload(codec::entry_payload(&entry).unwrap())
+            .headers(codec::entry_headers(&entry, false))
+            .message_id(codec::msg_id(id, &entry))
+            .expected_last_subject_sequence(last);
+        js.send_publish(subject.clone(), msg)
+            .await
+            .unwrap()
+            .await
+            .unwrap();
+    });
+    // Another node reads the game: dealt, a seat to move with legal moves.
+    let b = NatsLog::open(config, store_conformance::registry(), db.path()).unwrap();
+    let h = b.header(id).unwrap();
+    assert!(h.plies > ply + 1, "the deal after the move is in the log");
+    let entries = b.entries(id, ply, h.plies).unwrap();
+    assert_eq!(entries[0].notation, m);
+    assert!(entries[1..].iter().all(|e| e.actor == Actor::Dealer));
+    let st = b.state_at(id, h.plies).unwrap();
+    assert!(matches!(st.to_act(), ToAct::Seat(_)), "a seat to move");
+    assert!(!st.legal_moves().is_empty());
+    // The first node reads the same log (its warm tip is behind): nothing dealt twice.
+    assert_eq!(a.header(id).unwrap().plies, h.plies);
+    assert_eq!(
+        a.entries(id, 0, h.plies).unwrap(),
+        b.entries(id, 0, h.plies).unwrap()
+    );
+    // And it plays on from there.
+    let (next, seat, m) = a_move(&a, id);
+    assert_eq!(next, h.plies);
+    play(&a, id, next, seat, &m).unwrap();
+}
+
+/// A finish hook that could not read the store (the stream electing a leader) says so, and the
+/// node's follower offers the game again rather than marking it done: before, the game was
+/// left out of that node's projections for good (issue 43).
+#[test]
+fn a_finish_hook_that_found_the_store_unavailable_runs_again_until_it_succeeds() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = server::fresh_log(dir.path());
+    let calls: std::sync::Arc<std::sync::Mutex<Vec<store::GameId>>> = Default::default();
+    let into = calls.clone();
+    log.on_finish(std::sync::Arc::new(move |_, h, _, _| {
+        let mut calls = into.lock().unwrap();
+        calls.push(h.id);
+        if calls.len() == 1 {
+            return Err(StoreError::Unavailable("no leader (in this test)".into()));
+        }
+        Ok(())
+    }));
+    let id = new_game(&log, 2, 12);
+    store_conformance::play_out(&log, id, 1, 10_000);
+    assert_eq!(log.header(id).unwrap().status, store::Status::Finished);
+    let start = Instant::now();
+    while calls.lock().unwrap().len() < 2 && start.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // Done once it succeeded: not offered a third time.
+    std::thread::sleep(Duration::from_secs(2));
+    assert_eq!(*calls.lock().unwrap(), vec![id, id]);
+}
+
+/// A correction made through one node is the other's too: its reads give the new revision's
+/// log, and its projections' hooks run again for that revision.
+#[test]
+fn a_correction_on_one_node_is_read_and_followed_on_the_other() {
+    let (a, b, _da, _db) = two_nodes();
+    let revisions: std::sync::Arc<std::sync::Mutex<Vec<(store::GameId, u32)>>> = Default::default();
+    let into = revisions.clone();
+    b.on_finish(std::sync::Arc::new(move |_, h, _, _| {
+        into.lock().unwrap().push((h.id, h.revision));
+        Ok(())
+    }));
+    let id = new_game(&a, 2, 21);
+    store_conformance::play_out(&a, id, 3, 10_000);
+    let h = a.header(id).unwrap();
+    let log = a.entries(id, 0, h.plies).unwrap();
+    // The last seat entry, given another legal text the record still takes.
+    let (ply, text) = log
+        .iter()
+        .rev()
+        .filter(|e| e.actor != Actor::Dealer)
+        .find_map(|e| {
+            let st = a.state_at(id, e.ply).unwrap();
+            st.legal_moves()
+                .into_iter()
+                .find(|m| {
+                    *m != e.notation
+                        && store::revision::plan_correction(
+                            a.registry(),
+                            32,
+                            &h,
+                            &[],
+                            &log,
+                            &correction(id, e.ply, m),
+                        )
+                        .is_ok()
+                })
+                .map(|m| (e.ply, m))
+        })
+        .expect("a correctable entry");
+    a.correct(correction(id, ply, &text)).unwrap();
+    let start = Instant::now();
+    while !revisions.lock().unwrap().contains(&(id, 1)) {
+        assert!(
+            start.elapsed() < Duration::from_secs(15),
+            "{:?}",
+            revisions.lock().unwrap()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(b.header(id).unwrap().revision, 1);
+    assert_eq!(b.entries(id, ply, ply + 1).unwrap()[0].notation, text);
+    assert_eq!(b.revised_games().unwrap(), vec![(id, 1)]);
+}
+
+fn correction(id: store::GameId, ply: u32, text: &str) -> store::revision::Correction {
+    store::revision::Correction {
+        game: id,
+        by: store::journal::Author::Admin,
+        at: t0(),
+        changes: vec![(ply, text.to_string())],
+        reason: "the score sheet".into(),
+    }
 }

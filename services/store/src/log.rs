@@ -157,6 +157,15 @@ pub trait GameLog: Send + Sync {
         Ok(None)
     }
 
+    /// The deployment's state-hash key (what `stateHash`, the position index and the
+    /// explorer's node keys are keyed with), kept with the logs so that every node serving
+    /// them hashes alike. Where none is kept yet, `proposed` becomes it (of nodes racing, the
+    /// first to write wins); the key kept is answered. The embedded store's deployment is its
+    /// folder, which keeps its key beside the store: `proposed` is answered.
+    fn deployment_key(&self, proposed: [u8; 16]) -> Result<[u8; 16]> {
+        Ok(proposed)
+    }
+
     /// A game's journal (takebacks, annotations: see [`crate::journal`]), in order. A backend
     /// that keeps no journals has none to show.
     fn journal(&self, id: GameId) -> Result<Vec<Note>> {

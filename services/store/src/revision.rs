@@ -108,6 +108,23 @@ pub fn latest(notes: &[Note]) -> u32 {
         .unwrap_or(0)
 }
 
+/// The latest revision's log, from revision 0's (the game as recorded) and the journal: every
+/// correction applied in order. (A backend that keeps the recorded log and the corrections
+/// apart, like JetStream's, reads a corrected game this way.)
+pub fn log_latest(recorded: &[Entry], notes: &[Note]) -> Vec<Entry> {
+    let mut log = recorded.to_vec();
+    for n in notes {
+        if let NoteBody::Corrected { changes, .. } = &n.body {
+            for c in changes {
+                if let Some(e) = log.get_mut(c.ply as usize) {
+                    e.notation = c.now.clone();
+                }
+            }
+        }
+    }
+    log
+}
+
 /// The log of revision `revision`, from the current (latest) log and the journal: the later
 /// corrections undone, latest first. `None` if the game has no such revision.
 pub fn log_at(current: &[Entry], notes: &[Note], revision: u32) -> Option<Vec<Entry>> {

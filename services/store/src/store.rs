@@ -174,8 +174,17 @@ struct Tip {
 /// `rebuild`: how projections kept by other crates (analysis) follow the logs. The last
 /// argument is the game's whole log when the caller holds it (an import, a rebuild), so that
 /// a hook need not read back what was just written; `None` means read it from the store.
-pub type FinishHook =
-    Arc<dyn Fn(&dyn crate::GameLog, &Header, &dyn GameState, Option<&[Entry]>) + Send + Sync>;
+///
+/// A hook answers `Err` only for a failure that may pass — the store unavailable while it read
+/// the game (`StoreError::Unavailable`, a cluster electing a leader) — and then runs again
+/// later for the same game where the backend can tell (the JetStream follower leaves the game
+/// unacknowledged and offers it again); the embedded store, whose reads cannot be unavailable,
+/// logs it. Hooks are idempotent: running one again for a game it has done changes nothing.
+pub type FinishHook = Arc<
+    dyn Fn(&dyn crate::GameLog, &Header, &dyn GameState, Option<&[Entry]>) -> crate::Result<()>
+        + Send
+        + Sync,
+>;
 
 /// The event store.
 pub struct Store {

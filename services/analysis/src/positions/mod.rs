@@ -218,24 +218,24 @@ impl PositionIndex {
     }
 
     /// Indexes a finished game: its block in the kind's file, its state hashes in the store.
+    /// A store that cannot be read is `PositionsError::Store` (so a caller can try again when
+    /// it is back); a log the block cannot be built from is `BadBlock`.
     pub fn index_game(
         &self,
         store: &dyn GameLog,
         header: &Header,
         entries: Option<&[Entry]>,
         hash_key: [u8; 16],
-    ) -> Result<(), String> {
+    ) -> Result<(), PositionsError> {
         let rules = store
             .registry()
             .get(header.kind)
-            .ok_or_else(|| format!("no rules for {}", header.kind))?;
+            .ok_or(PositionsError::UnknownKind(header.kind))?;
         let read;
         let entries = match entries {
             Some(e) => e,
             None => {
-                read = store
-                    .entries(header.id, 0, header.plies)
-                    .map_err(|e| e.to_string())?;
+                read = store.entries(header.id, 0, header.plies)?;
                 &read
             }
         };
@@ -247,14 +247,10 @@ impl PositionIndex {
             entries,
             hash_key,
         )
-        .map_err(|e| e.to_string())?;
+        .map_err(|_| PositionsError::BadBlock(header.id))?;
         let packed: Vec<u8> = hashes.iter().flat_map(|h| h.to_be_bytes()).collect();
-        store
-            .projection_put(HASHES, &block_key(header.kind, header.id), &packed)
-            .map_err(|e| e.to_string())?;
-        self.file(header.kind)
-            .and_then(|f| f.append(header.id, &block.encode()))
-            .map_err(|e| e.to_string())
+        store.projection_put(HASHES, &block_key(header.kind, header.id), &packed)?;
+        self.file(header.kind)?.append(header.id, &block.encode())
     }
 
     /// Whether `header`'s game has its block and all its state hashes (one per position). Both

@@ -244,6 +244,8 @@ pub async fn node(
     f: Option<ExplorerFilterInput>,
     must_exist: bool,
 ) -> Result<ExplorerNode, ApiError> {
+    // A node's key is keyed with the state-hash key: another key's would find nothing.
+    app(ctx).hashes_served()?;
     let filter = filter(ctx, kind, f).await?;
     let analysis = app(ctx).analysis.clone();
     let node = tokio::task::spawn_blocking(move || {

