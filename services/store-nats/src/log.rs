@@ -5,6 +5,7 @@ use crate::codec::{self, Refused};
 use crate::{NatsLog, Tip};
 use async_nats::jetstream::consumer::{pull, DeliverPolicy};
 use async_nats::jetstream::message::PublishMessage;
+use async_nats::jetstream::stream::LastRawMessageErrorKind;
 use futures::StreamExt;
 use rules_core::{Actor, GameState};
 use std::collections::HashMap;
@@ -35,10 +36,18 @@ impl NatsLog {
 
     /// A read the stream's leader answers (a subject with no message): fails without a
     /// quorum.
+    /// One attempt, never retried: readiness must say what the cluster is now, and a retry
+    /// would hide a leader that is gone behind an answer from one that has not noticed yet.
     pub(crate) async fn leader_read(&self) -> Result<()> {
-        self.last_on(&format!("{}.ready", self.config.prefix))
+        match self
+            .stream
+            .get_last_raw_message_by_subject(&format!("{}.ready", self.config.prefix))
             .await
-            .map(|_| ())
+        {
+            Ok(_) => Ok(()),
+            Err(e) if e.kind() == LastRawMessageErrorKind::NoMessageFound => Ok(()),
+            Err(e) => Err(codec::unavailable(e)),
+        }
     }
 
     /// Where a game's log is now: its own subjects, or its archive record.
