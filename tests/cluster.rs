@@ -355,29 +355,46 @@ fn a_move_on_one_node_reaches_subscribers_on_the_other_within_100_ms() {
 /// `serve` stops at once with an error saying what to do, before it makes any projections.
 #[test]
 fn serve_refuses_a_store_setting_it_cannot_use() {
-    for (store, says) in [
-        ("postgres://x", "say `sled`"),
-        ("nats://127.0.0.1:notaport", "store URL"),
+    for (setting, says) in [
+        (["--store", "postgres://x"], "say `sled`"),
+        (["--store", "nats://127.0.0.1:notaport"], "store URL"),
+        (["--store-timeout-ms", "0"], "--store-timeout-ms"),
+        (["--store-attempt-ms", "x"], "--store-attempt-ms"),
+        (["--store-cache-mib", "0"], "--store-cache-mib"),
+        (
+            ["--state-hash-key-file", "/nonexistent/key"],
+            "/nonexistent/key",
+        ),
     ] {
         let dir = tempfile::tempdir().unwrap();
         let data = dir.path().join("node");
         let out = std::process::Command::new(common::ludolog())
-            .args([
-                "serve",
-                "--listen",
-                "127.0.0.1:0",
-                "--store",
-                store,
-                "--data-dir",
-            ])
+            .args(["serve", "--listen", "127.0.0.1:0"])
+            .args(setting)
+            .arg("--data-dir")
             .arg(&data)
             .output()
             .unwrap();
-        assert!(!out.status.success(), "{store}");
+        assert!(!out.status.success(), "{setting:?}");
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains(says), "{store}: {err}");
-        assert!(!data.join("projections").exists(), "{store}");
+        assert!(err.contains(says), "{setting:?}: {err}");
+        assert!(!data.join("projections").exists(), "{setting:?}");
     }
+    // A key file that holds no key is named, and nothing is made.
+    let dir = tempfile::tempdir().unwrap();
+    let key = dir.path().join("key");
+    std::fs::write(&key, "not a key").unwrap();
+    let out = std::process::Command::new(common::ludolog())
+        .args(["serve", "--listen", "127.0.0.1:0", "--state-hash-key-file"])
+        .arg(&key)
+        .arg("--data-dir")
+        .arg(dir.path().join("node"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("not a state-hash key"), "{err}");
+    assert!(!dir.path().join("node").exists());
 }
 
 /// A NATS store that nobody answers when the node starts: the node listens but is unready —

@@ -159,6 +159,10 @@ pub struct ServeArgs {
     /// [default: 64].
     #[arg(long, env = "LUDOLOG_CACHE_MIB")]
     pub cache_mib: Option<u64>,
+    /// Memory for the store's page cache (sled's, in `--data-dir`: the logs on the embedded
+    /// store, the projections on either), in MiB [default: 128].
+    #[arg(long, env = "LUDOLOG_STORE_CACHE_MIB", value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
+    pub store_cache_mib: Option<u64>,
     /// Threads that play the seats `createGame` gives to bots, apart from the request
     /// threads; 0 plays none (such a `createGame` is refused) [default: 1].
     #[arg(long, env = "LUDOLOG_BOT_THREADS", value_parser = clap::value_parser!(u16).range(0..=64))]
@@ -237,6 +241,7 @@ struct FileConfig {
     min_free_bytes: Option<u64>,
     max_journal_bytes: Option<u64>,
     cache_mib: Option<u64>,
+    store_cache_mib: Option<u64>,
     bot_threads: Option<u16>,
     bot_max_iterations: Option<u32>,
     eval_threads: Option<u16>,
@@ -390,6 +395,10 @@ pub fn settings(args: ServeArgs) -> Result<Settings> {
         load_samples: !(args.no_samples || file.no_samples.unwrap_or(false)),
         log_json: args.log_json || file.log_json.unwrap_or(false),
         store: store::Config {
+            cache_bytes: args
+                .store_cache_mib
+                .or(file.store_cache_mib)
+                .map_or(store::Config::default().cache_bytes, |m| m << 20),
             min_free_bytes: args
                 .min_free_bytes
                 .or(file.min_free_bytes)
