@@ -12,8 +12,13 @@ use std::time::{Duration, Instant};
 
 /// A `serve` node on the test server's stream `stream`, once ready.
 fn node(stream: &str) -> Server {
+    node_in(None, stream, &[])
+}
+
+/// As [`node`], in the data folder `dir` when given, with `extra` settings.
+fn node_in(dir: Option<&std::path::Path>, stream: &str, extra: &[&str]) -> Server {
     let url = store_nats::dev_server::url();
-    ready(Server::start(&[
+    let mut args = vec![
         "--store",
         &url,
         "--store-replicas",
@@ -21,7 +26,9 @@ fn node(stream: &str) -> Server {
         "--store-stream",
         stream,
         "--no-samples",
-    ]))
+    ];
+    args.extend_from_slice(extra);
+    ready(Server::start_in(dir, &args))
 }
 
 /// `server` once its `/readyz` says so: a node listens before its shared store is open, and
@@ -134,7 +141,6 @@ fn two_nodes_on_one_jetstream_store_play_one_game_and_agree_on_statistics() {
 /// serves everything else. Before, every node keyed hashes with its own folder's key.
 #[test]
 fn every_node_hashes_with_the_deployment_s_key_and_a_node_given_another_refuses_hashes() {
-    let url = store_nats::dev_server::url();
     let a = node("KEYS");
     let (id, tokens) = create_game(&a, "five-tribes", 2, 3);
     while play_first(&a, &id, &tokens).unwrap().is_some() {}
@@ -154,18 +160,7 @@ fn every_node_hashes_with_the_deployment_s_key_and_a_node_given_another_refuses_
         "00112233445566778899aabbccddeeff",
     )
     .unwrap();
-    let b = ready(Server::start_in(
-        Some(dir.path()),
-        &[
-            "--store",
-            &url,
-            "--store-replicas",
-            "1",
-            "--store-stream",
-            "KEYS",
-            "--no-samples",
-        ],
-    ));
+    let b = node_in(Some(dir.path()), "KEYS", &[]);
     assert_eq!(data(&hash_of(&b))["game"]["position"]["stateHash"], hash);
     let start = Instant::now();
     let found = loop {
@@ -200,17 +195,11 @@ fn every_node_hashes_with_the_deployment_s_key_and_a_node_given_another_refuses_
     let other = tempfile::tempdir().unwrap();
     let key_file = other.path().join("given.key");
     std::fs::write(&key_file, "ffeeddccbbaa99887766554433221100\n").unwrap();
-    let c = ready(Server::start(&[
-        "--store",
-        &url,
-        "--store-replicas",
-        "1",
-        "--store-stream",
+    let c = node_in(
+        None,
         "KEYS",
-        "--no-samples",
-        "--state-hash-key-file",
-        key_file.to_str().unwrap(),
-    ]));
+        &["--state-hash-key-file", key_file.to_str().unwrap()],
+    );
     let refused = |v: &serde_json::Value| {
         let errors = v["errors"]
             .as_array()

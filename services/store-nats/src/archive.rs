@@ -64,9 +64,11 @@ impl NatsLog {
         headers.insert(GAME, header.id.to_string().as_str());
         let msg = PublishMessage::build()
             .payload(payload.into())
-            .headers(headers)
-            .message_id(format!("{}:sealed", header.id));
-        let published = self.publish(self.subject_archive(), msg).await;
+            .headers(headers);
+        let msg_id = format!("{}:sealed", header.id);
+        let published = self
+            .publish(self.subject_archive(), msg, Some(msg_id))
+            .await;
         match published.ack {
             Ok(a) if a.duplicate && !published.retried => Err(StoreError::Exists(header.id)),
             Ok(a) => Ok(a.sequence),

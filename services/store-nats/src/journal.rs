@@ -143,9 +143,13 @@ impl NatsLog {
         payload.hash(&mut h);
         let msg = PublishMessage::build()
             .payload(payload.into())
-            .message_id(format!("{id}:note:{}:{:016x}", note.seq, h.finish()))
             .expected_last_subject_sequence(after);
-        match self.publish(self.subject_journal(id), msg).await.ack {
+        let msg_id = format!("{id}:note:{}:{:016x}", note.seq, h.finish());
+        match self
+            .publish(self.subject_journal(id), msg, Some(msg_id))
+            .await
+            .ack
+        {
             // The same note, published before (an earlier attempt whose answer was lost).
             Ok(a) => Ok(Some(a.sequence)),
             Err(e) => match codec::refused(&e) {
@@ -158,11 +162,17 @@ impl NatsLog {
     /// Stores a new study, refused if its id is taken.
     pub(crate) fn put_study_on_stream(&self, study: &Study) -> Result<()> {
         self.rt.block_on(async {
+            let payload = store::study::encode(study);
+            let mut h = std::hash::DefaultHasher::new();
+            payload.hash(&mut h);
+            // The id names the content, as a header's does (see `log::publish_header`).
+            let msg_id = format!("study:{}:{:016x}", study.id, h.finish());
             let msg = PublishMessage::build()
-                .payload(store::study::encode(study).into())
-                .message_id(format!("study:{}", study.id))
+                .payload(payload.into())
                 .expected_last_subject_sequence(0);
-            let published = self.publish(self.subject_study(study.id), msg).await;
+            let published = self
+                .publish(self.subject_study(study.id), msg, Some(msg_id))
+                .await;
             match published.ack {
                 Ok(a) if a.duplicate && !published.retried => Err(StoreError::Exists(study.id.0)),
                 Ok(_) => Ok(()),

@@ -26,7 +26,7 @@ impl NatsLog {
                 let msg = PublishMessage::build()
                     .payload(hex::encode(proposed).into_bytes().into())
                     .expected_last_subject_sequence(0);
-                match self.publish(self.subject_key(), msg).await.ack {
+                match self.publish(self.subject_key(), msg, None).await.ack {
                     Ok(_) => return Ok(proposed),
                     // Another node's key got there first: read it.
                     Err(e) if matches!(codec::refused(&e), Refused::Conflict) => continue,

@@ -353,9 +353,10 @@ impl NatsLog {
             let msg = PublishMessage::build()
                 .payload(codec::entry_payload(e)?)
                 .headers(codec::entry_headers(e, finished && last))
-                .message_id(codec::msg_id(id, e))
                 .expected_last_subject_sequence(seq);
-            let published = self.publish(self.subject_entries(id), msg).await;
+            let published = self
+                .publish(self.subject_entries(id), msg, Some(codec::msg_id(id, e)))
+                .await;
             seq = match published.ack {
                 // An earlier attempt of this very publish was kept after all.
                 Ok(ack) if ack.duplicate && published.retried => ack.sequence,
@@ -395,11 +396,22 @@ impl NatsLog {
 
     /// Publishes a game's header message, expecting none before it.
     async fn publish_header(&self, h: &Header) -> Result<()> {
+        let payload = codec::header_payload(h)?;
+        // The id names the content: another node creating a game under the same id (ids are
+        // made from the clock) publishes another header, which a retry must not take for its
+        // own.
+        let msg_id = {
+            use std::hash::{Hash, Hasher};
+            let mut hasher = std::hash::DefaultHasher::new();
+            payload.hash(&mut hasher);
+            format!("{}:header:{:016x}", h.id, hasher.finish())
+        };
         let msg = PublishMessage::build()
-            .payload(codec::header_payload(h)?)
-            .message_id(format!("{}:header", h.id))
+            .payload(payload)
             .expected_last_subject_sequence(0);
-        let published = self.publish(self.subject_header(h.id), msg).await;
+        let published = self
+            .publish(self.subject_header(h.id), msg, Some(msg_id))
+            .await;
         match published.ack {
             Ok(a) if a.duplicate && !published.retried => Err(StoreError::Exists(h.id)),
             Ok(_) => Ok(()),

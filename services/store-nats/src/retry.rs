@@ -60,9 +60,21 @@ impl Backoff {
 }
 
 impl NatsLog {
-    /// Publishes `msg` on `subject`, again while the stream is unavailable (see the module).
-    /// A refusal (a conflict, a lasting error) is answered at once.
-    pub(crate) async fn publish(&self, subject: String, msg: PublishMessage) -> Published {
+    /// Publishes `msg` on `subject` under the message id `id`, again while the stream is
+    /// unavailable (see the module). A refusal (a conflict, a lasting error) is answered at
+    /// once — except a conflict met by a retry whose place is taken by this very message: an
+    /// earlier attempt was kept (its answer lost or late) and a server that checks the
+    /// expected sequence before the message id says 10071; that is this publish's success.
+    pub(crate) async fn publish(
+        &self,
+        subject: String,
+        msg: PublishMessage,
+        id: Option<String>,
+    ) -> Published {
+        let msg = match &id {
+            Some(id) => msg.message_id(id.as_str()),
+            None => msg,
+        };
         let mut backoff = Backoff::new(self.config.timeout);
         let mut retried = false;
         loop {
@@ -70,14 +82,37 @@ impl NatsLog {
                 Ok(pending) => pending.await,
                 Err(e) => Err(e),
             };
-            let unavailable =
-                matches!(&ack, Err(e) if matches!(codec::refused(e), Refused::Unavailable(_)));
-            if unavailable && backoff.again().await {
+            let refused = ack.as_ref().err().map(codec::refused);
+            if matches!(refused, Some(Refused::Unavailable(_))) && backoff.again().await {
                 retried = true;
                 continue;
             }
+            if retried && matches!(refused, Some(Refused::Conflict)) {
+                if let Some(kept) = self.kept_as_last(&subject, id.as_deref()).await {
+                    return Published {
+                        ack: Ok(kept),
+                        retried,
+                    };
+                }
+            }
             return Published { ack, retried };
         }
+    }
+
+    /// The last message on `subject`, as an acknowledgement, if it carries the message id `id`.
+    async fn kept_as_last(&self, subject: &str, id: Option<&str>) -> Option<PublishAck> {
+        let id = id?;
+        let last = self.last_on(subject).await.ok()??;
+        let same = last
+            .headers
+            .get("Nats-Msg-Id")
+            .is_some_and(|v| v.as_str() == id);
+        same.then(|| PublishAck {
+            stream: self.config.stream.clone(),
+            sequence: last.sequence,
+            duplicate: true,
+            ..Default::default()
+        })
     }
 
     /// A request to the cluster (`ask`, made afresh each time) until it answers or

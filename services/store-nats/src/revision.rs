@@ -95,9 +95,11 @@ impl NatsLog {
         let msg = PublishMessage::build()
             .payload(payload.into())
             .headers(headers)
-            .message_id(format!("{id}:note:{}:{:016x}", note.seq, h.finish()))
             .expected_last_subject_sequence(after);
-        let published = self.publish(self.subject_journal(id), msg).await;
+        let msg_id = format!("{id}:note:{}:{:016x}", note.seq, h.finish());
+        let published = self
+            .publish(self.subject_journal(id), msg, Some(msg_id))
+            .await;
         match published.ack {
             Ok(a) if a.duplicate && !published.retried => Ok(false),
             Ok(_) => Ok(true),

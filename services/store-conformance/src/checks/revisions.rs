@@ -136,6 +136,10 @@ pub fn refused_corrections_write_nothing(new: &dyn Fn() -> Backend) {
         (correction(id, vec![(p, m.clone())], "  "), "BAD_INPUT"),
         (correction(id, vec![], "typo"), "BAD_INPUT"),
         (
+            correction(id, vec![(p, m.clone()), (p, m.clone())], "typo"),
+            "BAD_INPUT",
+        ),
+        (
             correction(id, vec![(p, log[p as usize].notation.clone())], "typo"),
             "CORRECTION_REFUSED",
         ),
