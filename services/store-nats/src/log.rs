@@ -35,8 +35,7 @@ impl NatsLog {
     }
 
     /// A read the stream's leader answers (a subject with no message): fails without a
-    /// quorum.
-    /// One attempt, never retried: readiness must say what the cluster is now, and a retry
+    /// quorum. One attempt, never retried: readiness must say what the cluster is now, and a retry
     /// would hide a leader that is gone behind an answer from one that has not noticed yet.
     pub(crate) async fn leader_read(&self) -> Result<()> {
         match self
