@@ -94,14 +94,10 @@ fn two_corrections_make_two_revisions_and_every_revision_replays() {
     assert_eq!(done.header.revision, 1);
     assert_eq!(store.header(id).unwrap().revision, 1);
     let log1 = store.entries(id, 0, h0.plies).unwrap();
+    // What one correction changes, and what its note says, is the conformance suite's check
+    // (`a_correction_is_a_new_revision_that_replays_and_projections_follow`); this test
+    // keeps two distinct revisions, the snapshots rewritten, a reopen and a backup.
     assert_eq!(log1[p1 as usize].notation, m1);
-    for (a, b) in log0.iter().zip(&log1) {
-        if a.ply != p1 {
-            assert_eq!(a, b, "only the corrected entry changes");
-        } else {
-            assert_eq!((a.actor, a.recorded_at), (b.actor, b.recorded_at));
-        }
-    }
     // The second correction is of the first revision's record: the entry found for the
     // original may no longer be correctable, so take any that is.
     let (p2, m2) = found[1].clone();
@@ -126,9 +122,6 @@ fn two_corrections_make_two_revisions_and_every_revision_replays() {
     let notes = store.journal(id).unwrap();
     let revs = revisions(&notes);
     assert_eq!(revs.iter().map(|r| r.number).collect::<Vec<_>>(), [0, 1, 2]);
-    assert_eq!(revs[1].reason, "score sheet: wrong move");
-    assert_eq!(revs[1].by, Some(Author::Admin));
-    assert_eq!(revs[1].changes[0].was, log0[p1 as usize].notation);
     assert_eq!(log_at(&log2, &notes, 0).unwrap(), log0);
     assert_eq!(log_at(&log2, &notes, 1).unwrap(), log1);
     assert_eq!(log_at(&log2, &notes, 2).unwrap(), log2);

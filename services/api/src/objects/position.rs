@@ -317,7 +317,9 @@ impl Position {
     /// (`positionsByHash` finds them all); the key is the server's, so a client cannot hash
     /// candidate states itself. While a game is on, the game's id is mixed into the key: a
     /// copy of the game played on the same server (same seed, each candidate secret move)
-    /// would otherwise reveal a secret choice by matching hashes.
+    /// would otherwise reveal a secret choice by matching hashes. The key is the deployment's
+    /// (every node of a cluster hashes alike); a node given another key answers
+    /// `HASH_KEY_MISMATCH`.
     #[graphql(complexity = 5)]
     async fn state_hash(&self, ctx: &Context<'_>) -> Result<String> {
         app(ctx).hashes_served()?;

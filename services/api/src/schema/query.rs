@@ -161,7 +161,8 @@ impl Query {
     }
 
     /// Every finished game and ply whose state has this `stateHash` (as `Position.stateHash`
-    /// shows it): the same position reached in different games, or twice in one.
+    /// shows it): the same position reached in different games, or twice in one. A node given
+    /// a state-hash key its deployment does not keep answers `HASH_KEY_MISMATCH`.
     #[graphql(complexity = "first.unwrap_or(100).max(0) as usize * child_complexity + 5")]
     async fn positions_by_hash(
         &self,
