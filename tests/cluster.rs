@@ -1,12 +1,12 @@
 //! `ludolog serve --store nats://…`: stateless nodes on one JetStream store. Two nodes on a
 //! local `nats-server` (`store_nats::dev_server`) answer the same queries: a game created on
 //! one is played on both, each node's projections catch up with games finished on the other
-//! (`store { caughtUp }`, then equal `statistics` and explorer nodes), and when one node is killed the other
-//! serves on. `ludolog migrate` moves a store there and back, verified by its exports.
+//! (`store { caughtUp }`, then equal `statistics` and explorer nodes), a takeback made through
+//! one is read through the other, and when one node is killed the other serves on. `ludolog migrate` moves a store there and back, verified by its exports.
 
 mod common;
 
-use common::{create_game, data, gql, play_first, subscribe_timed, Server};
+use common::{create_game, data, gql, play_first, stored_entries, subscribe_timed, Server};
 use serde_json::json;
 use std::time::{Duration, Instant};
 
@@ -479,6 +479,66 @@ fn a_node_on_a_stream_with_limits_is_unready_until_its_owner_removes_them() {
 }
 
 /// A plain GET: its status and body.
+/// A takeback asked through one node and accepted through the other: both nodes read the
+/// shorter line and the journal, a move sent to the old ply through either is a conflict, and
+/// play goes on from the cut through the node that did not carry it out.
+#[test]
+fn a_takeback_asked_on_one_node_and_accepted_on_the_other_cuts_the_line_for_both() {
+    let (a, b) = (node("TAKEBACKS"), node("TAKEBACKS"));
+    let (id, tokens) = create_game(&a, "five-tribes", 2, 7);
+    // Play until the line ends on a seat's move that follows another seat move.
+    let entries = loop {
+        play_first(&a, &id, &tokens)
+            .unwrap()
+            .expect("the game goes on");
+        let e = stored_entries(&a, &id);
+        let n = e.len();
+        if n >= 10 && e[n - 1].1 != "dealer" && e[n - 2].1 != "dealer" {
+            break e;
+        }
+    };
+    let n = entries.len() as u64;
+    let seat: usize = entries[n as usize - 1].1.parse().unwrap();
+    let takeback = "game { plies } takeback { request status }";
+    let v = gql(
+        &a,
+        Some(&tokens[seat]),
+        &format!("mutation($id: ID!, $t: Int!) {{ askTakeback(gameId: $id, toPly: $t) {{ {takeback} }} }}"),
+        json!({ "id": id, "t": n - 1 }),
+    );
+    let request = data(&v)["askTakeback"]["takeback"]["request"]
+        .as_i64()
+        .unwrap();
+    let v = gql(
+        &b,
+        Some(&tokens[1 - seat]),
+        &format!("mutation($id: ID!, $r: Int!) {{ answerTakeback(gameId: $id, request: $r, accept: true) {{ {takeback} }} }}"),
+        json!({ "id": id, "r": request }),
+    );
+    assert_eq!(
+        data(&v)["answerTakeback"]["takeback"]["status"],
+        "WITHDRAWN",
+        "{v}"
+    );
+    for node in [&a, &b] {
+        assert_eq!(stored_entries(node, &id), entries[..n as usize - 1]);
+        let v = gql(
+            node,
+            None,
+            "query($id: ID!) { game(id: $id) { takebacks { request status } } }",
+            json!({ "id": id }),
+        );
+        assert_eq!(
+            data(&v)["game"]["takebacks"],
+            json!([{ "request": request, "status": "WITHDRAWN" }])
+        );
+        let stale = common::play_first_as(node, &id, &tokens[seat], n);
+        assert_eq!(stale, Err("VERSION_CONFLICT".to_string()));
+    }
+    play_first(&b, &id, &tokens).unwrap().expect("play goes on");
+    assert_eq!(common::plies(&a, &id), n);
+}
+
 fn get(n: &Server, path: &str) -> (u16, String) {
     match ureq::get(&format!("{}{path}", n.url)).call() {
         Ok(r) => (r.status(), r.into_string().unwrap()),

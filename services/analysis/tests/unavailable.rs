@@ -63,6 +63,18 @@ impl GameLog for Flaky {
     fn flush(&self) -> store::Result<()> {
         GameLog::flush(&self.inner)
     }
+    fn write_note(&self, n: store::journal::NewNote) -> store::Result<store::journal::Noted> {
+        GameLog::write_note(&self.inner, n)
+    }
+    fn put_study(&self, study: &store::study::Study) -> store::Result<()> {
+        GameLog::put_study(&self.inner, study)
+    }
+    fn study(&self, id: store::study::StudyId) -> store::Result<store::study::Study> {
+        GameLog::study(&self.inner, id)
+    }
+    fn correct(&self, c: store::revision::Correction) -> store::Result<store::Corrected> {
+        GameLog::correct(&self.inner, c)
+    }
     fn dir(&self) -> &Path {
         GameLog::dir(&self.inner)
     }

@@ -4,8 +4,10 @@
 
 mod owners;
 mod revisions;
+mod takebacks;
 pub use owners::*;
 pub use revisions::*;
+pub use takebacks::*;
 
 use crate::{new_game, play_out, t0, Backend};
 use five_tribes::FiveTribes;

@@ -126,6 +126,10 @@ macro_rules! conformance_tests {
             a_journal_refuses_a_note_past_its_byte_limit_and_writes_nothing,
             a_correction_is_a_new_revision_that_replays_and_projections_follow,
             refused_corrections_write_nothing,
+            a_takeback_withdraws_up_to_the_last_chance_entry,
+            a_retry_of_a_withdrawn_move_is_told_so,
+            seats_answer_takebacks_and_annotations_on_withdrawn_plies_are_marked,
+            seats_accepting_with_the_ask_are_written_with_it,
         );
     };
     (@each $new:expr; $($check:ident),* $(,)?) => {

@@ -23,16 +23,21 @@ use async_nats::jetstream::message::PublishMessage;
 use serde::{Deserialize, Serialize};
 use std::sync::{Arc, Weak};
 use std::time::Duration;
+use store::journal::Note;
 use store::{Entry, GameId, Header, Result, Status, StoreError};
 
 /// Message header of an archive record: the game's id.
 pub const GAME: &str = "Ludolog-Game";
 
-/// A sealed game: its final header and every entry.
+/// A sealed game: its final header, every entry of its line, and the notes its withdrawal
+/// markers held (`crate::line`: takebacks carried out while it was played), which leave the
+/// stream with its entries subject.
 #[derive(Serialize, Deserialize)]
 pub(crate) struct Sealed {
     pub header: Header,
     pub entries: Vec<Entry>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<Note>,
 }
 
 /// Only the header of an archive record (the catalog's need; the entries are skipped).
@@ -54,10 +59,16 @@ impl NatsLog {
     /// Publishes a finished game's record; its stream sequence. `Exists` if a record with
     /// this id is already on the stream (within the duplicate window; beyond it the catalog
     /// is asked first by the callers that must know).
-    pub(crate) async fn publish_sealed(&self, header: &Header, entries: &[Entry]) -> Result<u64> {
+    pub(crate) async fn publish_sealed(
+        &self,
+        header: &Header,
+        entries: &[Entry],
+        notes: &[Note],
+    ) -> Result<u64> {
         let payload = serde_json::to_vec(&Sealed {
             header: header.clone(),
             entries: entries.to_vec(),
+            notes: notes.to_vec(),
         })
         .map_err(|e| StoreError::BadInput(e.to_string()))?;
         let mut headers = async_nats::HeaderMap::new();
@@ -128,12 +139,8 @@ impl NatsLog {
             if header.status != Status::Finished {
                 return Ok(false);
             }
-            let entries: Vec<Entry> = self
-                .read_live_entries(id)
-                .await?
-                .into_iter()
-                .map(|(e, _)| e)
-                .collect();
+            let line = self.read_line(id).await?;
+            let entries: Vec<Entry> = line.entries.into_iter().map(|(e, _)| e).collect();
             if entries.len() as u32 != header.plies {
                 return Err(StoreError::Corrupt {
                     game: id,
@@ -141,7 +148,7 @@ impl NatsLog {
                     what: format!("{} entries for {} plies", entries.len(), header.plies),
                 });
             }
-            match self.publish_sealed(&header, &entries).await {
+            match self.publish_sealed(&header, &entries, &line.notes).await {
                 Ok(seq) => self.learn_sealed(header, seq).await?,
                 // Another node sealed it a moment ago: its record is on the stream.
                 Err(StoreError::Exists(_)) => self.sync_catalog().await?,

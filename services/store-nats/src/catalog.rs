@@ -63,6 +63,12 @@ impl NatsLog {
     /// Records what is known of a game: a sealed record always wins, and otherwise the
     /// header with more entries. Callers hold the catalog's lock.
     fn learn(&self, tree: &sled::Tree, k: Known) -> Result<()> {
+        self.learn_as(tree, k, false)
+    }
+
+    /// As [`Self::learn`]; `cut` when `k` comes from a line a takeback has cut (a marker, or
+    /// an entry after one), which may be shorter than what the catalog holds.
+    fn learn_as(&self, tree: &sled::Tree, k: Known, cut: bool) -> Result<()> {
         let key = k.header.id.to_bytes();
         let old = match tree.get(key)? {
             None => None,
@@ -71,7 +77,7 @@ impl NatsLog {
         let keep = match &old {
             None => false,
             Some(o) if o.sealed.is_some() => true,
-            Some(o) => k.sealed.is_none() && o.header.plies >= k.header.plies,
+            Some(o) => k.sealed.is_none() && o.header.plies >= k.header.plies && !cut,
         };
         if keep {
             return Ok(());
@@ -257,7 +263,7 @@ impl NatsLog {
         Ok(last)
     }
 
-    /// An entry brings its game's header up to date.
+    /// An entry, or a withdrawal marker, brings its game's header up to date.
     fn learn_entry(
         &self,
         tree: &sled::Tree,
@@ -269,8 +275,20 @@ impl NatsLog {
             // and its archive record comes later in the stream.
             return Ok(());
         };
+        if k.sealed.is_some() {
+            return Ok(());
+        }
+        if codec::withdrawn_to(m.headers.as_ref()).is_some() {
+            // A takeback: the line is shorter now.
+            let marker = crate::line::Marker::decode(id, &m.payload)?;
+            k.header.plies = marker.plies;
+            k.header.updated_at = marker.updated_at;
+            k.header.status = Status::Active;
+            return self.learn_as(tree, k, true);
+        }
         let entry = codec::decode_entry(id, &m.payload)?;
-        if k.sealed.is_some() || entry.ply < k.header.plies {
+        let after_takeback = codec::generation_of(m.headers.as_ref()) > 0;
+        if entry.ply < k.header.plies && !after_takeback {
             return Ok(());
         }
         k.header.plies = entry.ply + 1;
@@ -280,7 +298,7 @@ impl NatsLog {
         } else {
             Status::Active
         };
-        self.learn(tree, k)
+        self.learn_as(tree, k, after_takeback)
     }
 
     fn known_in(&self, tree: &sled::Tree, id: GameId) -> Result<Option<Known>> {

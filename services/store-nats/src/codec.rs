@@ -15,18 +15,33 @@ pub const PLY: &str = "Ludolog-Ply";
 pub const STATUS: &str = "Ludolog-Status";
 /// Message header on a journal note that corrects a finished game: the revision it makes.
 pub const REVISION: &str = "Ludolog-Revision";
+/// Message header on a withdrawal marker on a game's entries subject (a takeback carried
+/// out, see `crate::line`): the line's length after it.
+pub const WITHDRAWN: &str = "Ludolog-Withdrawn";
+/// Message header on an entry written after a takeback: how many withdrawal markers precede
+/// it on its line (absent: none).
+pub const GENERATION: &str = "Ludolog-Generation";
+/// With `Nats-Expected-Last-Subject-Sequence`, the subject (wildcards allowed) whose last
+/// message is expected (nats-server 2.11 and later): a game's journal writes expect the last
+/// message of all of its subjects at once (see `crate::journal`).
+pub const EXPECTED_SUBJECT: &str = "Nats-Expected-Last-Subject-Sequence-Subject";
 
 /// The `Nats-Msg-Id` of an entry: game, ply and a hash of what it says, so a retry of the
 /// same entry is recognised and a different entry at that ply is a conflict, not a duplicate
-/// (the server checks ids before expected sequences).
-pub fn msg_id(game: GameId, e: &Entry) -> String {
+/// (the server checks ids before expected sequences). A line that has had takebacks adds its
+/// generation (how many): the same move played again at a ply it was withdrawn from is a new
+/// message, not a duplicate of the withdrawn one.
+pub fn msg_id(game: GameId, generation: u32, e: &Entry) -> String {
     let mut h = siphasher::sip::SipHasher13::new_with_keys(0x4c75_646f, 0x006c_6f67);
     h.write(e.actor.to_string().as_bytes());
     h.write(&[0]);
     h.write(e.notation.as_bytes());
     h.write(&[0]);
     h.write(e.key.as_deref().unwrap_or("").as_bytes());
-    format!("{game}:{}:{:016x}", e.ply, h.finish())
+    match generation {
+        0 => format!("{game}:{}:{:016x}", e.ply, h.finish()),
+        g => format!("{game}:{}:{:016x}:g{g}", e.ply, h.finish()),
+    }
 }
 
 pub fn entry_payload(e: &Entry) -> store::Result<Bytes> {
@@ -35,9 +50,12 @@ pub fn entry_payload(e: &Entry) -> store::Result<Bytes> {
         .map_err(|err| StoreError::BadInput(err.to_string()))
 }
 
-pub fn entry_headers(e: &Entry, finished: bool) -> HeaderMap {
+pub fn entry_headers(e: &Entry, finished: bool, generation: u32) -> HeaderMap {
     let mut h = HeaderMap::new();
     h.insert(PLY, e.ply.to_string().as_str());
+    if generation > 0 {
+        h.insert(GENERATION, generation.to_string().as_str());
+    }
     if finished {
         h.insert(STATUS, "finished");
     }
@@ -71,6 +89,21 @@ pub fn is_finished(headers: Option<&HeaderMap>) -> bool {
     headers
         .and_then(|h| h.get(STATUS))
         .is_some_and(|v| v.as_str() == "finished")
+}
+
+/// How many withdrawal markers precede an entry's message on its line.
+pub fn generation_of(headers: Option<&HeaderMap>) -> u32 {
+    headers
+        .and_then(|h| h.get(GENERATION))
+        .and_then(|v| v.as_str().parse().ok())
+        .unwrap_or(0)
+}
+
+/// The line's length after a withdrawal marker; `None` for any other message.
+pub fn withdrawn_to(headers: Option<&HeaderMap>) -> Option<u32> {
+    headers
+        .and_then(|h| h.get(WITHDRAWN))
+        .and_then(|v| v.as_str().parse().ok())
 }
 
 /// The revision a journal note's message makes, if it is a correction's.

@@ -7,9 +7,9 @@
 //! | subject | messages |
 //! |---|---|
 //! | `<prefix>.g.<game id>` | one: the game's header as created or imported (JSON) |
-//! | `<prefix>.e.<game id>` | the game's entries in ply order, one each (JSON `Entry`); header `Ludolog-Ply`, and `Ludolog-Status: finished` on the entry that ends the game |
+//! | `<prefix>.e.<game id>` | the game's line: its entries in ply order, one each (JSON `Entry`; header `Ludolog-Ply`, `Ludolog-Status: finished` on the entry that ends the game, `Ludolog-Generation` after a takeback), and a withdrawal marker per takeback carried out (header `Ludolog-Withdrawn`; see `line`) |
 //! | `<prefix>.archive` | one record per finished game, header and entries (JSON), header `Ludolog-Game`: see [`archive`]; a sealed game's two subjects above are purged |
-//! | `<prefix>.j.<game id>` | the game's journal notes in order (JSON `store::journal::Note`): annotations, and corrections (header `Ludolog-Revision`); kept after sealing |
+//! | `<prefix>.j.<game id>` | the game's journal notes (JSON `store::journal::Note`, or a request's several as a list): annotations, takeback requests and answers, corrections (header `Ludolog-Revision`); kept after sealing |
 //! | `<prefix>.s.<study id>` | one: a study (JSON) |
 //! | `<prefix>.key` | one: the deployment's state-hash key, hexadecimal (see `key`) |
 //!
@@ -39,8 +39,10 @@
 //! - [`follow`]: the durable consumer that feeds this node's projections (finish hooks) from
 //!   every node's appends;
 //! - `key`: the deployment's state-hash key, shared by every node;
-//! - `journal`: games' annotations (`<prefix>.j.<id>`) and studies (`<prefix>.s.<id>`);
-//!   takebacks are not kept on the stream yet;
+//! - `journal`: games' notes (`<prefix>.j.<id>`: annotations, takebacks, each request's
+//!   notes one message expecting the last message of all the game's subjects) and studies
+//!   (`<prefix>.s.<id>`);
+//! - `line`: a game's line on its entries subject, cut by takebacks' withdrawal markers;
 //! - `revision`: corrections of finished games, a journal note each over the sealed record;
 //!
 //! The trait is synchronous: each call blocks on this backend's own runtime. Call it from a
@@ -53,6 +55,7 @@ pub mod dev_server;
 pub mod follow;
 mod journal;
 mod key;
+mod line;
 pub mod log;
 mod retry;
 mod revision;
@@ -128,11 +131,17 @@ impl NatsConfig {
 struct Tip {
     header: store::Header,
     state: Box<dyn rules_core::GameState>,
-    /// Stream sequence of the game's last entry (what the next append expects).
+    /// Stream sequence of the last message on the game's entries subject, entry or
+    /// withdrawal marker (what the next append expects).
     seq: u64,
+    /// How many takebacks the line has had (`line`): part of its entries' message ids.
+    generation: u32,
     /// Idempotency keys used: (actor, key) → (first ply, entries, canonical notation, who
     /// entered it).
     keys: HashMap<(String, String), (u32, u32, String, store::EnteredBy)>,
+    /// Idempotency keys of moves a takeback withdrew: (actor, key) → (ply, canonical
+    /// notation, who entered it).
+    withdrawn: HashMap<(String, String), (u32, String, store::EnteredBy)>,
 }
 
 /// Game logs on JetStream, projections in a local sled folder. Cheap to clone: clones share
@@ -290,19 +299,23 @@ async fn watch(
             .as_str()
             .strip_prefix(prefix)
             .and_then(|s| s.parse::<GameId>().ok());
-        let ply = m
+        // An entry makes its line one longer than its ply; a withdrawal marker, as long as
+        // it says (subscribers read the line again either way).
+        let plies = m
             .headers
             .as_ref()
             .and_then(|h| h.get(codec::PLY))
-            .and_then(|v| v.as_str().parse::<u32>().ok());
-        if let (Some(id), Some(ply)) = (id, ply) {
+            .and_then(|v| v.as_str().parse::<u32>().ok())
+            .map(|ply| ply + 1)
+            .or_else(|| codec::withdrawn_to(m.headers.as_ref()));
+        if let (Some(id), Some(plies)) = (id, plies) {
             let hooks = inner
                 .grow_hooks
                 .read()
                 .unwrap_or_else(|e| e.into_inner())
                 .clone();
             for h in hooks {
-                h(id, ply + 1);
+                h(id, plies);
             }
         }
     }

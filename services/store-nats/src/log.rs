@@ -2,11 +2,10 @@
 //! by `store::plan` (the sled store's rules); this module only publishes and reads it.
 
 use crate::codec::{self, Refused};
+use crate::line::Line;
 use crate::{NatsLog, Tip};
-use async_nats::jetstream::consumer::{pull, DeliverPolicy};
 use async_nats::jetstream::message::PublishMessage;
 use async_nats::jetstream::stream::LastRawMessageErrorKind;
-use futures::StreamExt;
 use rules_core::{Actor, GameState};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -80,7 +79,7 @@ impl NatsLog {
     /// game's: it has no subject to append to). A corrected game's are its latest
     /// revision's: the record's with the journal's corrections applied (`revision`).
     pub(crate) async fn read_entries(&self, id: GameId) -> Result<Vec<(Entry, u64)>> {
-        self.read_entries_of(id, None).await
+        Ok(self.read_line_of(id, None).await?.entries)
     }
 
     /// As [`Self::read_entries`], with the game's journal as read by the caller.
@@ -89,7 +88,7 @@ impl NatsLog {
         id: GameId,
         notes: &[store::journal::Note],
     ) -> Result<Vec<(Entry, u64)>> {
-        self.read_entries_of(id, Some(notes)).await
+        Ok(self.read_line_of(id, Some(notes)).await?.entries)
     }
 
     /// The corrections of a sealed game are in its journal (`crate::revision`): the notes
@@ -101,25 +100,31 @@ impl NatsLog {
     ) -> Result<Option<Vec<store::journal::Note>>> {
         match notes {
             Some(n) => Ok(Some(n.to_vec())),
-            None if h.revision > 0 => Ok(Some(self.read_notes(h.id).await?.0)),
+            // Boxed: reading the notes reads the line too (for its markers' notes).
+            None if h.revision > 0 => Ok(Some(Box::pin(self.read_notes(h.id)).await?)),
             None => Ok(None),
         }
     }
 
-    async fn read_entries_of(
+    /// A game's line wherever its log is: on its own subject (`crate::line`), or its sealed
+    /// record's (entries at sequence 0, the notes its markers held, generation 0: nothing is
+    /// appended to it again).
+    pub(crate) async fn read_line_of(
         &self,
         id: GameId,
         notes: Option<&[store::journal::Note]>,
-    ) -> Result<Vec<(Entry, u64)>> {
+    ) -> Result<Line> {
         let from_record = |s: Arc<crate::archive::Sealed>, notes: Option<Vec<_>>| {
             let entries = match notes {
                 Some(n) => store::revision::log_latest(&s.entries, &n),
                 None => s.entries.clone(),
             };
-            entries
-                .into_iter()
-                .map(|e| (e, 0))
-                .collect::<Vec<(Entry, u64)>>()
+            Line {
+                entries: entries.into_iter().map(|e| (e, 0)).collect(),
+                notes: s.notes.clone(),
+                last: 0,
+                generation: 0,
+            }
         };
         match self.locate(id).await? {
             Place::Sealed(h, seq) => {
@@ -127,10 +132,9 @@ impl NatsLog {
                 Ok(from_record(record, self.corrections(&h, notes).await?))
             }
             Place::Live(h) => {
-                let live =
-                    tokio::time::timeout(self.config.timeout, self.read_live_entries(id)).await;
+                let live = tokio::time::timeout(self.config.timeout, self.read_line(id)).await;
                 match live {
-                    Ok(Ok(entries)) if entries.len() as u32 >= h.plies => Ok(entries),
+                    Ok(Ok(line)) if line.entries.len() as u32 >= h.plies => Ok(line),
                     // Purged while being read: sealed meanwhile, so the record is there.
                     other => match self.locate(id).await? {
                         Place::Sealed(h, seq) => {
@@ -138,8 +142,9 @@ impl NatsLog {
                             Ok(from_record(record, self.corrections(&h, notes).await?))
                         }
                         Place::Live(_) => match other {
-                            Ok(Err(e)) => Err(e),
-                            _ => Err(StoreError::Unavailable(format!(
+                            // Still live: a takeback cut the line after its header was read.
+                            Ok(line) => line,
+                            Err(_) => Err(StoreError::Unavailable(format!(
                                 "game {id}: its entries could not be read in time"
                             ))),
                         },
@@ -162,9 +167,21 @@ impl NatsLog {
             // are gone now, and the game is read from its record.
             return Ok(None);
         }
-        if let Some(last) = last {
+        let Some(last) = last else {
+            return Ok(Some(h));
+        };
+        if codec::withdrawn_to(Some(&last.headers)).is_some() {
+            // A takeback was the last thing to happen to the line.
+            let marker = crate::line::Marker::decode(id, &last.payload)?;
+            h.plies = marker.plies;
+            h.updated_at = marker.updated_at;
+            h.status = Status::Active;
+        } else {
             let e = codec::decode_entry(id, &last.payload)?;
-            if e.ply + 1 > h.plies {
+            // Before any takeback the line is at least as long as it was created (a reader
+            // between a creation's header and its entries sees the header's length); after
+            // one, the last entry says.
+            if e.ply + 1 > h.plies || codec::generation_of(Some(&last.headers)) > 0 {
                 h.plies = e.ply + 1;
                 h.updated_at = e.recorded_at;
                 h.status = if codec::is_finished(Some(&last.headers)) {
@@ -177,71 +194,23 @@ impl NatsLog {
         Ok(Some(h))
     }
 
-    /// Every entry on a game's own subject in ply order, each with its stream sequence.
-    pub(crate) async fn read_live_entries(&self, id: GameId) -> Result<Vec<(Entry, u64)>> {
-        self.read_subject(&self.subject_entries(id), |payload, place| {
-            let e = codec::decode_entry(id, payload)?;
-            if e.ply != place as u32 {
-                return Err(StoreError::Corrupt {
-                    game: id,
-                    ply: Some(e.ply),
-                    what: format!("entry in the wrong place (expected ply {place})"),
-                });
-            }
-            Ok(e)
-        })
-        .await
-    }
-
-    /// Every message on `subject` in order, each decoded by `decode` (given its payload and
-    /// its place from 0) with its stream sequence: through an ordered consumer, dropped after.
-    pub(crate) async fn read_subject<T>(
-        &self,
-        subject: &str,
-        mut decode: impl FnMut(&[u8], usize) -> Result<T>,
-    ) -> Result<Vec<(T, u64)>> {
-        let consumer = self
-            .asking(|| {
-                self.stream.create_consumer(pull::OrderedConfig {
-                    filter_subject: subject.to_string(),
-                    deliver_policy: DeliverPolicy::All,
-                    ..Default::default()
-                })
-            })
-            .await?;
-        let name = consumer.cached_info().name.clone();
-        let read = async {
-            let mut out = Vec::new();
-            // With nothing to read, `messages()` would wait for the next message forever.
-            if consumer.cached_info().num_pending == 0 {
-                return Ok(out);
-            }
-            let mut messages = consumer.messages().await.map_err(codec::unavailable)?;
-            while let Some(m) = messages.next().await {
-                let m = m.map_err(codec::unavailable)?;
-                let info = m.info().map_err(codec::unavailable)?;
-                let (seq, pending) = (info.stream_sequence, info.pending);
-                out.push((decode(&m.payload, out.len())?, seq));
-                if pending == 0 {
-                    break;
-                }
-            }
-            Ok(out)
-        }
-        .await;
-        // Ephemeral consumers would otherwise stay on the server until their inactivity
-        // threshold, and a busy node reaches the server's limit of consumers (error 10026).
-        let _ = self.stream.delete_consumer(&name).await;
-        read
-    }
-
     /// The game's state, header and last sequence from its log; a seeded game left waiting on
     /// chance (its node stopped between a move and the deal after it) is dealt now.
     async fn load_tip(&self, id: GameId) -> Result<Tip> {
         let mut header = self.read_header(id).await?;
-        let entries = self.read_entries(id).await?;
+        let line = self.read_line_of(id, None).await?;
+        let entries = &line.entries;
         let mut state = plan::recorded_start(&self.registry, &header)?;
         let mut keys = HashMap::new();
+        // The keys of withdrawn moves stay used (as on sled): a retry under one is told so.
+        let withdrawn = line
+            .withdrawn()
+            .filter_map(|e| {
+                let k = e.key.clone()?;
+                let by = store::EnteredBy::of(e.actor, e.entered_by);
+                Some(((e.actor.to_string(), k), (e.ply, e.notation.clone(), by)))
+            })
+            .collect();
         for (i, (e, _)) in entries.iter().enumerate() {
             plan::apply_stored(state.as_mut(), id, e)?;
             if let Some(k) = &e.key {
@@ -260,7 +229,7 @@ impl NatsLog {
                 );
             }
         }
-        let mut seq = entries.last().map_or(0, |(_, s)| *s);
+        let mut seq = line.last;
         header.plies = entries.len() as u32;
         let mut dealt = Vec::new();
         plan::deal_chance(
@@ -275,7 +244,10 @@ impl NatsLog {
         )?;
         if !dealt.is_empty() {
             let finished = plan::status_of(state.as_ref()) == Status::Finished;
-            match self.publish_entries(id, seq, &dealt, finished).await {
+            match self
+                .publish_entries(id, line.generation, seq, &dealt, finished)
+                .await
+            {
                 Ok(Some(last)) => seq = last,
                 // Another writer (or reader) dealt them first, or moved on: read the game
                 // again.
@@ -291,7 +263,9 @@ impl NatsLog {
             header,
             state,
             seq,
+            generation: line.generation,
             keys,
+            withdrawn,
         })
     }
 
@@ -343,6 +317,7 @@ impl NatsLog {
     async fn publish_entries(
         &self,
         id: GameId,
+        generation: u32,
         mut seq: u64,
         entries: &[Entry],
         finished: bool,
@@ -351,10 +326,11 @@ impl NatsLog {
             let last = i + 1 == entries.len();
             let msg = PublishMessage::build()
                 .payload(codec::entry_payload(e)?)
-                .headers(codec::entry_headers(e, finished && last))
+                .headers(codec::entry_headers(e, finished && last, generation))
                 .expected_last_subject_sequence(seq);
+            let msg_id = codec::msg_id(id, generation, e);
             let published = self
-                .publish(self.subject_entries(id), msg, Some(codec::msg_id(id, e)))
+                .publish(self.subject_entries(id), msg, Some(msg_id))
                 .await;
             seq = match published.ack {
                 // An earlier attempt of this very publish was kept after all.
@@ -432,14 +408,14 @@ impl NatsLog {
             let written = self.rt.block_on(async {
                 if finished {
                     let seq = self
-                        .publish_sealed(&planned.header, &planned.entries)
+                        .publish_sealed(&planned.header, &planned.entries, &[])
                         .await?;
                     self.learn_sealed(planned.header.clone(), seq).await?;
                     return Ok(0);
                 }
                 self.publish_header(&planned.header).await?;
                 // A new game's entries: nobody else deals into a game not yet made known.
-                self.publish_entries(id, 0, &planned.entries, false)
+                self.publish_entries(id, 0, 0, &planned.entries, false)
                     .await?
                     .ok_or(StoreError::VersionConflict {
                         game: id,
@@ -455,7 +431,9 @@ impl NatsLog {
                         header: planned.header.clone(),
                         state: planned.state,
                         seq,
+                        generation: 0,
                         keys: HashMap::new(),
+                        withdrawn: HashMap::new(),
                     };
                     self.tips().insert(id, Arc::new(Mutex::new(tip)));
                     return Ok((planned.header, planned.entries));
@@ -480,25 +458,36 @@ impl NatsLog {
                     .get(&(req.actor.to_string(), k.to_string()))
                     .cloned();
                 if let Some((first, count, stored, by)) = found {
-                    // The key belongs to whoever entered its move: anyone else is told so,
-                    // whatever move it sends, before the move is read (as on sled).
-                    if by != store::EnteredBy::of(req.actor, req.entered_by) {
-                        return Err(StoreError::KeyTaken { game: id });
-                    }
-                    let notation = plan::canonical(&tip.header, tip.state.as_ref(), &req)?;
-                    if stored != notation {
-                        return Err(StoreError::BadInput(
-                            "idempotency key reused for a different move".into(),
-                        ));
-                    }
-                    let header = tip.header.clone();
-                    drop(tip);
+                    check_key_use(&tip, &req, by, &stored)?;
                     let entries = store::GameLog::entries(self, id, first, first + count)?;
+                    let same = entries
+                        .first()
+                        .is_some_and(|e| e.key.as_deref() == Some(k) && e.actor == req.actor);
+                    if !same && attempt == 0 {
+                        // Another node took the move back since this tip was loaded.
+                        *tip = self.rt.block_on(self.load_tip(id))?;
+                        continue;
+                    }
+                    if !same {
+                        return Err(StoreError::Withdrawn {
+                            game: id,
+                            ply: first,
+                        });
+                    }
                     return Ok(Appended {
-                        header,
+                        header: tip.header.clone(),
                         entries,
                         replayed: true,
                     });
+                }
+                let gone = tip
+                    .withdrawn
+                    .get(&(req.actor.to_string(), k.to_string()))
+                    .cloned();
+                if let Some((ply, stored, by)) = gone {
+                    // As on sled: its owner is told its move was taken back.
+                    check_key_use(&tip, &req, by, &stored)?;
+                    return Err(StoreError::Withdrawn { game: id, ply });
                 }
             }
             let notation = plan::canonical(&tip.header, tip.state.as_ref(), &req)?;
@@ -516,9 +505,13 @@ impl NatsLog {
                 other => other?,
             };
             let finished = planned.header.status == Status::Finished;
-            let written =
-                self.rt
-                    .block_on(self.publish_entries(id, tip.seq, &planned.entries, finished));
+            let written = self.rt.block_on(self.publish_entries(
+                id,
+                tip.generation,
+                tip.seq,
+                &planned.entries,
+                finished,
+            ));
             match written {
                 Err(StoreError::VersionConflict { .. }) if attempt == 0 => {
                     *tip = self.rt.block_on(self.load_tip(id))?;
@@ -586,7 +579,14 @@ impl NatsLog {
         if let Some(t) = self.tips().get(&id).cloned() {
             let t = t.lock().unwrap_or_else(|e| e.into_inner());
             if t.header.plies == ply {
-                return Ok(t.state.clone());
+                // Current only if its line has not changed since: another node may have taken
+                // moves back and played others up to the same length. Asked once: while the
+                // stream cannot answer, nothing changes the line, and what was kept is read
+                // on (as reads go on without a quorum).
+                match self.rt.block_on(self.last_once(&self.subject_entries(id))) {
+                    Ok(Some(m)) if m.sequence != t.seq => {}
+                    _ => return Ok(t.state.clone()),
+                }
             }
         }
         let header = self.rt.block_on(self.read_header(id))?;
@@ -652,11 +652,11 @@ impl NatsLog {
                     if self.read_live_header(header.id).await?.is_some() {
                         return Err(StoreError::Exists(header.id));
                     }
-                    let seq = self.publish_sealed(&header, p.entries()).await?;
+                    let seq = self.publish_sealed(&header, p.entries(), &[]).await?;
                     return self.learn_sealed(header.clone(), seq).await;
                 }
                 self.publish_header(&header).await?;
-                self.publish_entries(header.id, 0, p.entries(), false)
+                self.publish_entries(header.id, 0, 0, p.entries(), false)
                     .await
                     .map(|_| ())
             })
@@ -671,4 +671,20 @@ impl NatsLog {
         // Hooks run when the follower reads the record (`follow`).
         Ok(header)
     }
+}
+
+/// A used idempotency key sent again: it belongs to whoever entered its move, and anyone else
+/// is told so, whatever move it sends, before the move is read; its owner must send the same
+/// move (as on sled).
+fn check_key_use(tip: &Tip, req: &Append<'_>, by: store::EnteredBy, stored: &str) -> Result<()> {
+    if by != store::EnteredBy::of(req.actor, req.entered_by) {
+        return Err(StoreError::KeyTaken { game: req.game });
+    }
+    let notation = plan::canonical(&tip.header, tip.state.as_ref(), req)?;
+    if stored != notation {
+        return Err(StoreError::BadInput(
+            "idempotency key reused for a different move".into(),
+        ));
+    }
+    Ok(())
 }

@@ -137,6 +137,18 @@ impl NatsLog {
         }
     }
 
+    /// The last message on a subject, `None` when it has none: one attempt, bounded by
+    /// `NatsConfig::attempt` (for a check that has an answer to fall back on).
+    pub(crate) async fn last_once(&self, subject: &str) -> Result<Option<StreamMessage>> {
+        let ask = self.stream.get_last_raw_message_by_subject(subject);
+        match tokio::time::timeout(self.config.attempt, ask).await {
+            Ok(Ok(m)) => Ok(Some(m)),
+            Ok(Err(e)) if e.kind() == LastRawMessageErrorKind::NoMessageFound => Ok(None),
+            Ok(Err(e)) => Err(codec::unavailable(e)),
+            Err(e) => Err(codec::unavailable(e)),
+        }
+    }
+
     /// The last message on a subject, `None` when it has none; asked again while the stream
     /// has no leader to answer.
     pub(crate) async fn last_on(&self, subject: &str) -> Result<Option<StreamMessage>> {

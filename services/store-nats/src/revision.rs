@@ -14,7 +14,7 @@
 //! from the note's header, and its follower runs the finish hooks again for it, so statistics,
 //! the position index and the explorer follow the latest revision on every node.
 
-use crate::codec::{self, Refused};
+use crate::codec;
 use crate::NatsLog;
 use async_nats::jetstream::message::PublishMessage;
 use std::hash::{Hash, Hasher};
@@ -38,8 +38,9 @@ impl NatsLog {
         self.seal(id)?;
         for _ in 0..TRIES {
             let (header, entries, notes, last) = self.rt.block_on(async {
+                let last = self.game_last(id).await?;
                 let mut header = self.read_header(id).await?;
-                let (notes, last) = self.read_notes(id).await?;
+                let notes = self.read_notes(id).await?;
                 // The journal is the truth; this node's catalog may not have read the latest
                 // correction yet.
                 header.revision = header.revision.max(store::revision::latest(&notes));
@@ -92,22 +93,11 @@ impl NatsLog {
         payload.hash(&mut h);
         let mut headers = async_nats::HeaderMap::new();
         headers.insert(codec::REVISION, revision.to_string().as_str());
-        let msg = PublishMessage::build()
-            .payload(payload.into())
-            .headers(headers)
-            .expected_last_subject_sequence(after);
+        let msg = PublishMessage::build().headers(headers);
+        let msg = self.expecting_game(id, msg, after).payload(payload.into());
         let msg_id = format!("{id}:note:{}:{:016x}", note.seq, h.finish());
-        let published = self
-            .publish(self.subject_journal(id), msg, Some(msg_id))
-            .await;
-        match published.ack {
-            Ok(a) if a.duplicate && !published.retried => Ok(false),
-            Ok(_) => Ok(true),
-            Err(e) => match codec::refused(&e) {
-                Refused::Conflict => Ok(false),
-                Refused::Unavailable(m) | Refused::Other(m) => Err(StoreError::Unavailable(m)),
-            },
-        }
+        self.publish_on_game(self.subject_journal(id), msg, msg_id)
+            .await
     }
 
     /// Every corrected game this node's catalog knows, with its latest revision.

@@ -280,8 +280,8 @@ fn a_game_left_waiting_on_a_deal_is_dealt_by_whoever_reads_it_next() {
             .sequence;
         let msg = PublishMessage::build()
             .payload(codec::entry_payload(&entry).unwrap())
-            .headers(codec::entry_headers(&entry, false))
-            .message_id(codec::msg_id(id, &entry))
+            .headers(codec::entry_headers(&entry, false, 0))
+            .message_id(codec::msg_id(id, 0, &entry))
             .expected_last_subject_sequence(last);
         js.send_publish(subject.clone(), msg)
             .await

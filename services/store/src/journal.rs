@@ -458,6 +458,30 @@ fn plan(g: &Game<'_>, req: &NewNote) -> Result<Vec<Planned>> {
     }
 }
 
+/// The `Withdrawn` note of a takeback carried out, holding the `entries` it takes off the
+/// line: it follows the notes planned with it (`before`: its request, or the answer that
+/// completed it), numbered on from `first_seq` when there are none.
+pub fn withdrawal_note(
+    before: &[Note],
+    first_seq: u32,
+    header: &Header,
+    req: &NewNote,
+    (request, to_ply): (u32, u32),
+    entries: Vec<Entry>,
+) -> Note {
+    Note {
+        seq: before.last().map_or(first_seq, |n| n.seq + 1),
+        plies: header.plies,
+        at: req.at,
+        by: req.by.clone(),
+        body: NoteBody::Withdrawn {
+            request,
+            to_ply,
+            entries,
+        },
+    }
+}
+
 /// The seats a request by `asker` waits on: every other seat.
 fn asked_seats(players: usize, asker: &Author) -> Vec<Seat> {
     (0..players as u8)

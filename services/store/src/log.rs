@@ -183,39 +183,19 @@ pub trait GameLog: Send + Sync {
     /// entries. Durable before it returns; refused whole, writing nothing — `JournalFull`
     /// when the notes would take the journal past `Config::max_journal_bytes` or
     /// [`crate::journal::MAX_NOTES`] ([`crate::journal::check_room`]).
-    fn write_note(&self, note: NewNote) -> Result<Noted> {
-        let _ = note;
-        Err(StoreError::Unsupported(format!(
-            "the {} backend keeps no journals (takebacks, annotations) yet; the embedded store does",
-            self.backend()
-        )))
-    }
+    fn write_note(&self, note: NewNote) -> Result<Noted>;
 
     /// Stores a new study (checked with [`crate::study::check`] first); refused if its id is
     /// taken.
-    fn put_study(&self, study: &Study) -> Result<()> {
-        let _ = study;
-        Err(StoreError::Unsupported(format!(
-            "the {} backend keeps no studies yet; the embedded store does",
-            self.backend()
-        )))
-    }
+    fn put_study(&self, study: &Study) -> Result<()>;
 
-    fn study(&self, id: StudyId) -> Result<Study> {
-        Err(StoreError::NoSuchStudy(id.to_string()))
-    }
+    fn study(&self, id: StudyId) -> Result<Study>;
 
     /// Corrects a finished game's record as a new revision ([`crate::revision`]): checked by
     /// [`crate::revision::plan_correction`], written whole and durably, and the finish hooks
     /// told again, so that projections follow the latest revision. Refused whole, writing
     /// nothing.
-    fn correct(&self, c: Correction) -> Result<Corrected> {
-        let _ = c;
-        Err(StoreError::Unsupported(format!(
-            "the {} backend keeps no revisions yet; the embedded store does",
-            self.backend()
-        )))
-    }
+    fn correct(&self, c: Correction) -> Result<Corrected>;
 
     /// Every corrected game with its latest revision (so a node's projections can tell, on
     /// opening, whether they follow it).

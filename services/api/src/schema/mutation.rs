@@ -229,7 +229,7 @@ impl GameMutation {
             let h = s.import_line(1, &record).map_err(ApiError::BadRecord)?;
             // The text's comments become the game's annotations.
             for (ply, glyph, comment) in notes {
-                let kept = s.write_note(store::journal::NewNote {
+                s.write_note(store::journal::NewNote {
                     game: h.id,
                     by: store::journal::Author::Imported,
                     at: Utc::now(),
@@ -238,17 +238,7 @@ impl GameMutation {
                         glyph,
                         comment,
                     },
-                });
-                match kept {
-                    // A backend without journals imports the game and drops its comments.
-                    Err(store::StoreError::Unsupported(why)) => {
-                        tracing::warn!(game = %h.id, "comments not kept: {why}");
-                        break;
-                    }
-                    other => {
-                        other?;
-                    }
-                }
+                })?;
             }
             s.flush()?;
             Ok(h)

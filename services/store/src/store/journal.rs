@@ -5,8 +5,8 @@
 
 use super::*;
 use crate::journal::{
-    check_room, decode_note, encode_note, needs_notes, plan_note, tail_needed, Game, JournalSize,
-    NewNote, Note, NoteBody, Noted, Planned,
+    check_room, decode_note, encode_note, needs_notes, plan_note, tail_needed, withdrawal_note,
+    Game, JournalSize, NewNote, Note, Noted, Planned,
 };
 use crate::study::{Study, StudyId};
 
@@ -206,19 +206,7 @@ impl Store {
                         new_header.updated_at = last.recorded_at;
                     }
                     withdrawn_to = Some(to_ply);
-                    // The withdrawal follows the notes planned with it (its request, or the
-                    // answer that completed it).
-                    Note {
-                        seq: notes.last().map_or(first_seq, |n: &Note| n.seq + 1),
-                        plies: header.plies,
-                        at: req.at,
-                        by: req.by.clone(),
-                        body: NoteBody::Withdrawn {
-                            request,
-                            to_ply,
-                            entries,
-                        },
-                    }
+                    withdrawal_note(&notes, first_seq, header, req, (request, to_ply), entries)
                 }
             };
             // Notes first: a withdrawal's note holds its entries before they leave the line.
