@@ -12,6 +12,7 @@
 //! decimals, means and quantiles to 2: see [`figures`]). Floats are fine here: statistics are
 //! derived, never replayed.
 
+pub mod aggregate;
 pub mod figures;
 
 pub use figures::{distribution, round2, round4, wilson, Distribution, Rate};
@@ -187,26 +188,44 @@ pub fn tag_group(tag: &str) -> (&str, &str) {
 
 /// Wins and scores of some seats, summed while counting. Scores are summed as integers so the
 /// mean is exact before its one rounding.
-#[derive(Debug, Clone, Copy, Default)]
-struct Tally {
+/// A win shared by k seats counts 1/k: kept in whole units of 1/[`SHARE_UNIT`] (divisible by
+/// every k up to 10 seats), so that tallies add up exactly in any order — a scan and merged
+/// aggregates ([`aggregate`]) give the same figures to the last bit.
+pub const SHARE_UNIT: u64 = 2520;
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub(crate) struct Tally {
     trials: u64,
     wins: u64,
-    successes: f64,
+    /// Successes in units of 1/`SHARE_UNIT`.
+    shares: u64,
     score: i64,
 }
 
 impl Tally {
-    fn add(&mut self, won: bool, share: f64, score: i32) {
+    /// One seat: whether it won, among how many winners, with what score.
+    pub(crate) fn add(&mut self, won: bool, winners: usize, score: i32) {
         self.trials += 1;
         self.wins += u64::from(won);
         if won {
-            self.successes += share;
+            self.shares += SHARE_UNIT / winners.max(1) as u64;
         }
         self.score += i64::from(score);
     }
 
+    pub(crate) fn merge(&mut self, o: &Tally) {
+        self.trials += o.trials;
+        self.wins += o.wins;
+        self.shares += o.shares;
+        self.score += o.score;
+    }
+
     fn rate(&self) -> Rate {
-        Rate::new(self.trials, self.wins, self.successes)
+        Rate::new(
+            self.trials,
+            self.wins,
+            self.shares as f64 / SHARE_UNIT as f64,
+        )
     }
 
     fn mean_score(&self) -> f64 {
@@ -214,7 +233,6 @@ impl Tally {
     }
 }
 
-/// What is counted for one player count.
 #[derive(Default)]
 struct PlayerCountTally<'a> {
     games: u64,
@@ -245,18 +263,17 @@ pub fn compute<'a>(games: impl IntoIterator<Item = &'a GameSummary>) -> Statisti
         let pc = &mut by_count[players];
         pc.games += 1;
         let winners = g.winners();
-        let share = 1.0 / winners.max(1) as f64;
         pc.ties += u64::from(winners > 1);
         if pc.seats.len() < players {
             pc.seats.resize(players, Tally::default());
         }
         for (i, s) in g.seats.iter().enumerate() {
-            pc.seats[i].add(s.won, share, s.total);
+            pc.seats[i].add(s.won, winners, s.total);
             for t in &s.tags {
                 pc.tags
                     .entry(t.as_str())
                     .or_default()
-                    .add(s.won, share, s.total);
+                    .add(s.won, winners, s.total);
             }
             pc.totals.push(i64::from(s.total));
             scores.push(i64::from(s.total));
@@ -308,8 +325,25 @@ pub fn compute<'a>(games: impl IntoIterator<Item = &'a GameSummary>) -> Statisti
 }
 
 fn player_count_stats(players: usize, pc: PlayerCountTally<'_>) -> PlayerCountStats {
+    player_count_figures(
+        players,
+        (pc.games, pc.ties),
+        &pc.seats,
+        pc.tags.iter().map(|(t, tally)| (*t, tally)),
+        distribution(pc.totals),
+    )
+}
+
+/// One player count's figures from its tallies (a scan's or merged aggregates').
+pub(crate) fn player_count_figures<'t>(
+    players: usize,
+    (games, ties): (u64, u64),
+    seats: &[Tally],
+    tags: impl Iterator<Item = (&'t str, &'t Tally)>,
+    scores: Option<Distribution>,
+) -> PlayerCountStats {
     let mut groups: BTreeMap<&str, Vec<TagStats>> = BTreeMap::new();
-    for (tag, t) in pc.tags {
+    for (tag, t) in tags {
         let (group, value) = tag_group(tag);
         groups.entry(group).or_default().push(TagStats {
             tag: tag.to_string(),
@@ -321,11 +355,10 @@ fn player_count_stats(players: usize, pc: PlayerCountTally<'_>) -> PlayerCountSt
     }
     PlayerCountStats {
         players: u32::try_from(players).unwrap_or(u32::MAX),
-        games: pc.games,
-        ties: pc.ties,
-        tie_rate: round4(pc.ties as f64 / pc.games.max(1) as f64),
-        by_seat: pc
-            .seats
+        games,
+        ties,
+        tie_rate: round4(ties as f64 / games.max(1) as f64),
+        by_seat: seats
             .iter()
             .enumerate()
             .map(|(seat, t)| SeatStats {
@@ -344,7 +377,7 @@ fn player_count_stats(players: usize, pc: PlayerCountTally<'_>) -> PlayerCountSt
                 }
             })
             .collect(),
-        scores: distribution(pc.totals),
+        scores,
     }
 }
 

@@ -336,3 +336,80 @@ fn projections_rebuilt_equal_projections_kept_incrementally() {
     assert_eq!(again.summaries(), incremental);
     let _ = Utc::now();
 }
+
+/// `n` varied games from a seed: 1 to 4 seats, ties, tags, categories, lengths and wall times
+/// over wide ranges (a small linear congruential generator: no dependency, same every run).
+fn varied(n: u64, seed: u64) -> Vec<GameSummary> {
+    let mut x = seed;
+    let mut next = move |m: u64| {
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (x >> 33) % m
+    };
+    (0..n)
+        .map(|i| {
+            let players = 1 + next(4) as usize;
+            let totals: Vec<i32> = (0..players).map(|_| next(40) as i32 * 5 - 20).collect();
+            let best = *totals.iter().max().unwrap();
+            let seats = totals
+                .iter()
+                .map(|&t| {
+                    let mut tags: Vec<String> = Vec::new();
+                    for _ in 0..next(3) {
+                        tags.push(format!("clan:{}", next(12)));
+                    }
+                    tags.dedup();
+                    if next(2) == 0 {
+                        tags.push("plain".to_string());
+                    }
+                    let gold = next(30) as i32;
+                    SeatSummary {
+                        player: format!("p{}", next(9)),
+                        total: t,
+                        breakdown: vec![("gold".into(), gold), ("tiles".into(), t - gold)],
+                        won: t == best,
+                        tags,
+                    }
+                })
+                .collect();
+            game(i, seats, 50 + next(400) as u32, next(100_000) as i64)
+        })
+        .collect()
+}
+
+/// Aggregates of any split of the games, merged in any order, give exactly what a scan of
+/// all of them gives — every figure, to the last bit (compared as JSON).
+#[test]
+fn merged_aggregates_equal_the_scan_of_the_same_games() {
+    use analysis::stats::aggregate::Aggregate;
+    for seed in 0..8u64 {
+        let games = varied(300 + seed * 37, seed);
+        let scan = serde_json::to_string(&stats::compute(&games)).unwrap();
+        let whole = Aggregate::of(&games);
+        assert_eq!(whole.games(), games.len() as u64);
+        assert_eq!(serde_json::to_string(&whole.statistics()).unwrap(), scan);
+        // Split into 1 + seed % 5 parts by id, merged last part first.
+        let k = 1 + (seed % 5) as usize;
+        let parts: Vec<Aggregate> = (0..k)
+            .map(|p| Aggregate::of(games.iter().filter(|g| g.id.0 as usize % k == p)))
+            .collect();
+        let mut merged = Aggregate::default();
+        for part in parts.iter().rev() {
+            merged.merge(part);
+        }
+        assert_eq!(
+            serde_json::to_string(&merged.statistics()).unwrap(),
+            scan,
+            "seed {seed}, {k} parts"
+        );
+        // A filter the parts were kept by (player count) is their merge too.
+        let two = StatsFilter {
+            player_count: Some(2),
+            ..Default::default()
+        };
+        let scan_two = stats::compute(games.iter().filter(|g| two.accepts(g)));
+        let by_count = Aggregate::of(games.iter().filter(|g| g.seats.len() == 2));
+        assert_eq!(by_count.statistics(), scan_two);
+    }
+}

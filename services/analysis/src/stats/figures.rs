@@ -88,60 +88,88 @@ pub fn distribution(mut xs: Vec<i64>) -> Option<Distribution> {
     // An integer sum: the mean is then exact before its one rounding (summing floats would
     // carry the error of each addition into it).
     let sum: i128 = xs.iter().map(|&x| i128::from(x)).sum();
-    let mean = sum as f64 / n as f64;
     let lo_v = xs.iter().copied().min().unwrap_or(0);
     let hi_v = xs.iter().copied().max().unwrap_or(0);
-    // The order statistics the three quantiles interpolate between.
-    let ranks: Vec<usize> = [0.1, 0.5, 0.9]
-        .iter()
-        .flat_map(|p| {
-            let lo = (p * (n - 1) as f64).floor() as usize;
-            [lo, (lo + 1).min(n - 1)]
-        })
-        .collect();
+    let ranks = quantile_ranks(n);
     let kth = match hi_v.checked_sub(lo_v).and_then(|r| usize::try_from(r).ok()) {
         // Points, plies and rounds span a few hundred values: counting them is linear and
         // beats selection (three passes over tens of thousands of values) by a wide margin.
         Some(range) if range <= 4 * n + 1024 => {
-            let mut counts = vec![0u32; range + 1];
+            let mut counts = vec![0u64; range + 1];
             for &x in &xs {
                 counts[(x - lo_v) as usize] += 1;
             }
-            let mut sorted_ranks = ranks.clone();
-            sorted_ranks.sort_unstable();
-            let mut values = Vec::with_capacity(ranks.len());
-            let (mut seen, mut v) = (0usize, 0usize);
-            for r in &sorted_ranks {
-                while seen + counts[v] as usize <= *r {
-                    seen += counts[v] as usize;
-                    v += 1;
-                }
-                values.push((*r, lo_v + v as i64));
-            }
-            ranks
+            let counted = counts
                 .iter()
-                .map(|r| values.iter().find(|(k, _)| k == r).map_or(lo_v, |x| x.1))
-                .collect::<Vec<i64>>()
+                .enumerate()
+                .map(|(v, &c)| (lo_v + v as i64, c));
+            kth_of_counts(counted, &ranks)
         }
         _ => ranks
             .iter()
             .map(|&r| *xs.select_nth_unstable(r).1)
             .collect::<Vec<i64>>(),
     };
+    Some(summarise(n, sum, lo_v, hi_v, &kth))
+}
+
+/// The order statistics (0-based ranks among `n` values) the three quantiles interpolate
+/// between: for p10, the median and p90, the rank at or below `p·(n−1)` and the one after.
+pub(crate) fn quantile_ranks(n: usize) -> Vec<usize> {
+    [0.1, 0.5, 0.9]
+        .iter()
+        .flat_map(|p| {
+            let lo = (p * (n - 1) as f64).floor() as usize;
+            [lo, (lo + 1).min(n - 1)]
+        })
+        .collect()
+}
+
+/// The values at `ranks` of values given as (value, count) in increasing order.
+pub(crate) fn kth_of_counts(
+    counted: impl Iterator<Item = (i64, u64)>,
+    ranks: &[usize],
+) -> Vec<i64> {
+    let mut sorted: Vec<usize> = ranks.to_vec();
+    sorted.sort_unstable();
+    let mut found: Vec<(usize, i64)> = Vec::with_capacity(ranks.len());
+    let mut seen = 0u64;
+    let mut wanted = sorted.iter().peekable();
+    for (v, c) in counted {
+        seen += c;
+        while let Some(&&r) = wanted.peek() {
+            if (r as u64) < seen {
+                found.push((r, v));
+                wanted.next();
+            } else {
+                break;
+            }
+        }
+    }
+    ranks
+        .iter()
+        .map(|r| found.iter().find(|(k, _)| k == r).map_or(0, |x| x.1))
+        .collect()
+}
+
+/// A distribution from its count, integer sum, extremes and the order statistics at
+/// [`quantile_ranks`].
+pub(crate) fn summarise(n: usize, sum: i128, lo: i64, hi: i64, kth: &[i64]) -> Distribution {
+    let mean = sum as f64 / n as f64;
     let q = |i: usize, p: f64| {
         let pos = p * (n - 1) as f64;
         let (a, b) = (kth[2 * i], kth[2 * i + 1]);
         a as f64 + (b - a) as f64 * (pos - pos.floor())
     };
-    Some(Distribution {
+    Distribution {
         count: n as u64,
         mean: round2(mean),
         median: round2(q(1, 0.5)),
         p10: round2(q(0, 0.1)),
         p90: round2(q(2, 0.9)),
-        min: lo_v,
-        max: hi_v,
-    })
+        min: lo,
+        max: hi,
+    }
 }
 
 #[cfg(test)]
