@@ -6,8 +6,9 @@
 use chrono::Duration;
 use rules_core::{Actor, ToAct};
 use store::journal::Author;
-use store::revision::{log_at, plan_correction, replay, revisions, Correction};
+use store::revision::{log_at, plan_correction, replay, revisions};
 use store::{GameId, GameLog, Store, StoreError};
+use store_conformance::checks::correction;
 use store_conformance::{new_game, play_out, registry, t0};
 
 fn open(dir: &std::path::Path) -> Store {
@@ -22,16 +23,6 @@ fn open_dense(dir: &std::path::Path) -> Store {
         ..store::Config::default()
     };
     Store::open(dir, registry(), config).unwrap()
-}
-
-fn correction(id: GameId, changes: Vec<(u32, String)>, reason: &str) -> Correction {
-    Correction {
-        game: id,
-        by: Author::Admin,
-        at: t0() + Duration::days(1),
-        changes,
-        reason: reason.into(),
-    }
 }
 
 /// A finished game and the corrections of one entry that its record still takes (another

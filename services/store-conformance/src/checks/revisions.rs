@@ -11,7 +11,8 @@ use store::journal::Author;
 use store::revision::{log_at, plan_correction, replay, revisions, Correction};
 use store::{GameId, GameLog, StoreError};
 
-fn correction(id: GameId, changes: Vec<(u32, String)>, reason: &str) -> Correction {
+/// An admin's correction of `changes` (ply, text) of game `id`, a day after [`t0`].
+pub fn correction(id: GameId, changes: Vec<(u32, String)>, reason: &str) -> Correction {
     Correction {
         game: id,
         by: Author::Admin,
