@@ -5,10 +5,10 @@
 //! by an append or an import, and during `rebuild`, so the projection follows the logs.
 
 use crate::positions::PositionIndex;
+use crate::rollups::Summaries;
 use crate::stats::{compute, Statistics, StatsFilter};
 use crate::summary::GameSummary;
 use rules_core::{GameKind, GameState};
-use std::collections::BTreeMap;
 use std::sync::{Arc, RwLock};
 use store::{Entry, GameId, GameLog, Header, StoreError};
 
@@ -42,7 +42,7 @@ pub enum AnalysisError {
 /// Summaries of finished games, by id, the statistics last computed from them, and the
 /// position index.
 pub struct Analysis {
-    summaries: RwLock<BTreeMap<GameId, GameSummary>>,
+    summaries: RwLock<Summaries>,
     /// Results by (kind, filter), valid while no game has finished since: a repeated query is
     /// a lookup. Emptied on every change, bounded in size.
     cache: std::sync::Mutex<std::collections::HashMap<(GameKind, String), Arc<Statistics>>>,
@@ -81,7 +81,7 @@ impl Analysis {
             for kv in store.projection_iter(PROJECTION)? {
                 let (_, v) = kv?;
                 let s = GameSummary::decode(&v)?;
-                map.insert(s.id, s);
+                map.insert(s);
             }
         }
         {
@@ -153,7 +153,7 @@ impl Analysis {
         Ok(a)
     }
 
-    fn write(&self) -> std::sync::RwLockWriteGuard<'_, BTreeMap<GameId, GameSummary>> {
+    fn write(&self) -> std::sync::RwLockWriteGuard<'_, Summaries> {
         self.summaries.write().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -161,7 +161,7 @@ impl Analysis {
         self.revisions.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn read(&self) -> std::sync::RwLockReadGuard<'_, BTreeMap<GameId, GameSummary>> {
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, Summaries> {
         self.summaries.read().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -220,7 +220,7 @@ impl Analysis {
             // The projection is a cache: if this write fails, `rebuild` restores it.
             let _ = store.projection_put(PROJECTION, &s.id.to_bytes(), &bytes);
         }
-        self.write().insert(s.id, s);
+        self.write().insert(s);
         if header.revision != indexed && index_ok {
             // Last, and only once indexed: an open that finds it missing replaces the summary
             // and positions again.
@@ -283,8 +283,19 @@ impl Analysis {
         stats
     }
 
-    /// Statistics computed afresh from the summaries (what a cache miss costs).
+    /// Statistics computed afresh (what a cache miss costs): merged from the aggregates kept
+    /// per player count and month when the filter allows (`rollups`), else folded from the
+    /// summaries.
     pub fn compute(&self, kind: GameKind, filter: &StatsFilter) -> Statistics {
+        let map = self.read();
+        map.served_by_parts(kind, filter).unwrap_or_else(|| {
+            compute(map.values().filter(|g| g.kind == kind && filter.accepts(g)))
+        })
+    }
+
+    /// Statistics folded from every summary, whatever the filter: what [`Self::compute`]
+    /// answers by other means (for tests and benchmarks).
+    pub fn scan(&self, kind: GameKind, filter: &StatsFilter) -> Statistics {
         let map = self.read();
         compute(map.values().filter(|g| g.kind == kind && filter.accepts(g)))
     }

@@ -213,6 +213,23 @@ impl Tally {
         self.score += i64::from(score);
     }
 
+    /// Uncounts a seat [`Self::add`] counted.
+    pub(crate) fn remove(&mut self, won: bool, winners: usize, score: i32) {
+        // Saturating: a seat never counted cannot take a tally below nothing.
+        self.trials = self.trials.saturating_sub(1);
+        self.wins = self.wins.saturating_sub(u64::from(won));
+        if won {
+            self.shares = self
+                .shares
+                .saturating_sub(SHARE_UNIT / winners.max(1) as u64);
+        }
+        self.score -= i64::from(score);
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.trials == 0
+    }
+
     pub(crate) fn merge(&mut self, o: &Tally) {
         self.trials += o.trials;
         self.wins += o.wins;

@@ -449,12 +449,20 @@ pub struct StatsBench {
     pub cold_max_us: f64,
     /// Through the cache (repeated queries while no game finishes).
     pub warm_p99_us: f64,
+    /// The same queries folded from every summary (the scan the aggregates replace), beside.
+    pub scan_p50_us: f64,
+    pub scan_p99_us: f64,
+    /// `scan_p99_us / cold_p99_us`.
+    pub scan_over_cold_p99: f64,
 }
 
-/// Latency of `statistics` over every finished game, with and without a filter.
+/// Latency of `statistics` over every finished game, with and without a filter: computed
+/// afresh (from the aggregates where the filter allows: none, a player count; a tag is
+/// scanned), through the cache, and folded from every summary beside it.
 pub fn bench_stats(analysis: &analysis::Analysis, queries: usize) -> StatsBench {
     let mut lat = Vec::with_capacity(queries);
     let mut warm = Vec::with_capacity(queries);
+    let mut scan = Vec::with_capacity(queries);
     for i in 0..queries {
         let filter = match i % 3 {
             0 => analysis::StatsFilter::default(),
@@ -473,9 +481,13 @@ pub fn bench_stats(analysis: &analysis::Analysis, queries: usize) -> StatsBench 
         let t = Instant::now();
         std::hint::black_box(analysis.statistics(GameKind::FiveTribes, &filter));
         warm.push(t.elapsed().as_secs_f64() * 1e6);
+        let t = Instant::now();
+        std::hint::black_box(analysis.scan(GameKind::FiveTribes, &filter));
+        scan.push(t.elapsed().as_secs_f64() * 1e6);
     }
     lat.sort_by(f64::total_cmp);
     warm.sort_by(f64::total_cmp);
+    scan.sort_by(f64::total_cmp);
     let at = |v: &[f64], q: f64| v[((v.len() as f64 - 1.0) * q).round() as usize];
     StatsBench {
         games: analysis.len(),
@@ -484,6 +496,9 @@ pub fn bench_stats(analysis: &analysis::Analysis, queries: usize) -> StatsBench 
         cold_p99_us: at(&lat, 0.99),
         cold_max_us: at(&lat, 1.0),
         warm_p99_us: at(&warm, 0.99),
+        scan_p50_us: at(&scan, 0.5),
+        scan_p99_us: at(&scan, 0.99),
+        scan_over_cold_p99: at(&scan, 0.99) / at(&lat, 0.99),
     }
 }
 

@@ -25,6 +25,16 @@ impl Histogram {
         *self.0.entry(x).or_default() += 1;
     }
 
+    /// Uncounts one occurrence of `x` (counted before).
+    pub fn remove(&mut self, x: i64) {
+        if let Some(c) = self.0.get_mut(&x) {
+            *c -= 1;
+            if *c == 0 {
+                self.0.remove(&x);
+            }
+        }
+    }
+
     pub fn merge(&mut self, o: &Histogram) {
         for (&x, &c) in &o.0 {
             *self.0.entry(x).or_default() += c;
@@ -113,6 +123,42 @@ impl Aggregate {
         self.plies.add(i64::from(g.plies));
         self.rounds.add(i64::from(g.rounds));
         self.wall_millis.add(g.wall_millis());
+    }
+
+    /// Uncounts one game counted before (a corrected game's old summary), leaving what
+    /// counting the others alone would have.
+    pub fn remove(&mut self, g: &GameSummary) {
+        let Some(part) = self.counts.get_mut(&g.seats.len()) else {
+            return;
+        };
+        self.games = self.games.saturating_sub(1);
+        let winners = g.winners();
+        part.games = part.games.saturating_sub(1);
+        part.ties = part.ties.saturating_sub(u64::from(winners > 1));
+        for (i, s) in g.seats.iter().enumerate() {
+            if let Some(t) = part.seats.get_mut(i) {
+                t.remove(s.won, winners, s.total);
+            }
+            for tag in &s.tags {
+                if let Some(t) = part.tags.get_mut(tag) {
+                    t.remove(s.won, winners, s.total);
+                    if t.is_empty() {
+                        part.tags.remove(tag);
+                    }
+                }
+            }
+            part.totals.remove(i64::from(s.total));
+            self.scores.remove(i64::from(s.total));
+            for (c, p) in &s.breakdown {
+                category(&mut self.categories, c).remove(i64::from(*p));
+            }
+        }
+        if part.games == 0 {
+            self.counts.remove(&g.seats.len());
+        }
+        self.plies.remove(i64::from(g.plies));
+        self.rounds.remove(i64::from(g.rounds));
+        self.wall_millis.remove(g.wall_millis());
     }
 
     /// Adds another set of games (disjoint from this one) in.
