@@ -3,7 +3,9 @@
 //! a `statistics` query whose filter those parts can serve (none, a player count, times on
 //! month boundaries) merges a few aggregates instead of folding every summary; any other
 //! filter (a player, a tag, a time inside a month) scans the summaries. Both answer the same,
-//! figure for figure (`tests/statistics.rs`).
+//! figure for figure (`tests/statistics.rs`). Score categories are listed in the order first
+//! met, by the scan in id order and here in part order: the same because each game kind's
+//! score sheet has one fixed list of categories (`scoring.rs` of each game).
 
 use crate::stats::aggregate::Aggregate;
 use crate::stats::{Statistics, StatsFilter};
