@@ -58,8 +58,18 @@ impl NatsLog {
                 for m in self.read_messages(&self.subject_journal(id)).await? {
                     notes.extend(decode_notes(id, &m.payload)?);
                 }
-                // No corrections asked for: the record's own notes are what is needed here.
-                notes.extend(self.read_line_of(id, Some(&[])).await?.notes);
+                // Markers' notes: a line holds markers only if its last message is one or
+                // comes after one (entries after a cut carry their generation), so a line
+                // never cut is not read. Without a line, the record's (no corrections asked
+                // for: its own notes are what is needed here).
+                let last = self.last_on(&self.subject_entries(id)).await?;
+                let cut = last.as_ref().is_some_and(|m| {
+                    codec::withdrawn_to(Some(&m.headers)).is_some()
+                        || codec::generation_of(Some(&m.headers)) > 0
+                });
+                if cut || last.is_none() {
+                    notes.extend(self.read_line_of(id, Some(&[])).await?.notes);
+                }
                 notes.sort_by_key(|n| n.seq);
                 match notes.iter().enumerate().find(|(i, n)| n.seq != *i as u32) {
                     None => return Ok(notes),
